@@ -1,0 +1,3 @@
+from bgpi.cli import main
+
+raise SystemExit(main())
