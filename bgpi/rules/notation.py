@@ -1,0 +1,167 @@
+"""Move notation as GNU Backgammon writes it: ``24/18 13/11``, ``bar/22*``, ``8/5(2)``.
+
+Points are in the mover's own count; the bar is ``bar`` (25) and borne off is
+``off`` (0).  `format_play` follows gnubg's FormatMove (drawboard.c) step for step:
+
+1. Sort the steps by source point, highest first (ties: highest destination first).
+2. Join one checker's steps: when a step ends where a later one starts, the two
+   become one move.  The intermediate point is dropped (``13/7 7/2`` is ``13/2``)
+   unless a blot was hit there, which stays as ``13/7*/2``.  Like gnubg, this
+   joins any such pair, even when two different checkers made them.
+3. Identical moves (intermediate points included) are written once with a
+   count: ``8/5(2)``.
+4. A move ending on a point where a blot was hit gets ``*``, the first time that
+   point is written only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from itertools import pairwise
+
+from bgpi.rules.play import Step
+from bgpi.rules.position import BAR, OFF
+
+MAX_MOVES = 4  # the most steps one roll gives, and the most gnubg's ParseMove takes
+
+_MOVE = re.compile(r"(?P<body>[^()]*)(?:\((?P<count>[^()]*)\))?")
+_POINT = re.compile(r"(?P<point>bar|off|[0-9]{1,2})(?P<hit>\*?)", re.IGNORECASE)
+
+
+def format_play(steps: Sequence[Step]) -> str:
+    """The play in gnubg's notation; "" when there is no step."""
+    hit_points = {step.destination for step in steps if step.hit}
+    moves = _join_checker_moves(steps, hit_points)
+    starred: set[int] = set()
+    return " ".join(
+        _format_move(move, count, hit_points, starred)
+        for move, count in _count_identical(moves)
+    )
+
+
+def _join_checker_moves(steps: Sequence[Step], hit_points: set[int]) -> list[list[int]]:
+    """Moves as point lists [source, hit points on the way..., destination], in order."""
+    ordered = sorted(((s.source, s.destination) for s in steps), reverse=True)
+    moves: list[list[int] | None] = [list(pair) for pair in ordered]
+    for i, move in enumerate(moves):
+        for j in range(i + 1, len(moves)):
+            later = moves[j]
+            if move is None or later is None or move[-1] != later[0]:
+                continue
+            if move[-1] in hit_points:
+                move.append(later[-1])
+            else:
+                move[-1] = later[-1]
+            moves[j] = None
+    return [move for move in moves if move is not None]
+
+
+def _count_identical(moves: list[list[int]]) -> list[tuple[list[int], int]]:
+    """Each distinct move with how many times it occurs, in order of first occurrence."""
+    counted: list[tuple[list[int], int]] = []
+    for move in moves:
+        for k, (seen, count) in enumerate(counted):
+            if seen == move:
+                counted[k] = (seen, count + 1)
+                break
+        else:
+            counted.append((move, 1))
+    return counted
+
+
+def _format_move(
+    move: list[int], count: int, hit_points: set[int], starred: set[int]
+) -> str:
+    """One move, a/b*/c(n); `starred` collects the points already marked as hit."""
+    text = _point_name(move[0])
+    for point in move[1:-1]:  # kept only because a blot was hit there
+        text += f"/{_point_name(point)}*"
+        starred.add(point)
+    destination = move[-1]
+    text += f"/{_point_name(destination)}"
+    if destination in hit_points and destination not in starred:
+        text += "*"
+        starred.add(destination)
+    if count > 1:
+        text += f"({count})"
+    return text
+
+
+def _point_name(point: int) -> str:
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return str(point)
+
+
+def parse_play(text: str) -> list[tuple[int, int]]:
+    """The (source, destination) steps of a play written in gnubg's notation.
+
+    Moves are separated by spaces.  ``13/7/2`` and ``13/7*/2`` give (13, 7),
+    (7, 2); ``8/5(2)`` gives (8, 5) twice (a count repeats the whole move, as in
+    gnubg's ParseMove).  ``bar`` or 25 is the bar, ``off`` or 0 borne off; ``*``
+    after a landing point is accepted and ignored.  Steps come out in the order
+    written.  "" (or only spaces) is no play.
+
+    Raises ValueError naming the fault: an unreadable move, a point outside
+    0..25, a move from off or to the bar, a move that does not go down, a
+    count outside 2..4, more than four steps.
+    """
+    steps: list[tuple[int, int]] = []
+    for word in text.split():
+        steps.extend(_parse_move(word))
+    if len(steps) > MAX_MOVES:
+        raise ValueError(
+            f"play {text!r} has {len(steps)} steps; a roll gives at most {MAX_MOVES}"
+        )
+    return steps
+
+
+def _parse_move(word: str) -> list[tuple[int, int]]:
+    match = _MOVE.fullmatch(word)
+    if match is None:
+        raise ValueError(f"move {word!r}: unbalanced parentheses")
+    parts = match["body"].split("/")
+    if len(parts) < 2:
+        raise ValueError(f"move {word!r} is not source/destination")
+    points = [
+        _parse_point(part, word, first=index == 0) for index, part in enumerate(parts)
+    ]
+    hops = list(pairwise(points))
+    for source, destination in hops:
+        if source == OFF:
+            raise ValueError(f"move {word!r}: no checker moves from off")
+        if destination == BAR:
+            raise ValueError(f"move {word!r}: a checker cannot move to the bar")
+        if destination >= source:
+            raise ValueError(
+                f"move {word!r}: {source}/{destination} does not move down"
+            )
+    return hops * _parse_count(match["count"], word)
+
+
+def _parse_point(part: str, word: str, first: bool) -> int:
+    match = _POINT.fullmatch(part)
+    if match is None:
+        raise ValueError(
+            f"move {word!r}: {part!r} is not a point (1-24, bar, off, 25, 0)"
+        )
+    if first and match["hit"]:
+        raise ValueError(
+            f"move {word!r}: '*' marks a hit on a landing point, not on the source"
+        )
+    name = match["point"].lower()
+    point = BAR if name == "bar" else OFF if name == "off" else int(name)
+    if point > BAR:
+        raise ValueError(f"move {word!r}: point {point} is not on the board (0..25)")
+    return point
+
+
+def _parse_count(text: str | None, word: str) -> int:
+    if text is None:
+        return 1
+    if not text.isdigit() or not 2 <= int(text) <= MAX_MOVES:
+        raise ValueError(f"move {word!r}: count ({text}) is not 2 to {MAX_MOVES}")
+    return int(text)
