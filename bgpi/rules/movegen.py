@@ -28,6 +28,8 @@ _UNIT = tuple(1 << (4 * location) for location in range(26))
 _HIT = tuple(1 << (104 + 3 * point) for point in range(25))
 _HIT_FIELDS = 104
 
+_RawStep = tuple[int, int, int, bool]  # a Step's fields, while searching
+
 
 def legal_plays(position: Position, side: Side, dice: Dice) -> list[Play]:
     """All distinct legal plays of `dice` by `side` in `position`.
@@ -38,10 +40,11 @@ def legal_plays(position: Position, side: Side, dice: Dice) -> list[Play]:
     """
     own = position.checkers(side)
     opponent = position.checkers(side.opponent)
-    return [
-        Play(side, steps, Position.of(side, *_apply(own, opponent, steps)))
-        for steps in _search(own, opponent, dice).values()
-    ]
+    plays = []
+    for raw in _search(own, opponent, dice).values():
+        steps = tuple(Step(*step) for step in raw)
+        plays.append(Play(side, steps, Position.of(side, *_apply(own, opponent, steps))))
+    return plays
 
 
 def legal_results(own: Checkers, opponent: Checkers, dice: Dice) -> list[tuple[Checkers, Checkers]]:
@@ -50,19 +53,20 @@ def legal_results(own: Checkers, opponent: Checkers, dice: Dice) -> list[tuple[C
     The fast path for callers that need only the results, such as the batch
     command: no Step or Play objects are built.
     """
-    return [decode_key(key, opponent) for key in result_keys(own, opponent, dice)]
+    start = _start_key([0, *own])
+    return [_decode(start + change, opponent) for change in result_keys(own, opponent, dice)]
 
 
 def result_keys(own: Checkers, opponent: Checkers, dice: Dice) -> set[int]:
-    """The distinct results of the legal plays, each named by an integer key.
+    """The distinct results of the legal plays, each named by an integer key:
+    what the play changes, relative to the position before it.
 
-    `decode_key` turns a key back into counts.  The common cases, where neither
-    the bar nor bearing off can take part in the play, are counted out directly
-    (two dice: every pair of single steps; doubles: how many steps each point's
-    checkers take); the rest go through the full search.
+    The common cases, where neither the bar nor bearing off can take part in the
+    play, are counted out directly (two dice: every pair of single steps;
+    doubles: how many steps each point's checkers take); the rest go through
+    the full search.
     """
     board, closed, blot = _layout(own, opponent)
-    start = _start_key(board)
     outside = sum(own[6:])  # checkers outside the home board, the bar included
     changes = None
     if own[24]:
@@ -72,13 +76,11 @@ def result_keys(own: Checkers, opponent: Checkers, dice: Dice) -> set[int]:
             changes = _doubles(board, closed, blot, dice.first, 4)
     elif outside >= 2:  # one step brings at most one home, so nothing bears off
         changes = _two_dice(board, closed, blot, dice.first, dice.second)
-    if not changes:
-        return set(_search(own, opponent, dice))
-    return {start + change for change in changes}
+    return changes or set(_search(own, opponent, dice))
 
 
-def decode_key(key: int, opponent: Checkers) -> tuple[Checkers, Checkers]:
-    """The (own, opponent) counts that a result key names, given the opponent before the play."""
+def _decode(key: int, opponent: Checkers) -> tuple[Checkers, Checkers]:
+    """The (own, opponent) counts that an absolute key names, given the opponent before the play."""
     own = tuple((key >> (4 * location)) & 15 for location in range(1, 26))
     hits = key >> _HIT_FIELDS
     if not hits:
@@ -122,10 +124,14 @@ def _highest(own: Checkers | list[int]) -> int:
 
 def _layout(own: Checkers, opponent: Checkers) -> tuple[list[int], list[bool], list[bool]]:
     """The mover's counts by own point (0 off, 25 the bar), and which points are closed or blots."""
-    board = [0, *own]
-    closed = [False] + [opponent[24 - point] >= 2 for point in range(1, 25)] + [True]
-    blot = [False] + [opponent[24 - point] == 1 for point in range(1, 25)] + [False]
-    return board, closed, blot
+    facing = opponent[23::-1]  # the opponent's counts on the mover's points 1..24
+    closed = [False, *map(_CLOSED.__getitem__, facing), True]
+    blot = [False, *map(_BLOT.__getitem__, facing), False]
+    return [0, *own], closed, blot
+
+
+_CLOSED = (False, False) + (True,) * 14  # by the opponent's count on a point
+_BLOT = (False, True) + (False,) * 14
 
 
 def _start_key(board: list[int]) -> int:
@@ -255,12 +261,16 @@ def _splits(checkers: int, reach: int) -> list[tuple[int, ...]]:
 _SPLITS = [[[]] * 5] + [[[]] + [_splits(c, r) for r in range(1, 5)] for c in range(1, 5)]
 
 
-def _search(own: Checkers, opponent: Checkers, dice: Dice) -> dict[int, tuple[Step, ...]]:
-    """The legal plays as {result key: steps}, first-found steps for each result."""
+def _search(own: Checkers, opponent: Checkers, dice: Dice) -> dict[int, tuple[_RawStep, ...]]:
+    """The legal plays as {result key (relative): steps}, first-found steps for each result.
+
+    Steps are kept as plain (source, destination, die, hit) tuples here: the
+    search makes many more of them than it keeps.
+    """
     board, closed, blot = _layout(own, opponent)
-    found: dict[int, tuple[Step, ...]] = {}
+    found: dict[int, tuple[_RawStep, ...]] = {}
     best = [0, 0]  # the most dice used so far, and the largest total of them
-    path: list[Step] = []
+    path: list[_RawStep] = []
     doubles = dice.is_double
 
     def save(used: int, pips: int, key: int) -> None:
@@ -290,16 +300,19 @@ def _search(own: Checkers, opponent: Checkers, dice: Dice) -> dict[int, tuple[St
                 if closed[destination]:
                     continue
             else:
-                highest = 25
-                while not board[highest]:
-                    highest -= 1
-                if highest > 6 or (destination < 0 and source != highest):
+                if any(board[7:]):  # a checker outside the home board or on the bar
                     continue
+                if destination < 0:
+                    highest = 6
+                    while not board[highest]:
+                        highest -= 1
+                    if source != highest:
+                        continue
                 destination = 0
             hit = blot[destination] and not board[destination]
             board[source] -= 1
             board[destination] += 1
-            path.append(Step(source, destination, die, hit))
+            path.append((source, destination, die, hit))
             search(
                 rolls,
                 depth + 1,
@@ -314,12 +327,11 @@ def _search(own: Checkers, opponent: Checkers, dice: Dice) -> dict[int, tuple[St
         if not moved:
             save(depth, pips, key)
 
-    start = _start_key(board)
     if doubles:
-        search(dice.steps, 0, 24, 0, start)
+        search(dice.steps, 0, 24, 0, 0)
     else:
-        search((dice.first, dice.second), 0, 24, 0, start)
-        search((dice.second, dice.first), 0, 24, 0, start)
+        search((dice.first, dice.second), 0, 24, 0, 0)
+        search((dice.second, dice.first), 0, 24, 0, 0)
     return found
 
 
