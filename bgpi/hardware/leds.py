@@ -1,0 +1,134 @@
+"""The NeoPixel chain: colours in, a frame the power supply can carry out.
+
+Our layer applies the profile's brightness cap and current budget (`limit_frame`, pure)
+and hands plain RGB colours to Adafruit's pixel buffer, which encodes them in the chain's
+colour order and sends them: over SPI (adafruit-circuitpython-neopixel-spi, data on
+GPIO10) or PWM (adafruit-circuitpython-neopixel, GPIO18).  Those libraries are imported
+only when a real chain is opened; the simulator uses `SimulatedPixels`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, MutableSequence, Sequence
+from typing import Any, Protocol
+
+from bgpi.hardware.profile import LedConfig
+
+Colour = tuple[int, int, int]
+"""Red, green, blue, each 0..255."""
+OFF: Colour = (0, 0, 0)
+
+MA_PER_CHANNEL = 20.0
+"""Current of one colour channel of a WS2812B at full duty: 60 mA for a white pixel."""
+
+
+def frame_current_ma(colours: Sequence[Colour]) -> float:
+    """The current `colours` draw, taking it as linear in each channel's duty."""
+    return sum(map(sum, colours)) * MA_PER_CHANNEL / 255
+
+
+def limit_frame(colours: Sequence[Colour], brightness: float,
+                budget_ma: float) -> tuple[Colour, ...]:
+    """`colours` scaled by `brightness`, then dimmed evenly until within `budget_ma`.
+
+    Channels round down, so the result never exceeds the cap or the budget; hues shift
+    at most by that rounding.
+    """
+    capped = [(math.floor(r * brightness), math.floor(g * brightness),
+               math.floor(b * brightness)) for r, g, b in colours]
+    # In whole channel steps, so that rounding can never tip the frame over the budget.
+    total = sum(map(sum, capped))
+    allowed = math.floor(budget_ma * 255 / MA_PER_CHANNEL)
+    if total <= allowed:
+        return tuple(capped)
+    return tuple((r * allowed // total, g * allowed // total, b * allowed // total)
+                 for r, g, b in capped)
+
+
+class Pixels(Protocol):
+    """What `Leds` needs of a pixel buffer: Adafruit's PixelBuf has it."""
+
+    def __len__(self) -> int: ...
+    def __setitem__(self, index: int, colour: Colour) -> None: ...
+    def show(self) -> None: ...
+
+
+class SimulatedPixels:
+    """A chain of pixels in memory: `shown` is the frame of the last `show`."""
+
+    def __init__(self, count: int) -> None:
+        self._buffer: MutableSequence[Colour] = [OFF] * count
+        self.shown: tuple[Colour, ...] = tuple(self._buffer)
+        self.shows = 0
+
+    def __len__(self) -> int:
+        return len(self._buffer)
+
+    def __setitem__(self, index: int, colour: Colour) -> None:
+        self._buffer[index] = colour
+
+    def show(self) -> None:
+        self.shown = tuple(self._buffer)
+        self.shows += 1
+
+
+def open_pixels(config: LedConfig, bus: Any = None) -> Pixels:
+    """The real chain, through Adafruit's driver for `config.driver`.
+
+    `bus` is the SPI bus (``spi``) or the pin (``pwm``) to use; None opens the Pi's
+    (SPI0 through Blinka's ``board.SPI()``, or ``board.D18``).  The library's own
+    brightness stays at 1: `Leds` has already applied the profile's cap.
+    """
+    if config.driver == "spi":
+        import neopixel_spi
+
+        if bus is None:
+            import board
+
+            bus = board.SPI()
+        return neopixel_spi.NeoPixel_SPI(bus, config.count, pixel_order=config.order,
+                                         brightness=1.0, auto_write=False)
+    import neopixel
+
+    if bus is None:
+        import board
+
+        bus = board.D18
+    return neopixel.NeoPixel(bus, config.count, pixel_order=config.order,
+                             brightness=1.0, auto_write=False)
+
+
+class Leds:
+    """The board's LED chain: shows frames within the profile's cap and current budget."""
+
+    def __init__(self, config: LedConfig, pixels: Pixels) -> None:
+        if len(pixels) != config.count:
+            raise ValueError(f"the pixel buffer has {len(pixels)} pixels, "
+                             f"the profile {config.count}")
+        self.config = config
+        self.pixels = pixels
+
+    def indices(self, target: str) -> tuple[int, ...]:
+        """The LEDs of `target` ("7", "bar:white", "die:1", "turn:black", ...)."""
+        return self.config.targets[target]
+
+    def show(self, lit: Mapping[int, Colour]) -> tuple[Colour, ...]:
+        """Light LED index -> colour of `lit`, every other LED off; return the frame sent."""
+        frame = [OFF] * self.config.count
+        for index, colour in lit.items():
+            frame[index] = colour
+        limited = limit_frame(frame, self.config.brightness, self.config.current_budget_ma)
+        for index, colour in enumerate(limited):
+            self.pixels[index] = colour
+        self.pixels.show()
+        return limited
+
+    def show_targets(self, lit: Mapping[str, Colour]) -> tuple[Colour, ...]:
+        """Like `show`, by target name: every LED of each target in its colour."""
+        return self.show({index: colour for target, colour in lit.items()
+                          for index in self.indices(target)})
+
+    def off(self) -> None:
+        """Every LED dark."""
+        self.show({})

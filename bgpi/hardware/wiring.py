@@ -1,0 +1,47 @@
+"""The wiring tables of a profile, as `bgpi diag wiring` prints them and hardware/ keeps them."""
+
+from __future__ import annotations
+
+from bgpi.hardware.locations import describe
+from bgpi.hardware.profile import (
+    BUTTON_NAMES,
+    CHANNELS,
+    DICE,
+    LED_DRIVER_PINS,
+    LedConfig,
+    Profile,
+)
+
+
+def led_labels(leds: LedConfig) -> list[str]:
+    """What each LED of the chain lights, by index: "point 7", "die:1 pip 3", "(not used)"."""
+    labels = ["(not used)"] * leds.count
+    for target, indices in leds.targets.items():
+        label = describe(int(target)) if target.isdigit() else target
+        for pip, index in enumerate(indices):
+            labels[index] = f"{label} pip {pip}" if target in DICE else label
+    return labels
+
+
+def wiring_tables(profile: Profile) -> str:
+    """Pins, multiplexer channels and LED indices of `profile`, as plain text tables."""
+    sensors, leds, buttons = profile.sensors, profile.leds, profile.buttons
+    lines = [f"Wiring of {profile.source}", "", "GPIO pins (BCM numbers)"]
+    pins = [(pin, f"select S{line} (all multiplexers)") for line, pin in enumerate(sensors.select)]
+    pins += [(pin, f"signal of mux {mux} (10 kOhm pull-up to 3.3 V)")
+             for mux, pin in enumerate(sensors.signal)]
+    pins += [(pin, role) for pin, role in LED_DRIVER_PINS[leds.driver].items()]
+    pins += [(buttons.pins[name], f"button {name} (to ground)") for name in BUTTON_NAMES]
+    lines += [f"  GPIO{pin:<3} {role}" for pin, role in sorted(pins)]
+
+    lines += ["", "Multiplexer channels (CD74HC4067; channel = S0 + 2 S1 + 4 S2 + 8 S3)"]
+    for mux in range(len(sensors.signal)):
+        lines.append(f"  mux {mux} (signal GPIO{sensors.signal[mux]})")
+        for channel in range(CHANNELS):
+            switch = sensors.switches[mux * CHANNELS + channel]
+            lines.append(f"    channel {channel:>2}: {switch if switch else '(not connected)'}")
+
+    chain = f"{leds.count} x WS2812B, {leds.driver} on GPIO{leds.pin}, colour order {leds.order}"
+    lines += ["", f"LED chain ({chain})"]
+    lines += [f"  {index:>3}  {label}" for index, label in enumerate(led_labels(leds))]
+    return "\n".join(lines) + "\n"

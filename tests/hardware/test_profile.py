@@ -1,0 +1,186 @@
+"""The board profile: the default one, and every way a profile is refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from bgpi.hardware.locations import LOCATIONS, describe, parse_location
+from bgpi.hardware.profile import (
+    BUTTON_NAMES,
+    ProfileError,
+    Switch,
+    default_profile_path,
+    load_profile,
+    parse_profile,
+)
+
+DEFAULT = default_profile_path().read_text(encoding="utf-8")
+
+
+def edited(*edits: tuple[str, str]) -> str:
+    """The default profile's text with each (old, new) replaced once; old must be there."""
+    text = DEFAULT
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return text
+
+
+def line_of(text: str, start: str) -> int:
+    """The number of the first line of `text` starting with `start`."""
+    return next(number for number, line in enumerate(text.splitlines(), start=1)
+                if line.startswith(start))
+
+
+def problems(text: str) -> list[str]:
+    with pytest.raises(ProfileError) as caught:
+        parse_profile(text, "test.toml")
+    return caught.value.problems
+
+
+def test_default_profile_is_the_documented_board(profile):
+    wiring = profile.sensors
+    assert profile.source == "the default profile"
+    assert len(wiring.select) == 4 and len(wiring.signal) == 8
+    assert sum(1 for _ in wiring.connected()) == 24 * 5 + 2 * 4 == 128
+    assert wiring.scan_hz == 200 and wiring.debounce_frames == 2
+    assert profile.geometry.sensed() == (*range(1, 25), "bar:white", "bar:black")
+    assert profile.leds.driver == "spi" and profile.leds.pin == 10
+    assert profile.leds.count == 44 and len(profile.leds.targets["die:1"]) == 7
+    assert set(profile.buttons.pins) == set(BUTTON_NAMES)
+    assert wiring.switches[wiring.index(Switch(1, 0))] == Switch(1, 0)
+
+
+def test_a_good_profile_loads_from_a_file(tmp_path):
+    path = tmp_path / "board.toml"
+    path.write_text(edited(('driver = "spi"', 'driver = "pwm"')))
+    assert load_profile(path).leds.pin == 18
+
+
+def test_syntax_error_names_line():
+    (problem,) = problems(edited(("count = 44", "count = = 44")))
+    assert problem.startswith("syntax error:") and "line" in problem
+
+
+def test_unreadable_file(tmp_path):
+    with pytest.raises(ProfileError, match=r"missing\.toml: cannot read it"):
+        load_profile(tmp_path / "missing.toml")
+
+
+MOON, RED_TURN = '"moon"', '"red.turn"'
+
+
+def test_unknown_keys_everywhere():
+    text = edited(("[geometry]", "colour = 1\n[geometry]"),
+                            ("point_slots = 5", "point_slots = 5\nslots = 5"),
+                            ('"white.turn" = 19', '"white.turn" = 19\n"red.turn" = 2'),
+                            ('"turn:black" = 43', '"turn:black" = 43\n"moon" = 44'))
+    found = problems(text)
+    assert [p.split(": ")[0] for p in found] == [
+        f"line {line_of(text, 'colour')}, colour",
+        f"line {line_of(text, 'slots')}, geometry.slots",
+        f"line {line_of(text, MOON)}, leds.map.moon",
+        f"line {line_of(text, RED_TURN)}, buttons.pins.{RED_TURN}"]
+    assert all("unknown key" in p for p in found)
+
+
+def test_pin_used_twice():
+    found = problems(edited(("signal = [24, 25,", "signal = [24, 17,"), ("hint = 3", "hint = 24")))
+    assert any("sensors.signal[1]: GPIO17 is already select line S0" in p for p in found)
+    assert any("buttons.pins.hint: GPIO24 is already signal line of mux 0" in p for p in found)
+
+
+def test_pin_taken_by_the_led_driver():
+    (problem,) = problems(edited(("select = [17,", "select = [10,")))
+    assert "sensors.select[0]: GPIO10 is already the LED data line (SPI0 MOSI)" in problem
+
+
+def test_pin_out_of_range():
+    (problem,) = problems(edited(("hint = 3", "hint = 40")))
+    assert "buttons.pins.hint: expected a GPIO pin number 0..27" in problem
+
+
+def test_channel_mapped_twice():
+    (problem,) = problems(edited(("7 = [[1, 14]", "7 = [[1, 13]")))
+    assert problem.endswith("sensors.switches.7[0]: mux 1 channel 13 is already point 6 slot 4")
+
+
+def test_location_without_switches():
+    line = next(line for line in DEFAULT.splitlines() if line.startswith("9 = [["))
+    (problem,) = problems(edited((line + "\n", "")))
+    assert problem.endswith("sensors.switches: point 9 has no switches")
+
+
+def test_wrong_number_of_switches_and_bad_channels():
+    found = problems(edited(('"bar:white" = [[7, 8], ', '"bar:white" = [[8, 8], [7, 16], [7, 8], '),
+                            ("1 = [[0, 0]", "1 = [[0, 0, 1]")))
+    text = "\n".join(found)
+    assert "sensors.switches.1[0]: expected [mux, channel], got [0, 0, 1]" in text
+    assert '"bar:white": 6 switches, but bar:white has 4 slots' in text
+    assert '"bar:white"[0]: mux 8 does not exist (sensors.signal lists 8: 0..7)' in text
+    assert '"bar:white"[1]: channel 16 does not exist (0..15)' in text
+
+
+def test_unknown_and_unsensed_locations():
+    extra = '[sensors.switches]\n25 = [[0, 0]]\n"off:white" = [[0, 1]]\n'
+    found = problems(edited(("[sensors.switches]\n", extra)))
+    text = "\n".join(found)
+    assert "sensors.switches.25: unknown location '25'" in text
+    assert '"off:white": off:white is not sensed (geometry.trays_sensed = false)' in text
+
+
+def test_led_index_out_of_range_and_twice():
+    found = problems(edited(("\n5 = 4\n", "\n5 = 44\n"), ("\n6 = 5\n", "\n6 = [5, 0]\n")))
+    text = "\n".join(found)
+    assert "leds.map.5: LED 44 is out of range (leds.count = 44: 0..43)" in text
+    assert "leds.map.6[1]: LED 0 already lights 1" in text
+    assert "leds.map: point 5" not in text
+
+
+def test_target_without_led_and_short_die():
+    found = problems(edited(('"turn:white" = 42\n', ""), ('"die:2" = [35, ', '"die:2" = [')))
+    text = "\n".join(found)
+    assert "leds.map: turn:white has no LED" in text
+    assert '"die:2": a die has 7 pips, got 6 LEDs' in text
+
+
+def test_bad_values():
+    found = problems(edited(('order = "GRB"', 'order = "GRX"'), ("brightness = 0.6", "brightness = 2"),
+                            ("point_slots = 5", "point_slots = 0"), ("scan_hz = 200", 'scan_hz = "fast"'),
+                            ("select = [17, 27, 22, 23]", "select = [17, 27, 22]")))
+    text = "\n".join(found)
+    assert "leds.order: expected one of RGB, RBG, GRB, GBR, BRG, BGR, got 'GRX'" in text
+    assert "leds.brightness: expected a number in (0, 1], got 2" in text
+    assert "geometry.point_slots: expected a positive integer, got 0" in text
+    assert "sensors.scan_hz: expected a positive number, got 'fast'" in text
+    assert "sensors.select: a CD74HC4067 needs 4 select pins (S0..S3), got 3" in text
+
+
+def test_every_problem_in_one_message_in_file_order():
+    text = edited(("hint = 3", "hint = 17"), ("point_slots = 5", "point_slots = 5\nx = 1"),
+                  ("\n5 = 4\n", "\n5 = 99\n"))
+    with pytest.raises(ProfileError) as caught:
+        parse_profile(text, "bad.toml")
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith(f"bad board profile bad.toml: line {line_of(text, 'x =')}, geometry.x")
+    assert message.count("; ") == 2
+    lines = [int(problem.split(",")[0].removeprefix("line ")) for problem in caught.value.problems]
+    assert lines == sorted(lines)
+
+
+def test_missing_tables():
+    found = problems("[geometry]\npoint_slots = 5\n")
+    assert {p.split(": ")[0] for p in found} >= {"sensors", "leds", "buttons"}
+
+
+@pytest.mark.parametrize("location", LOCATIONS)
+def test_locations_parse_from_their_names(location):
+    assert parse_location(str(location)) == location
+    assert describe(location) in (f"point {location}", location)
+
+
+@pytest.mark.parametrize("text", ["0", "25", "bar", "off:red", ""])
+def test_unknown_location(text):
+    with pytest.raises(ValueError, match="unknown location"):
+        parse_location(text)
