@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Mapping
 
 from bgpi.hardware.leds import Colour, Leds
-from bgpi.hardware.profile import DICE
+from bgpi.hardware.profile import DICE, LedConfig
 
 RandBelow = Callable[[int], int]
 """randbelow(n): a uniform integer 0 <= k < n."""
@@ -49,14 +49,15 @@ def tumble(final: tuple[int, int], frames: int = ROLL_FRAMES,
     return faces
 
 
+def dice_indices(config: LedConfig, faces: tuple[int, int]) -> tuple[int, ...]:
+    """The LED indices that show `faces` on the two dice of `config`."""
+    return tuple(config.targets[die][pip]
+                 for die, face in zip(DICE, faces) for pip in PIP_PATTERNS[face])
+
+
 def dice_lights(leds: Leds, faces: tuple[int, int], colour: Colour) -> dict[int, Colour]:
     """LED index -> colour lighting `faces` on the two dice."""
-    lit = {}
-    for die, face in zip(DICE, faces):
-        pips = leds.indices(die)
-        for pip in PIP_PATTERNS[face]:
-            lit[pips[pip]] = colour
-    return lit
+    return dict.fromkeys(dice_indices(leds.config, faces), colour)
 
 
 def show_roll(leds: Leds, final: tuple[int, int], colour: Colour,

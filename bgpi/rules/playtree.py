@@ -113,6 +113,11 @@ class PlayTree:
 
     # -- queries -------------------------------------------------------------
 
+    @property
+    def most_dice(self) -> int:
+        """How many dice a legal play of this roll uses."""
+        return self._most_dice
+
     def nodes(self) -> list[PartialPlay]:
         """Every partial play, acceptable or not."""
         return list(self._steps)

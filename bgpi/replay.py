@@ -1,0 +1,104 @@
+"""`bgpi replay`: run a board script on the simulated board and print the table log.
+
+The contract is ../shared/spec/board-script.md.  With a state directory the
+journal is kept there, and a second replay with the same directory resumes the
+game where the first stopped, the board still showing what it showed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from bgpi.controller import Table
+from bgpi.hardware.profile import Profile
+from bgpi.journal import Journal, read_journal
+from bgpi.script import Board, BoardPosition, Hold, Lift, Move, Place, Press, Script, SetDice, Show, Slot, Wait
+from bgpi.simtable import SimulatedTable
+from bgpi.tracker import Sensing
+
+LINE_SECONDS = 0.1
+"""Board time each script line other than `wait` lets pass (board-script.md)."""
+
+
+def replay(
+    script: Script,
+    profile: Profile,
+    write: Callable[[dict], None],
+    state_dir: Path | None = None,
+    seed: int | None = None,
+    warn: Callable[[str], None] = lambda message: None,
+) -> None:
+    """Run `script`; every table-log event goes to the journal (if any), then to `write`."""
+    journal = Journal.open(state_dir) if state_dir is not None else None
+
+    def emit(event: dict) -> None:
+        if journal is not None:
+            journal.append(event)  # on the disk before it is shown
+        write(event)
+
+    try:
+        sensing = Sensing(profile.geometry)
+        earlier = read_journal(state_dir).events if state_dir is not None else ()
+        for problem in read_journal(state_dir).problems if state_dir is not None else ():
+            warn(problem)
+        if earlier:
+            table = Table.resume(list(earlier), sensing)
+            sim = SimulatedTable(profile, table, emit, seed)
+            if not sim.load_board(state_dir):
+                sim.set_position(table.position)
+            emit({"event": "resumed", "events": len(earlier)})
+        else:
+            table, opening = _new_table(script, sensing)
+            sim = SimulatedTable(profile, table, emit, seed)
+            if isinstance(script.board, BoardPosition):
+                sim.set_position(script.board.position)
+            elif script.board.kind == "start":
+                sim.set_position(table.position)
+            for event in opening:
+                emit(event)
+        try:
+            sim.advance(LINE_SECONDS)
+            for line in script.lines:
+                _perform(sim, line, emit)
+            emit(table.state_event())
+            if state_dir is not None:
+                sim.save_board(state_dir)
+        finally:
+            sim.close()
+    finally:
+        if journal is not None:
+            journal.close()
+
+
+def _new_table(script: Script, sensing: Sensing) -> tuple[Table, list[dict]]:
+    board = script.board
+    if isinstance(board, BoardPosition):
+        return Table.new(sensing, dict(script.config), board.position_id, board.turn, board.match_id)
+    return Table.new(sensing, dict(script.config))
+
+
+def _perform(sim: SimulatedTable, line, emit: Callable[[dict], None]) -> None:
+    """Do what one script line says, letting its board time pass."""
+    if isinstance(line, Wait):
+        sim.advance(line.seconds)
+        return
+    if isinstance(line, Move):
+        sim.lift(line.source)
+        sim.advance(LINE_SECONDS / 2)
+        sim.place(line.destination)
+        sim.advance(LINE_SECONDS / 2)
+        return
+    if isinstance(line, Lift):
+        sim.lift(line.location)
+    elif isinstance(line, Place):
+        sim.place(line.location)
+    elif isinstance(line, Slot):
+        sim.set_switch(line.location, line.index, line.closed)
+    elif isinstance(line, SetDice):
+        sim.dice.append((line.first, line.second))
+    elif isinstance(line, (Press, Hold)):
+        sim.press(line.button, long=isinstance(line, Hold))
+    elif isinstance(line, Show):
+        emit(sim.lights_event() if line.what == "lights" else sim.table.state_event())
+    sim.advance(LINE_SECONDS)

@@ -1,0 +1,145 @@
+"""The table on the simulated board: hands in, table log out.
+
+Checkers are put on a `SimulatedBoard`; the real `Scanner` reads its switches
+through gpiozero's mock pins, the `Debouncer` and `Counter` turn frames into
+counts, and the `Table` (the pure core) decides.  Board time advances a scan at a
+time (200 Hz by default), so debouncing, grace periods and blinking behave as on
+the real board, only as fast as the machine can go.  `bgpi replay` and the live
+simulator (`bgpi run --board sim`) both drive the board through this class.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+
+from bgpi.controller import Press, Rolled, Sensed, Table, Tick
+from bgpi.hardware.board import open_board
+from bgpi.hardware.debounce import Debouncer
+from bgpi.hardware.frames import Counter
+from bgpi.hardware.locations import LOCATIONS, Location, parse_location
+from bgpi.hardware.profile import Profile, Switch
+from bgpi.lights import Lighting, colours, log_roles
+from bgpi.rules.position import Position, Side
+
+Emit = Callable[[dict], None]
+
+BOARD_FILE = "board.json"
+"""In a state directory: the checkers on the simulated board when it stopped."""
+
+
+class SimulatedTable:
+    """A `Table` behind the simulated board, driven by what hands do."""
+
+    def __init__(self, profile: Profile, table: Table, emit: Emit, seed: int | None = None) -> None:
+        self.profile = profile
+        self.table = table
+        self.emit = emit
+        self.board = open_board(profile, "sim")
+        self.sim = self.board.sim
+        wiring = profile.sensors
+        self.debouncer = Debouncer(wiring.debounce_frames)
+        self.counter = Counter(wiring, profile.geometry)
+        self.period = 1 / wiring.scan_hz
+        self.frames = 0
+        self.dice: deque[tuple[int, int]] = deque()
+        self.rng = random.Random(seed)
+        self._counts = None
+        self._lighting: Lighting | None = None
+
+    @property
+    def now(self) -> float:
+        return self.frames * self.period
+
+    def close(self) -> None:
+        self.board.close()
+
+    # -- the checkers ----------------------------------------------------------------
+
+    def set_position(self, position: Position) -> None:
+        """Put the checkers of `position` on the board (trays included), nothing else."""
+        self.sim.clear()
+        for location, count in position_checkers(position).items():
+            if count:
+                self.sim.set_checkers(location, count)
+
+    def lift(self, location: Location) -> None:
+        self.sim.lift(location)
+
+    def place(self, location: Location) -> None:
+        self.sim.place(location)
+
+    def set_switch(self, location: Location, index: int, closed: bool) -> None:
+        self.sim.set_switch(Switch(location, index), closed)
+
+    def press(self, button: str, long: bool = False) -> None:
+        self.feed(Press(button, long))
+
+    # -- time -----------------------------------------------------------------------
+
+    def advance(self, seconds: float) -> None:
+        """Let `seconds` of board time pass, scanning the switches all the while."""
+        for _ in range(max(1, round(seconds / self.period))):
+            self.scan()
+
+    def scan(self) -> None:
+        """One frame: read the switches, feed the core what changed, and the time."""
+        self.frames += 1
+        stable = self.debouncer.update(self.board.scanner.scan())
+        counts = self.table.sensing.counts(self.counter.counts(stable))
+        if counts != self._counts:
+            self._counts = counts
+            self.feed(Sensed(counts))
+        self.feed(Tick(self.now))
+
+    def feed(self, happened) -> None:
+        """Give the core one input; carry out what it asks (dice) and show what it says."""
+        for event in self.table.handle(happened):
+            self.emit(event)
+        while self.table.wants_roll:
+            first, second = self.dice.popleft() if self.dice else (self.rng.randint(1, 6), self.rng.randint(1, 6))
+            for event in self.table.handle(Rolled(first, second)):
+                self.emit(event)
+        self.show_lights()
+
+    def show_lights(self) -> None:
+        lighting = self.table.lighting()
+        if lighting != self._lighting:
+            self._lighting = lighting
+            self.board.leds.show(colours(lighting, self.profile.leds, self.now))
+
+    def lights_event(self) -> dict:
+        return {"event": "lights", "roles": log_roles(self.table.lighting())}
+
+    # -- the state directory --------------------------------------------------------
+
+    def save_board(self, state_dir: Path) -> None:
+        """Remember the checkers on the board, as a real board would keep them."""
+        checkers = {str(location): self.sim.checkers(location) for location in LOCATIONS if self.sim.checkers(location)}
+        path = Path(state_dir) / BOARD_FILE
+        path.write_text(json.dumps(checkers) + "\n")
+
+    def load_board(self, state_dir: Path) -> bool:
+        """Put back the checkers saved by `save_board`; False if there are none."""
+        path = Path(state_dir) / BOARD_FILE
+        try:
+            saved = json.loads(path.read_text())
+            checkers = {parse_location(location): int(count) for location, count in saved.items()}
+        except (OSError, ValueError, AttributeError):
+            return False
+        self.sim.clear()
+        for location, count in checkers.items():
+            self.sim.set_checkers(location, count)
+        return True
+
+
+def position_checkers(position: Position) -> dict[Location, int]:
+    """How many checkers stand on each location of the board in `position`."""
+    checkers: dict[Location, int] = {point: position.at(point)[1] for point in range(1, 25)}
+    for side in Side:
+        checkers[f"bar:{side.label}"] = position.on_bar(side)
+        checkers[f"off:{side.label}"] = position.borne_off(side)
+    return checkers

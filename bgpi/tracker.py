@@ -1,0 +1,185 @@
+"""The tracker: which (partial) play the board shows.
+
+Reed switches count checkers, they do not see colours, and a point with more
+checkers than switches reads full.  The tracker explains what the switches read
+(`Counts`) as a node of the turn's play tree (`bgpi.rules.playtree`), allowing for
+what hands do in the middle of a turn:
+
+* one checker *in hand*: lifted from a location and not yet put down;
+* a *pending hit*: the hitting checker has landed but the blot still stands on
+  its point, waiting to be taken to the bar;
+* an *early bar*: the blot was taken to the bar before the hitting checker lands.
+
+Colour comes from history: every node of the tree knows whose checkers stand
+where.  Where two different nodes explain the board (checkers hidden on full
+points), the tracker reports both and never picks one silently.
+
+Everything here is pure: counts in, readings out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from itertools import combinations
+
+from bgpi.hardware.locations import Location
+from bgpi.hardware.profile import Geometry
+from bgpi.rules.playtree import PartialPlay, PlayTree
+from bgpi.rules.position import Position, Side, absolute_point
+
+Counts = tuple[int, ...]
+"""Checkers per sensed location, in `Sensing.locations` order, saturated at the slots."""
+
+
+def bar(side: Side) -> str:
+    return f"bar:{side.label}"
+
+
+def tray(side: Side) -> str:
+    return f"off:{side.label}"
+
+
+class Sensing:
+    """What the switches of a board can see of a position."""
+
+    def __init__(self, geometry: Geometry) -> None:
+        self.locations: tuple[Location, ...] = geometry.sensed()
+        self.limits = tuple(geometry.slots(location) for location in self.locations)
+        self.index = {location: i for i, location in enumerate(self.locations)}
+
+    def raw(self, position: Position) -> list[int]:
+        """The true number of checkers on each sensed location (not saturated)."""
+        raw = []
+        for location in self.locations:
+            if isinstance(location, int):
+                raw.append(position.white[location - 1] + position.black[24 - location])
+            elif location.startswith("bar:"):
+                raw.append(position.on_bar(Side.parse(location[4:])))
+            else:
+                raw.append(position.borne_off(Side.parse(location[4:])))
+        return raw
+
+    def saturate(self, raw: Iterable[int]) -> Counts:
+        return tuple(min(count, limit) for count, limit in zip(raw, self.limits))
+
+    def of(self, position: Position) -> Counts:
+        """What the switches read when the board shows `position`."""
+        return self.saturate(self.raw(position))
+
+    def counts(self, by_location: Mapping[Location, int]) -> Counts:
+        """Counts from {location: closed switches}; missing locations read 0."""
+        return self.saturate(by_location.get(location, 0) for location in self.locations)
+
+    def difference(self, seen: Counts, expected: Counts) -> tuple[dict[Location, int], dict[Location, int]]:
+        """({location: checkers missing}, {location: checkers extra}) of `seen` against `expected`."""
+        missing, extra = {}, {}
+        for location, have, want in zip(self.locations, seen, expected):
+            if have < want:
+                missing[location] = want - have
+            elif have > want:
+                extra[location] = have - want
+        return missing, extra
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One way to explain the board: a node of the tree, and what hands are doing.
+
+    `pending` are the points (absolute) of blots hit this turn that still stand on
+    their point; `early` the points of blots already put on the bar before the
+    hit; `in_hand` the location a checker was lifted from, if one is in hand.
+    """
+
+    node: PartialPlay
+    pending: frozenset[int] = frozenset()
+    early: frozenset[int] = frozenset()
+    in_hand: Location | None = None
+
+    @property
+    def settled(self) -> bool:
+        """True when the board shows the node itself, nothing in hand or on the way."""
+        return not (self.pending or self.early or self.in_hand is not None)
+
+
+class Tracker:
+    """Explains switch counts as partial plays of one roll's play tree.
+
+    Every node is indexed by what the switches would read, with each subset of
+    its hits still pending, so that the common readings are one dictionary
+    lookup, and a checker in hand or an early bar a few more.
+    """
+
+    def __init__(self, tree: PlayTree, sensing: Sensing) -> None:
+        self.tree = tree
+        self.sensing = sensing
+        self.side = tree.side
+        root = tree.root.position
+        self._opponent_bar = sensing.index.get(bar(self.side.opponent))
+        self._blots = [
+            absolute_point(self.side.opponent, point)
+            for point in range(1, 25)
+            if root.checkers(self.side.opponent)[point - 1] == 1
+        ]
+        self._index: dict[Counts, list[Reading]] = {}
+        for node in tree.nodes():
+            raw = sensing.raw(node.position)
+            hits = self.hit_points(node)
+            for size in range(len(hits) + 1):
+                for pending in combinations(hits, size):
+                    counts = list(raw)
+                    for point in pending:
+                        counts[sensing.index[point]] += 1
+                        if self._opponent_bar is not None:
+                            counts[self._opponent_bar] -= 1
+                    key = sensing.saturate(counts)
+                    self._index.setdefault(key, []).append(Reading(node, frozenset(pending)))
+
+    def hit_points(self, node: PartialPlay) -> tuple[int, ...]:
+        """The points (absolute) of blots hit on the way to `node`."""
+        return tuple(point for point in self._blots if node.position.at(point)[0] is not self.side.opponent)
+
+    def explain(self, seen: Counts) -> list[Reading]:
+        """Every reading that explains `seen`: settled ones if any, else with a checker
+        in hand, else with a blot put on the bar early (with or without a checker in hand)."""
+        found = list(self._index.get(seen, ()))
+        if found:
+            return found
+        found = self._in_hand(seen)
+        if found or self._opponent_bar is None or not seen[self._opponent_bar]:
+            return found
+        # A blot already on the bar: put it back on each point it may have come from.
+        for point in self._blots:
+            slot = self.sensing.index[point]
+            if seen[slot]:
+                continue
+            before = list(seen)
+            before[slot] += 1
+            before[self._opponent_bar] -= 1
+            before = tuple(before)
+            for reading in (*self._index.get(before, ()), *self._in_hand(before)):
+                if reading.node.position.at(point) == (self.side.opponent, 1):
+                    found.append(Reading(reading.node, reading.pending, frozenset({point}), reading.in_hand))
+        return found
+
+    def plausible(self, reading: Reading) -> bool:
+        """False for a checker in hand that the player on turn has no business lifting:
+        an opponent's checker other than a blot about to be hit, or a borne-off one."""
+        location = reading.in_hand
+        if location is None or location in (bar(self.side), tray(self.side)):
+            return True
+        if not isinstance(location, int):
+            return False
+        holder, count = reading.node.position.at(location)
+        return holder is self.side or (count == 1 and location in self._blots)
+
+    def _in_hand(self, seen: Counts) -> list[Reading]:
+        found = []
+        for slot, location in enumerate(self.sensing.locations):
+            if seen[slot] >= self.sensing.limits[slot]:
+                continue  # lifting one from a full location may leave it reading full: seen below
+            lifted = list(seen)
+            lifted[slot] += 1
+            for reading in self._index.get(tuple(lifted), ()):
+                found.append(Reading(reading.node, reading.pending, reading.early, location))
+        return found
