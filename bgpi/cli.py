@@ -20,7 +20,7 @@ class UsageError(Exception):
 
 def build_parser() -> argparse.ArgumentParser:
     # Imported here so that `bgpi --help` stays fast and each command loads only its own code.
-    from bgpi import diag_cli, replay_cli, rules_cli, run_cli
+    from bgpi import diag_cli, export_cli, replay_cli, rules_cli, run_cli, selfplay_cli
 
     parser = argparse.ArgumentParser(
         prog="bgpi",
@@ -28,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"bgpi {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in (run_cli, replay_cli, rules_cli, diag_cli):
+    for module in (run_cli, replay_cli, rules_cli, diag_cli, export_cli, selfplay_cli):
         module.register(subparsers)
     return parser
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field, replace
 
-from bgpi.hardware.locations import Location
+from bgpi.hardware.locations import LOCATIONS, Location
 from bgpi.lights import Lighting
 from bgpi.rules.cube import Cube, CubeError
 from bgpi.rules.ids import decode_match_id, match_id, position_from_id, position_id
@@ -126,7 +126,7 @@ class Table:
         event: dict = {"event": "session", "config": dict(config or {})}
         if position_id_text is not None:
             event["position_id"] = position_id_text
-            event["turn"] = (turn or Side.WHITE).label
+            event["turn"] = (Side.WHITE if turn is None else turn).label
             if match_id_text:
                 event["match_id"] = match_id_text
         table = cls(sensing)
@@ -383,7 +383,7 @@ class Table:
                     return "that leaves a die unplayable: the play must use as many dice as possible"
                 return "the larger die must be played"
         dice = " and ".join(str(d) for d in node.dice_left) or "none"
-        return f"no dice left move a checker from {_name(source)} to {name} (dice left: {dice})"
+        return f"no die moves a checker from {_name(source)} to {name} (dice left: {dice})"
 
     def _moved(self, before: PartialPlay, after: PartialPlay) -> None:
         """Step (or undo) events for the board going from `before` to `after`."""
@@ -454,10 +454,11 @@ class Table:
                 "event": "rejected",
                 "player": None,
                 "reason": "set up the board first: the lit points still need checkers",
-                "points": sorted(missing, key=str) + sorted(extra, key=str),
+                "points": _in_order([*missing, *extra]),
             })
             return
-        self._emit({"event": "start", "position_id": position_id(self.position, self.practice_turn or Side.WHITE)})
+        on_roll = Side.WHITE if self.practice_turn is None else self.practice_turn
+        self._emit({"event": "start", "position_id": position_id(self.position, on_roll)})
         self.wants_roll = "opening" if self.practice_turn is None else None
 
     def _dice_rolled(self, first: int, second: int) -> None:
@@ -520,6 +521,7 @@ class Table:
             return
         reason, points = self._why_not_complete(readings)
         self._emit({"event": "rejected", "player": self.turn.label, "reason": reason, "points": points})
+        self.rejected = self._out[-1]  # lit until the board changes
 
     def _why_not_complete(self, readings: list[Reading]) -> tuple[str, list[Location]]:
         side = self.turn
@@ -527,13 +529,13 @@ class Table:
             if reading.in_hand is not None:
                 return "a checker is still in hand: put it down first", [reading.in_hand]
             if reading.pending:
-                return "the hit checker must go to the bar first", sorted(reading.pending)
+                return "the hit checker must go to the bar first", _in_order(reading.pending)
         if self.mismatch is not None or not readings:
             return "the board does not show a legal play", []
         node = readings[0].node
         if not self.tree.is_acceptable(node):
             return "this play cannot be completed legally", []
-        movable = sorted({location_of(side, step.source) for step, _ in self.tree.steps(node)}, key=str)
+        movable = _in_order({location_of(side, step.source) for step, _ in self.tree.steps(node)})
         dice = " and ".join(str(d) for d in node.dice_left)
         return f"the play is not finished: {dice} still to play", movable
 
@@ -620,15 +622,20 @@ class Table:
         event = {
             "event": "state",
             "phase": phase,
-            "turn": turn.label if turn else None,
+            "turn": None if turn is None else turn.label,
             "dice": list(self.dice) if self.dice else None,
-            "position_id": position_id(self.position, turn or Side.WHITE),
-            "match_id": match_id(self.game.match_key(tuple(self.dice) if self.dice else (0, 0))) if self.game and turn else None,
+            "position_id": position_id(self.position, Side.WHITE if turn is None else turn),
+            "match_id": None if turn is None else match_id(self.game.match_key(tuple(self.dice) if self.dice else (0, 0))),
             "score": self.session.score.as_dict(),
         }
         if self.node is not None and self.node != self.tree.root:
             event["board_position_id"] = position_id(self.node.position, turn)
         return event
+
+
+def _in_order(locations) -> list[Location]:
+    """Locations in board order: points 1..24, then the bar halves and trays."""
+    return sorted(locations, key=LOCATIONS.index)
 
 
 def _name(location: Location) -> str:

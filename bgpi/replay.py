@@ -13,12 +13,9 @@ from pathlib import Path
 from bgpi.controller import Table
 from bgpi.hardware.profile import Profile
 from bgpi.journal import Journal, read_journal
-from bgpi.script import Board, BoardPosition, Hold, Lift, Move, Place, Press, Script, SetDice, Show, Slot, Wait
+from bgpi.script import LINE_SECONDS, BoardPosition, Hold, Lift, Move, Place, Press, Script, SetDice, Show, Slot, Wait
 from bgpi.simtable import SimulatedTable
 from bgpi.tracker import Sensing
-
-LINE_SECONDS = 0.1
-"""Board time each script line other than `wait` lets pass (board-script.md)."""
 
 
 def replay(
@@ -30,6 +27,8 @@ def replay(
     warn: Callable[[str], None] = lambda message: None,
 ) -> None:
     """Run `script`; every table-log event goes to the journal (if any), then to `write`."""
+    # Read before opening: opening repairs a truncated last line, which is worth a warning.
+    earlier = read_journal(state_dir) if state_dir is not None else None
     journal = Journal.open(state_dir) if state_dir is not None else None
 
     def emit(event: dict) -> None:
@@ -39,15 +38,14 @@ def replay(
 
     try:
         sensing = Sensing(profile.geometry)
-        earlier = read_journal(state_dir).events if state_dir is not None else ()
-        for problem in read_journal(state_dir).problems if state_dir is not None else ():
+        for problem in earlier.problems if earlier is not None else ():
             warn(problem)
-        if earlier:
-            table = Table.resume(list(earlier), sensing)
+        if earlier is not None and earlier.events:
+            table = Table.resume(list(earlier.events), sensing)
             sim = SimulatedTable(profile, table, emit, seed)
             if not sim.load_board(state_dir):
                 sim.set_position(table.position)
-            emit({"event": "resumed", "events": len(earlier)})
+            emit({"event": "resumed", "events": len(earlier.events), "problems": list(earlier.problems)})
         else:
             table, opening = _new_table(script, sensing)
             sim = SimulatedTable(profile, table, emit, seed)

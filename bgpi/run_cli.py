@@ -1,92 +1,147 @@
-"""`bgpi run`: the main job.
+"""`bgpi run`: the board, live.
 
-Until the board's table layer exists, `bgpi run` plays one complete money game
-between two players who pick random legal plays, and prints it as a table log
-(../shared/spec/board-script.md): JSON Lines, one event per line.
+On a Raspberry Pi it runs the real board; elsewhere, or with `--board sim`, the
+simulated one.  The journal in the state directory records every event; a run
+that finds a journal resumes that session where it stopped (after a power cut
+too), and `--new` starts a fresh one.  On the simulated board at a terminal the
+keyboard moves the checkers; without a terminal (as under systemd) it runs until
+stopped.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
-import secrets
+import signal
 import sys
-from collections.abc import Iterator
-from dataclasses import replace
+import threading
+from pathlib import Path
 
-from bgpi.rules.ids import match_id, position_id
-from bgpi.rules.notation import format_play
-from bgpi.rules.selfplay import random_game
-from bgpi.rules.session import Session
+from bgpi.cli import UsageError
+from bgpi.controller import Table
+from bgpi.hardware.board import BOARD_KINDS, default_board_kind
+from bgpi.hardware.frames import closed_switches
+from bgpi.hardware.profile import ProfileError, load_profile
+from bgpi.journal import Journal, JournalError, default_state_dir, journal_path, read_journal
+from bgpi.recorder import Recorder
+from bgpi.rules.ids import decode_match_id, position_from_id
+from bgpi.rules.position import Side
+from bgpi.service import Console, run_live, stdin_is_terminal
+from bgpi.simtable import BOARD_FILE, SimulatedTable, TableRunner
+from bgpi.tracker import Sensing
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "run",
-        help="play a money game between two random players (until the board runs)",
-        description=(
-            "Play one complete money game between two players who pick random legal "
-            "plays, and print it as a table log: one JSON event per line."
-        ),
+        help="run the board (the simulated one when no board is attached)",
+        description=__doc__.split("\n\n")[1].replace("\n", " "),
     )
-    parser.add_argument("--seed", type=int, help="seed of the dice and the players' choices")
+    parser.add_argument("--board", choices=BOARD_KINDS, default=None,
+                        help="pi: the real board; sim: the simulated one (default: pi on a Raspberry Pi)")
+    parser.add_argument("--profile", metavar="FILE", help="board profile (default: the packaged one)")
+    parser.add_argument("--state", metavar="DIR", type=Path,
+                        help="state directory with the journal (default: $BGPI_STATE or ~/.local/state/bgpi)")
+    parser.add_argument("--new", action="store_true",
+                        help="start a new session; the old journal is kept beside the new one")
+    parser.add_argument("--match", type=int, metavar="N", help="play a match to N points (default: money play)")
+    parser.add_argument("--config", metavar="JSON", default="{}",
+                        help='session settings as in a board script, e.g. \'{"beavers": true, "lenient": true}\'')
+    parser.add_argument("--position", metavar="ID[:MATCHID]", help="practise a gnubg position")
+    parser.add_argument("--turn", choices=("white", "black"), default="white",
+                        help="who is on roll in --position (default: white)")
+    parser.add_argument("--record", metavar="FILE", type=Path,
+                        help="record the switches and buttons as a board script (slot, press, wait lines)")
+    parser.add_argument("--seed", type=int, help="seed of the simulated dice (default: the OS's random source)")
     parser.set_defaults(handler=_run)
 
 
-def self_play_log(rng: random.Random, session: Session | None = None) -> Iterator[dict]:
-    """The table log events of one random game: opening, rolls, plays, game_over, state."""
-    session = session or Session()
-    game = session.new_game()
-    position = None
-    for number, turn in enumerate(random_game(rng)):
-        side, dice = turn.side, turn.dice
-        if number == 0:
-            game = game.opening(dice.first, dice.second)
-            yield {
-                "event": "opening",
-                "white": dice.first,
-                "black": dice.second,
-                "starts": side.label,
-                "cube": game.cube.value,
-            }
-        else:
-            game = game.roll()
-            yield {"event": "roll", "player": side.label, "dice": list(dice)}
-        position = turn.play.position
-        game = game.end_turn()
-        over = position.winner() is not None
-        yield {
-            "event": "play",
-            "player": side.label,
-            "dice": list(dice),
-            "move": format_play(turn.play.steps),
-            "position_id": position_id(position, side.opponent),
-            "match_id": match_id(game.match_key(over=over)),
-        }
-    result = game.result(position)
-    session = session.record(result)
-    game = replace(game, session=session)
-    yield {
-        "event": "game_over",
-        "winner": result.winner.label,
-        "result": result.kind.value,
-        "points": result.points,
-        "score": session.score.as_dict(),
-    }
-    yield {
-        "event": "state",
-        "phase": "game_over",
-        "turn": None,
-        "dice": None,
-        "position_id": position_id(position, game.turn),
-        "match_id": match_id(game.match_key(over=True)),
-        "score": session.score.as_dict(),
-    }
-
-
 def _run(args: argparse.Namespace) -> int:
-    seed = args.seed if args.seed is not None else secrets.randbits(32)
-    for event in self_play_log(random.Random(seed)):
-        sys.stdout.write(json.dumps(event) + "\n")
+    kind = args.board or default_board_kind()
+    state = args.state or default_state_dir()
+    try:
+        profile = load_profile(args.profile)
+        config = json.loads(args.config)
+        if not isinstance(config, dict):
+            raise ValueError("--config takes a JSON object")
+        if args.match is not None:
+            config["match"] = args.match
+        if args.new:
+            _set_aside(state)
+        earlier = read_journal(state) if journal_path(state).exists() else None
+        journal = Journal.open(state)
+    except (ProfileError, JournalError) as error:
+        raise UsageError(str(error)) from None
+    except (json.JSONDecodeError, ValueError) as error:
+        raise UsageError(f"--config: {error}") from None
+
+    terminal = kind == "sim" and stdin_is_terminal()
+    out = sys.stdout
+
+    def emit(event: dict) -> None:
+        journal.append(event)  # on the disk before it is shown
+        if not terminal:
+            out.write(json.dumps(event) + "\n")
+            out.flush()
+        else:
+            print(f"  {json.dumps(event)}", file=out)
+
+    sensing = Sensing(profile.geometry)
+    try:
+        if earlier is not None and earlier.events:
+            for problem in earlier.problems:
+                print(f"bgpi run: {problem}", file=sys.stderr)
+            table = Table.resume(list(earlier.events), sensing)
+            opening = [{"event": "resumed", "events": len(earlier.events), "problems": list(earlier.problems)}]
+        else:
+            table, opening = _new_table(sensing, config, args.position, Side.parse(args.turn))
+    except ValueError as error:
+        journal.close()
+        raise UsageError(str(error)) from None
+
+    try:
+        runner = SimulatedTable(profile, table, emit, args.seed) if kind == "sim" else TableRunner(profile, table, emit, "pi")
+    except (OSError, RuntimeError, ValueError) as error:
+        journal.close()
+        raise UsageError(f"cannot open the {kind} board: {error}") from None
+    try:
+        if kind == "sim" and not runner.load_board(state):
+            runner.set_position(table.node.position if table.node else table.position)
+        for event in opening:
+            emit(event)
+        runner.scan()
+        record = args.record.open("w", encoding="utf-8") if args.record else None
+        if record is not None:
+            runner.recorder = Recorder(record, closed_switches(runner.debouncer.stable, profile.sensors), runner.now)
+        stop = threading.Event()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: stop.set())
+        run_live(runner, stop, Console(sys.stdin, out) if terminal else None)
+        if kind == "sim":
+            runner.save_board(state)
+    finally:
+        runner.close()
+        journal.close()
     return 0
+
+
+def _new_table(sensing: Sensing, config: dict, position: str | None, turn: Side) -> tuple[Table, list[dict]]:
+    if position is None:
+        return Table.new(sensing, config)
+    position_text, _, match_text = position.partition(":")
+    position_from_id(position_text, turn)  # ValueError naming what is wrong
+    if match_text:
+        decode_match_id(match_text)
+    return Table.new(sensing, config, position_text, turn, match_text or None)
+
+
+def _set_aside(state: Path) -> None:
+    """Move an old journal out of the way, as journal.1.jsonl, journal.2.jsonl, ..."""
+    old = journal_path(state)
+    if not old.exists():
+        return
+    number = 1
+    while (kept := old.with_name(f"journal.{number}.jsonl")).exists():
+        number += 1
+    old.rename(kept)
+    (state / BOARD_FILE).unlink(missing_ok=True)

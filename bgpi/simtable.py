@@ -1,17 +1,19 @@
-"""The table on the simulated board: hands in, table log out.
+"""Running a table on a board: scans in, table log and lights out.
 
-Checkers are put on a `SimulatedBoard`; the real `Scanner` reads its switches
-through gpiozero's mock pins, the `Debouncer` and `Counter` turn frames into
-counts, and the `Table` (the pure core) decides.  Board time advances a scan at a
-time (200 Hz by default), so debouncing, grace periods and blinking behave as on
-the real board, only as fast as the machine can go.  `bgpi replay` and the live
-simulator (`bgpi run --board sim`) both drive the board through this class.
+`TableRunner` scans a board's switches (real pins, or gpiozero's mock pins behind
+a `SimulatedBoard`) through the real `Scanner`, turns frames into counts with the
+`Debouncer` and `Counter`, feeds the pure core (`bgpi.controller.Table`), rolls the
+dice it asks for and shows its lights.  Time is counted in scans (200 Hz by
+default): `bgpi replay` advances it as fast as the machine goes, the live service
+(`bgpi.service`) at the pace of the clock.  `SimulatedTable` adds the hands: it
+lifts and places checkers on the simulated board.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import secrets
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
@@ -19,10 +21,11 @@ from pathlib import Path
 from bgpi.controller import Press, Rolled, Sensed, Table, Tick
 from bgpi.hardware.board import open_board
 from bgpi.hardware.debounce import Debouncer
-from bgpi.hardware.frames import Counter
+from bgpi.hardware.frames import Counter, closed_switches
 from bgpi.hardware.locations import LOCATIONS, Location, parse_location
 from bgpi.hardware.profile import Profile, Switch
 from bgpi.lights import Lighting, colours, log_roles
+from bgpi.recorder import Recorder
 from bgpi.rules.position import Position, Side
 
 Emit = Callable[[dict], None]
@@ -31,22 +34,33 @@ BOARD_FILE = "board.json"
 """In a state directory: the checkers on the simulated board when it stopped."""
 
 
-class SimulatedTable:
-    """A `Table` behind the simulated board, driven by what hands do."""
+class TableRunner:
+    """A `Table` behind a board ("sim" or "pi"): scan, feed the core, roll, light."""
 
-    def __init__(self, profile: Profile, table: Table, emit: Emit, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        profile: Profile,
+        table: Table,
+        emit: Emit,
+        kind: str = "sim",
+        seed: int | None = None,
+        recorder: Recorder | None = None,
+    ) -> None:
         self.profile = profile
         self.table = table
         self.emit = emit
-        self.board = open_board(profile, "sim")
+        self.board = open_board(profile, kind)
         self.sim = self.board.sim
+        self.recorder = recorder
         wiring = profile.sensors
         self.debouncer = Debouncer(wiring.debounce_frames)
         self.counter = Counter(wiring, profile.geometry)
         self.period = 1 / wiring.scan_hz
         self.frames = 0
         self.dice: deque[tuple[int, int]] = deque()
-        self.rng = random.Random(seed)
+        # Seeded dice only where a seed is asked for (replays, tests); else the OS's.
+        self.randbelow = random.Random(seed).randrange if seed is not None else secrets.randbelow
+        self._stable = None
         self._counts = None
         self._lighting: Lighting | None = None
 
@@ -56,6 +70,66 @@ class SimulatedTable:
 
     def close(self) -> None:
         self.board.close()
+
+    def press(self, button: str, long: bool = False) -> None:
+        self.feed(Press(button, long))
+
+    def advance(self, seconds: float) -> None:
+        """Let `seconds` of board time pass, scanning the switches all the while."""
+        for _ in range(max(1, round(seconds / self.period))):
+            self.scan()
+
+    def scan(self) -> None:
+        """One frame: read the switches and buttons, feed the core what changed, and the time."""
+        self.frames += 1
+        stable = self.debouncer.update(self.board.scanner.scan())
+        if stable != self._stable:
+            self._record(stable)
+            self._stable = stable
+            counts = self.table.sensing.counts(self.counter.counts(stable))
+            if counts != self._counts:
+                self._counts = counts
+                self.feed(Sensed(counts))
+        while (pressed := self.board.buttons.next_press(timeout=0)) is not None:
+            if self.recorder is not None:
+                self.recorder.button(self.now, pressed.name, pressed.long)
+            self.feed(Press(pressed.name, pressed.long))
+        self.feed(Tick(self.now))
+
+    def _record(self, stable: int) -> None:
+        if self.recorder is None or self._stable is None:
+            return
+        wiring = self.profile.sensors
+        before, after = set(closed_switches(self._stable, wiring)), set(closed_switches(stable, wiring))
+        for switch in sorted(before ^ after, key=lambda s: (str(s.location), s.slot)):
+            self.recorder.switch_changed(self.now, switch.location, switch.slot, switch in after)
+
+    def feed(self, happened) -> None:
+        """Give the core one input; carry out what it asks (dice) and show what it says."""
+        for event in self.table.handle(happened):
+            self.emit(event)
+        while self.table.wants_roll:
+            first, second = self.dice.popleft() if self.dice else (self.randbelow(6) + 1, self.randbelow(6) + 1)
+            for event in self.table.handle(Rolled(first, second)):
+                self.emit(event)
+        self.show_lights()
+
+    def show_lights(self) -> None:
+        lighting = self.table.lighting()
+        if lighting != self._lighting:
+            self._lighting = lighting
+            self.board.leds.show(colours(lighting, self.profile.leds, self.now))
+
+    def lights_event(self) -> dict:
+        return {"event": "lights", "roles": log_roles(self.table.lighting())}
+
+
+class SimulatedTable(TableRunner):
+    """A table on the simulated board, with hands to move its checkers."""
+
+    def __init__(self, profile: Profile, table: Table, emit: Emit, seed: int | None = None,
+                 recorder: Recorder | None = None) -> None:
+        super().__init__(profile, table, emit, "sim", seed, recorder)
 
     # -- the checkers ----------------------------------------------------------------
 
@@ -74,45 +148,6 @@ class SimulatedTable:
 
     def set_switch(self, location: Location, index: int, closed: bool) -> None:
         self.sim.set_switch(Switch(location, index), closed)
-
-    def press(self, button: str, long: bool = False) -> None:
-        self.feed(Press(button, long))
-
-    # -- time -----------------------------------------------------------------------
-
-    def advance(self, seconds: float) -> None:
-        """Let `seconds` of board time pass, scanning the switches all the while."""
-        for _ in range(max(1, round(seconds / self.period))):
-            self.scan()
-
-    def scan(self) -> None:
-        """One frame: read the switches, feed the core what changed, and the time."""
-        self.frames += 1
-        stable = self.debouncer.update(self.board.scanner.scan())
-        counts = self.table.sensing.counts(self.counter.counts(stable))
-        if counts != self._counts:
-            self._counts = counts
-            self.feed(Sensed(counts))
-        self.feed(Tick(self.now))
-
-    def feed(self, happened) -> None:
-        """Give the core one input; carry out what it asks (dice) and show what it says."""
-        for event in self.table.handle(happened):
-            self.emit(event)
-        while self.table.wants_roll:
-            first, second = self.dice.popleft() if self.dice else (self.rng.randint(1, 6), self.rng.randint(1, 6))
-            for event in self.table.handle(Rolled(first, second)):
-                self.emit(event)
-        self.show_lights()
-
-    def show_lights(self) -> None:
-        lighting = self.table.lighting()
-        if lighting != self._lighting:
-            self._lighting = lighting
-            self.board.leds.show(colours(lighting, self.profile.leds, self.now))
-
-    def lights_event(self) -> dict:
-        return {"event": "lights", "roles": log_roles(self.table.lighting())}
 
     # -- the state directory --------------------------------------------------------
 

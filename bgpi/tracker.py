@@ -140,12 +140,14 @@ class Tracker:
         return tuple(point for point in self._blots if node.position.at(point)[0] is not self.side.opponent)
 
     def explain(self, seen: Counts) -> list[Reading]:
-        """Every reading that explains `seen`: settled ones if any, else with a checker
-        in hand, else with a blot put on the bar early (with or without a checker in hand)."""
-        found = list(self._index.get(seen, ()))
-        if found:
-            return found
-        found = self._in_hand(seen)
+        """Every reading that explains `seen`: settled ones and ones with a checker in
+        hand; failing both, ones with a blot put on the bar early (with or without a
+        checker in hand).
+
+        Settled and in-hand readings are both returned because a checker put down on
+        a full point reads the same as one still in hand: the caller decides.
+        """
+        found = [*self._index.get(seen, ()), *self._in_hand(seen)]
         if found or self._opponent_bar is None or not seen[self._opponent_bar]:
             return found
         # A blot already on the bar: put it back on each point it may have come from.

@@ -15,7 +15,7 @@ from bgpi.rules.ids import board_id, decode_match_id, position_from_id, position
 from bgpi.rules.position import Position, Side
 from bgpi.rules.selfplay import corpus
 from bgpi.rules_cli import answer_batch
-from bgpi.run_cli import self_play_log
+from bgpi.selfplay_cli import self_play_log
 
 START = "4HPwATDgc/ABMA"
 
@@ -159,6 +159,6 @@ def test_self_play_is_a_complete_money_game_as_a_table_log():
 
 def test_the_console_command_runs_without_a_traceback():
     done = subprocess.run(
-        [sys.executable, "-m", "bgpi", "run", "--seed", "4"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "bgpi", "selfplay", "--seed", "4"], capture_output=True, text=True, check=True
     )
     assert json.loads(done.stdout.splitlines()[-1])["event"] == "state"

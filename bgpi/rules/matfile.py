@@ -1,0 +1,313 @@
+"""Match records in the Jellyfish .mat text format, as GNU Backgammon imports them.
+
+`mat_record` turns a session's table log (board-script.md) into the text that
+gnubg reads with ``import mat FILE``.  The layout is the one gnubg's own
+``export match mat`` writes, and the choices follow gnubg's importer
+(import.c: ImportMatVariation, ImportGame, ParseMatMove)::
+
+     3 point match
+
+     Game 1
+     white : 0                      black : 0
+      1)                             42: 8/4 6/4
+      2) 31: 8/5 6/5                 Doubles => 2
+      3)  Takes                      66: 24/18 24/18 13/7 13/7
+     ...
+          Wins 2 points
+
+- ``N point match``; money play is ``0 point match``, which gnubg imports as
+  money games (with its own Jacoby setting: the file cannot carry one).
+- The left column is gnubg's player 0, white; the right one player 1, black.
+  Cells alternate left, right; a game black starts has an empty left cell
+  first, as gnubg writes it.  The score line gives each game's score before it:
+  gnubg takes the scores from there, and finds the Crawford game from them.
+- A play is written one step per checker move, in the order played, each in
+  the mover's own count with ``*`` where it hits: ``13/7* 7/2``,
+  ``8/5 8/5``.  gnubg applies the steps one after the other and checks each,
+  so this avoids its guesswork when it expands ``13/2`` or ``8/5(2)``.  The
+  steps come from the rules: each `play` event is matched to the legal play
+  that leads to its ``position_id`` (or, without one, has its ``move``).
+- A roll with no legal play is ``52:`` with nothing after it.
+- Cube: `` Doubles => 2``, `` Takes``, `` Drops``, `` Beavers => 4``.  The
+  doubler's take of a beaver is not written: gnubg infers it from the
+  doubler's next roll.
+- A game ends with ``Wins N point(s)`` under the winner's column, with
+  `` and the match`` when the match was won.  gnubg scores the game itself
+  (from the last position or the drop); the line is for people.
+
+A session starts at its `session` event, which the controller writes as
+``{"event": "session", "config": {"match": N, ...}}``; the match length and
+``"players": {"white": NAME, "black": NAME}`` are read from ``config`` or from
+the event itself, all optional.  Without a session event the log is money
+play between "white" and "black".  Only the last session of the log is
+written.  What the format cannot hold comes with a warning naming the game: automatic doubles (gnubg counts such a game at a
+lower cube), and a play that does not follow from the game's position (a
+practice position, or an illegal play accepted in lenient mode): that game is
+written up to the play before it, and its ``Wins`` line lets gnubg score it
+as a resignation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bgpi.rules.ids import position_id
+from bgpi.rules.movegen import legal_plays
+from bgpi.rules.notation import format_play
+from bgpi.rules.play import Dice, Play, Step
+from bgpi.rules.position import BAR, OFF, Position, Side
+
+LEFT_WIDTH = 27  # gnubg writes the left cell as "%3d) %-27s "
+WINS_INDENT = {Side.WHITE: 6, Side.BLACK: 34}  # where gnubg puts "Wins" under each column
+
+
+class MatError(ValueError):
+    """The events cannot make a .mat file; the message is one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatRecord:
+    """A session as .mat text, with how many games it holds and what was left out."""
+
+    text: str
+    games: int
+    warnings: tuple[str, ...]
+
+
+def mat_record(events: Iterable[Mapping[str, Any]]) -> MatRecord:
+    """The last session in `events` (table-log events, oldest first) as a .mat file.
+
+    Events of kinds not used here (step, rejected, lights, state, ...) are
+    ignored.  A malformed or out-of-place event is skipped with a warning.
+    Raises MatError for a session event with a bad match length or player
+    names gnubg cannot read back.
+    """
+    events = list(events)
+    starts = [i for i, event in enumerate(events) if event.get("event") == "session"]
+    session = events[starts[-1]] if starts else {}
+    writer = _Writer()
+    for number, event in enumerate(events[starts[-1] + 1 if starts else 0 :], start=1):
+        kind = event.get("event")
+        handler = getattr(writer, f"on_{kind}", None) if isinstance(kind, str) else None
+        if handler is None:
+            continue
+        try:
+            handler(event)
+        except (KeyError, TypeError, ValueError) as error:
+            writer.warn(f"{kind} event {number} of the session skipped: {_reason(error)}")
+    config = session.get("config")
+    settings = {**session, **config} if isinstance(config, Mapping) else session
+    text = _layout(_match_length(settings), _names(settings), writer.games)
+    return MatRecord(text, len(writer.games), tuple(writer.warnings))
+
+
+@dataclass(slots=True)
+class _Game:
+    """One game being collected: its score before it, its cells, and its end."""
+
+    score: tuple[int, int]
+    cube: int = 1
+    position: Position = field(default_factory=Position.start)
+    cells: list[tuple[Side, str]] = field(default_factory=list)
+    offered: int = 0  # the cube value on offer, 0 when no double is pending
+    beavered: bool = False  # the double on offer was beavered
+    cut: bool = False  # the rest of the game cannot be written
+    wins: tuple[Side, int] | None = None
+    match_won: bool = False
+
+    @property
+    def plays(self) -> int:
+        return sum(1 for _, text in self.cells if ":" in text)
+
+
+class _Writer:
+    """Collects the games of a session from its events, one `on_<event>` per kind.
+
+    A handler raises KeyError, TypeError or ValueError for an event it cannot
+    use; `mat_record` turns that into a warning.
+    """
+
+    def __init__(self) -> None:
+        self.games: list[_Game] = []
+        self.warnings: list[str] = []
+        self._score = (0, 0)
+
+    def warn(self, text: str) -> None:
+        self.warnings.append(text)
+
+    def on_opening(self, event: Mapping[str, Any]) -> None:
+        game = _Game(self._score, _count(event.get("cube", 1)) or 1)
+        self.games.append(game)
+        if game.cube != 1:
+            self.warn(
+                f"game {len(self.games)}: the opening ties doubled the cube to {game.cube}; "
+                ".mat has no automatic doubles, so gnubg counts this game at a lower cube"
+            )
+
+    def on_play(self, event: Mapping[str, Any]) -> None:
+        game = self._game()
+        if game.cut:
+            return
+        side = Side.parse(event["player"])
+        dice = Dice(*event["dice"])
+        play = _find_play(game.position, side, dice, event)
+        if play is None:
+            move = event.get("move", "")
+            self._cut(game, f"{side.label}'s play {dice}: {move!r} does not follow from the position")
+            return
+        game.position = play.position
+        game.cells.append((side, _format_roll(dice, play.steps)))
+
+    def on_double(self, event: Mapping[str, Any]) -> None:
+        game = self._game()
+        if game.cut:
+            return
+        side = Side.parse(event["player"])
+        game.offered = game.cube * 2
+        game.cells.append((side, f" Doubles => {game.offered}"))
+
+    def on_beaver(self, event: Mapping[str, Any]) -> None:
+        game = self._pending_double()
+        if game is None:
+            return
+        side = Side.parse(event["player"])
+        game.offered *= 2
+        game.beavered = True
+        game.cells.append((side, f" Beavers => {game.offered}"))
+
+    def on_take(self, event: Mapping[str, Any]) -> None:
+        game = self._pending_double()
+        if game is None:
+            return
+        side = Side.parse(event["player"])
+        # The doubler's take of a beaver is not written: gnubg infers it from
+        # the doubler's next roll, and would report a written one as stray.
+        if not game.beavered:
+            game.cells.append((side, " Takes"))
+        game.cube, game.offered, game.beavered = game.offered, 0, False
+
+    def on_drop(self, event: Mapping[str, Any]) -> None:
+        game = self._pending_double()
+        if game is None:
+            return
+        game.cells.append((Side.parse(event["player"]), " Drops"))
+        game.offered, game.beavered = 0, False
+
+    def on_game_over(self, event: Mapping[str, Any]) -> None:
+        score = event["score"]
+        self._score = (_count(score["white"]), _count(score["black"]))
+        game = self._game()
+        game.wins = (Side.parse(event["winner"]), _count(event["points"]))
+
+    def on_match_over(self, event: Mapping[str, Any]) -> None:
+        if not self.games or self.games[-1].wins is None:
+            raise ValueError("no game has ended")
+        self.games[-1].match_won = True
+
+    def _game(self) -> _Game:
+        """The game in progress."""
+        if self.games and self.games[-1].wins is None:
+            return self.games[-1]
+        raise ValueError("no game in progress (no opening event before it)")
+
+    def _pending_double(self) -> _Game | None:
+        """The game in progress with a double on offer; None when the game was cut."""
+        game = self._game()
+        if game.cut:
+            return None
+        if not game.offered:
+            raise ValueError("no double is on offer")
+        return game
+
+    def _cut(self, game: _Game, reason: str) -> None:
+        game.cut = True
+        self.warn(f"game {len(self.games)}, play {game.plays + 1}: {reason}; the rest of the game is left out")
+
+
+def _find_play(position: Position, side: Side, dice: Dice, event: Mapping[str, Any]) -> Play | None:
+    """The legal play the event committed: the one leading to its Position ID, else its move."""
+    plays = legal_plays(position, side, dice)
+    wanted = event.get("position_id")
+    if wanted is not None:
+        return next((p for p in plays if position_id(p.position, side.opponent) == wanted), None)
+    move = event["move"]
+    return next((p for p in plays if format_play(p.steps) == move), None)
+
+
+def _format_roll(dice: Dice, steps: tuple[Step, ...]) -> str:
+    high, low = max(dice), min(dice)
+    moves = " ".join(
+        f"{_point(step.source)}/{_point(step.destination)}{'*' if step.hit else ''}" for step in steps
+    )
+    return f"{high}{low}: {moves}".rstrip()
+
+
+def _point(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def _layout(length: int, names: tuple[str, str], games: list[_Game]) -> str:
+    lines = [f" {length} point match", ""]
+    for number, game in enumerate(games, start=1):
+        lines.append(f" Game {number}")
+        left = f"{names[0]} : {game.score[0]}"
+        lines.append(f" {left:<31}{' ' if len(left) >= 31 else ''}{names[1]} : {game.score[1]}")
+        lines.extend(_move_lines(game.cells))
+        if game.wins is not None:
+            winner, points = game.wins
+            tail = " and the match" if game.match_won else ""
+            lines.append(f"{' ' * WINS_INDENT[winner]}Wins {points} point{'s' if points != 1 else ''}{tail}")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _move_lines(cells: list[tuple[Side, str]]) -> list[str]:
+    """Numbered lines of two cells each, white's left; a missing cell stays blank."""
+    rows: list[tuple[str, str | None]] = []
+    for side, text in cells:
+        if side is Side.WHITE:
+            rows.append((text, None))
+        elif rows and rows[-1][1] is None:
+            rows[-1] = (rows[-1][0], text)
+        else:
+            rows.append(("", text))
+    lines = []
+    for number, (left, right) in enumerate(rows, start=1):
+        if right is None:
+            lines.append(f"{number:3d}) {left}".rstrip())
+        else:
+            # Two spaces at least: gnubg splits a line without two colons at a double space.
+            gap = " " if len(left) < LEFT_WIDTH else "  "
+            lines.append(f"{number:3d}) {left:<{LEFT_WIDTH}}{gap}{right}")
+    return lines
+
+
+def _match_length(session: Mapping[str, Any]) -> int:
+    length = session.get("match", 0)
+    if not isinstance(length, int) or isinstance(length, bool) or length < 0:
+        raise MatError(f"the session's match length must be a whole number 0 or more, not {length!r}")
+    return length
+
+
+def _names(session: Mapping[str, Any]) -> tuple[str, str]:
+    players = session.get("players") or {}
+    names = []
+    for side in Side:
+        name = players.get(side.label, side.label) if isinstance(players, Mapping) else side.label
+        # gnubg reads a name up to the colon and ends a game at any line holding "Game ".
+        if not isinstance(name, str) or not name.strip() or ":" in name or "Game " in name or not name.isprintable():
+            raise MatError(f"{side.label}'s player name {name!r} cannot be written in .mat")
+        names.append(name.strip())
+    return names[0], names[1]
+
+
+def _count(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"expected a whole number 0 or more, not {value!r}")
+    return value
+
+
+def _reason(error: Exception) -> str:
+    return f"missing {error}" if isinstance(error, KeyError) else str(error)

@@ -1,0 +1,49 @@
+"""Telling systemd how the service is doing: readiness, the watchdog, a status line.
+
+The sd_notify protocol in the standard library: one datagram of ``KEY=VALUE``
+lines to the AF_UNIX socket named in ``$NOTIFY_SOCKET`` (a name starting with
+``@`` is in the abstract namespace).  Without that variable, as outside
+systemd, in tests and at a terminal, every call does nothing.  A failed send
+never raises: telling systemd must not stop the board; a watchdog that stays
+silent gets the service restarted anyway.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+
+
+def notify(message: str) -> bool:
+    """Send `message` (``KEY=VALUE`` lines) to systemd; True if it was sent."""
+    address = os.environ.get("NOTIFY_SOCKET", "")
+    if address.startswith("@"):
+        address = "\0" + address[1:]
+    elif not address.startswith("/"):
+        return False  # unset, or a kind of socket (vsock) the board never runs under
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
+            sock.sendto(message.encode(), address)
+    except OSError:
+        return False
+    return True
+
+
+def ready() -> bool:
+    """Start-up is done (``Type=notify`` units count as started from here)."""
+    return notify("READY=1")
+
+
+def watchdog() -> bool:
+    """The main loop is alive; send more often than ``WatchdogSec=``."""
+    return notify("WATCHDOG=1")
+
+
+def stopping() -> bool:
+    """The service is shutting down on purpose."""
+    return notify("STOPPING=1")
+
+
+def status(text: str) -> bool:
+    """A one-line status for ``systemctl status``; line breaks become spaces."""
+    return notify("STATUS=" + " ".join(text.splitlines()))
