@@ -17,6 +17,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/plays.py
 	$(BIN)/python benchmarks/scan.py
+	$(BIN)/python benchmarks/table.py
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

@@ -21,13 +21,13 @@ from bgpi.hardware.locations import LOCATIONS, Location
 from bgpi.lights import Lighting
 from bgpi.rules.cube import Cube, CubeError
 from bgpi.rules.ids import decode_match_id, match_id, position_from_id, position_id
-from bgpi.rules.notation import format_play
+from bgpi.rules.notation import describe_change, format_play
 from bgpi.rules.play import Dice, Step
 from bgpi.rules.playtree import PartialPlay, PlayTree
 from bgpi.rules.position import BAR, OFF, Position, Side, absolute_point
 from bgpi.rules.result import GameResult, ResultKind
 from bgpi.rules.session import Game, Score, Session, Settings
-from bgpi.tracker import Counts, Reading, Sensing, Tracker, bar, tray
+from bgpi.tracker import Counts, Reading, Sensing, Tracker, bar, position_as_made, tray
 
 GRACE = 1.5
 """Seconds of board time an unexplained board is tolerated before play pauses."""
@@ -108,6 +108,7 @@ class Table:
     candidates: list[PartialPlay] = field(default_factory=list)
     choice: int = 0
     wants_roll: str | None = None
+    lenient_offer: bool = False
     pending_result: GameResult | None = None
     _out: list[dict] = field(default_factory=list)
 
@@ -303,6 +304,7 @@ class Table:
 
     def _track(self) -> None:
         tree, tracker = self.tree, self.tracker
+        self.lenient_offer = False
         readings = [r for r in tracker.explain(self.seen) if tracker.plausible(r)]
         good = [r for r in readings if tree.is_acceptable(r.node)]
         if self.phase == "choose":
@@ -438,6 +440,8 @@ class Table:
                 self._drop(side)
         elif self.phase in ("move", "choose"):
             if side is not self.turn:
+                if self.lenient_offer and kind == "turn":
+                    self._accept_as_made()
                 return
             if self.phase == "choose":
                 if kind == "cube":
@@ -520,11 +524,17 @@ class Table:
             })
             return
         reason, points = self._why_not_complete(readings)
-        self._emit({"event": "rejected", "player": self.turn.label, "reason": reason, "points": points})
-        self.rejected = self._out[-1]  # lit until the board changes
+        refusal = {"event": "rejected", "player": self.turn.label, "reason": reason, "points": points}
+        if self.lenient:
+            self.lenient_offer = True
+            refusal["lenient"] = f"{self.turn.opponent.label} may accept the play as made with {self.turn.opponent.label}.turn"
+        self._emit(refusal)
+        self.rejected = refusal  # lit until the board changes
 
     def _why_not_complete(self, readings: list[Reading]) -> tuple[str, list[Location]]:
         side = self.turn
+        if self.rejected is not None and self.rejected["points"]:
+            return f"take back the checker that may not stand there: {self.rejected['reason']}", self.rejected["points"]
         for reading in readings:
             if reading.in_hand is not None:
                 return "a checker is still in hand: put it down first", [reading.in_hand]
@@ -554,6 +564,29 @@ class Table:
             "move": format_play(steps),
             "position_id": position_id(after, side.opponent),
             "match_id": match_id(game.match_key(over=over)),
+        })
+        if over:
+            self._game_over(self.game.result(after))
+
+    def _accept_as_made(self) -> None:
+        """Lenient mode: the opponent accepts an illegal play; the game goes on from the board."""
+        side = self.turn
+        self.lenient_offer = False
+        try:
+            after = position_as_made(self.sensing, self.seen, self.position, side)
+        except ValueError as error:
+            self._emit({"event": "rejected", "player": side.opponent.label,
+                        "reason": f"cannot accept the play as made: {error}", "points": []})
+            return
+        over = after.winner() is not None
+        self._emit({
+            "event": "play",
+            "player": side.label,
+            "dice": list(self.dice),
+            "move": describe_change(self.position, after, side),
+            "position_id": position_id(after, side.opponent),
+            "match_id": match_id(self.game.end_turn().match_key(over=over)),
+            "lenient": True,
         })
         if over:
             self._game_over(self.game.result(after))

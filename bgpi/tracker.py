@@ -185,3 +185,56 @@ class Tracker:
             for reading in self._index.get(tuple(lifted), ()):
                 found.append(Reading(reading.node, reading.pending, reading.early, location))
         return found
+
+
+def position_as_made(sensing: Sensing, seen: Counts, before: Position, mover: Side) -> Position:
+    """The position the board shows after `mover` moved as they pleased from `before`
+    (lenient mode: an illegal play the opponent accepted).
+
+    The opponent's checkers are where they were, but for blots that went to the bar
+    (as many as the opponent's bar half gained, and then every blot whose point
+    changed); every other checker on a point is the mover's.  Checkers the switches
+    cannot count are found from the 15 the mover owns: borne off when the trays are
+    not sensed and no point reads full, else on the one full point.
+    Raises ValueError when the board cannot be read one way only.
+    """
+    opponent = mover.opponent
+    reading = dict(zip(sensing.locations, seen))
+    theirs = list(before.checkers(opponent))
+    gained = reading.get(bar(opponent), theirs[24]) - theirs[24]
+    changed = [point for point in range(1, 25) if before.at(point) == (opponent, 1) and reading.get(point) != 1]
+    if gained != len(changed) and not (gained == 0 and not changed):
+        raise ValueError("cannot tell which of the opponent's checkers were hit")
+    for point in changed:
+        theirs[24 - absolute_point(opponent, point)] = 0
+    theirs[24] += gained
+    mine = [0] * 25
+    full = []
+    for point in range(1, 25):
+        count = reading.get(point, 0)
+        limit = sensing.limits[sensing.index[point]]
+        if theirs[absolute_point(opponent, point) - 1]:
+            if count != min(theirs[absolute_point(opponent, point) - 1], limit):
+                raise ValueError(f"point {point} does not hold {opponent.label}'s checkers as before")
+            continue
+        mine[absolute_point(mover, point) - 1] = count
+        if count >= limit:
+            full.append(point)
+    mine[24] = reading.get(bar(mover), 0)
+    if tray(mover) in reading:
+        unseen = 15 - reading[tray(mover)] - sum(mine)
+    else:
+        unseen = sum(before.checkers(mover)) - sum(mine)
+        if unseen > 0 and not full:
+            unseen = 0  # borne off: the trays are not sensed
+    if unseen < 0:
+        raise ValueError(f"more checkers than {mover.label} owns")
+    if unseen:
+        if len(full) != 1:
+            raise ValueError("cannot tell where checkers hidden on full points stand")
+        mine[absolute_point(mover, full[0]) - 1] += unseen
+    made = Position.of(mover, tuple(mine), tuple(theirs))
+    problems = made.problems()
+    if problems:
+        raise ValueError("; ".join(problems))
+    return made

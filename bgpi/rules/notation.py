@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from bgpi.rules.play import Step
-from bgpi.rules.position import BAR, OFF
+from bgpi.rules.position import BAR, OFF, Position, Side
 
 MAX_MOVES = 4  # the most steps one roll gives, and the most gnubg's ParseMove takes
 
@@ -165,3 +165,26 @@ def _parse_count(text: str | None, word: str) -> int:
     if not text.isdigit() or not 2 <= int(text) <= MAX_MOVES:
         raise ValueError(f"move {word!r}: count ({text}) is not 2 to {MAX_MOVES}")
     return int(text)
+
+
+def describe_change(before: Position, after: Position, side: Side) -> str:
+    """Notation for the checkers `side` moved from `before` to `after`, legal or not.
+
+    For a play accepted as made (lenient mode), which no dice explain: the checkers
+    that left points are paired with the points that gained, highest with highest.
+    """
+    own_before, own_after = before.checkers(side), after.checkers(side)
+    theirs_before, theirs_after = before.checkers(side.opponent), after.checkers(side.opponent)
+    sources, destinations = [], []
+    for index in range(24, -1, -1):
+        change = own_after[index] - own_before[index]
+        point = index + 1  # own count; 25 is the bar
+        sources += [point] * -change
+        destinations += [point] * change
+    destinations += [OFF] * (after.borne_off(side) - before.borne_off(side))
+    steps = [
+        Step(source, destination, 0, destination != OFF and theirs_before[24 - destination] == 1
+             and not theirs_after[24 - destination])
+        for source, destination in zip(sources, destinations)
+    ]
+    return format_play(steps)
