@@ -57,6 +57,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    # From the start, so that a stop asked for while the board opens still ends cleanly.
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
     kind = args.board or default_board_kind()
     state = args.state or default_state_dir()
     try:
@@ -113,9 +117,6 @@ def _run(args: argparse.Namespace) -> int:
         record = args.record.open("w", encoding="utf-8") if args.record else None
         if record is not None:
             runner.recorder = Recorder(record, closed_switches(runner.debouncer.stable, profile.sensors), runner.now)
-        stop = threading.Event()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(signum, lambda *_: stop.set())
         run_live(runner, stop, Console(sys.stdin, out) if terminal else None)
         if kind == "sim":
             runner.save_board(state)

@@ -112,12 +112,12 @@ class Console:
         self._lines.put(None)  # end of input: like q
 
     def take(self) -> list[str | None]:
-        taken = []
-        while True:
-            try:
-                taken.append(self._lines.get_nowait())
-            except queue.Empty:
-                return taken
+        """The next line typed (None: the input ended), if any: one at a time, so that
+        the board settles between hands even when lines are pasted."""
+        try:
+            return [self._lines.get_nowait()]
+        except queue.Empty:
+            return []
 
     def draw(self, table) -> None:
         lighting = table.lighting()
@@ -162,7 +162,9 @@ def run_live(
 
 
 def _console_turn(runner: TableRunner, console: Console) -> bool:
-    """Carry out the lines typed since the last scan; False once the player quits."""
+    """Carry out the next line typed, once the board has settled; False once the player quits."""
+    if console.redraw_at is not None:
+        return True
     for text in console.take():
         if text is None:
             return False

@@ -140,17 +140,18 @@ class Tracker:
         return tuple(point for point in self._blots if node.position.at(point)[0] is not self.side.opponent)
 
     def explain(self, seen: Counts) -> list[Reading]:
-        """Every reading that explains `seen`: settled ones and ones with a checker in
-        hand; failing both, ones with a blot put on the bar early (with or without a
-        checker in hand).
+        """Every reading that explains `seen`: settled ones, ones with a checker in
+        hand, and ones with a blot put on the bar early (with or without a checker
+        in hand).
 
-        Settled and in-hand readings are both returned because a checker put down on
-        a full point reads the same as one still in hand: the caller decides.
+        All are returned because, with full points, one board can read as several
+        of them (a checker put down on a full point reads like one still in hand):
+        the caller decides.
         """
         found = [*self._index.get(seen, ()), *self._in_hand(seen)]
-        if found or self._opponent_bar is None or not seen[self._opponent_bar]:
+        if self._opponent_bar is None or not seen[self._opponent_bar]:
             return found
-        # A blot already on the bar: put it back on each point it may have come from.
+        # A blot may be on the bar already: put it back on each point it may have come from.
         for point in self._blots:
             slot = self.sensing.index[point]
             if seen[slot]:
@@ -191,23 +192,40 @@ def position_as_made(sensing: Sensing, seen: Counts, before: Position, mover: Si
     """The position the board shows after `mover` moved as they pleased from `before`
     (lenient mode: an illegal play the opponent accepted).
 
-    The opponent's checkers are where they were, but for blots that went to the bar
-    (as many as the opponent's bar half gained, and then every blot whose point
-    changed); every other checker on a point is the mover's.  Checkers the switches
+    The opponent's checkers are where they were, but for as many blots as the
+    opponent's bar half gained, which went there (if more than one choice of blots
+    fits the board, it refuses); every other checker on a point is the mover's.  Checkers the switches
     cannot count are found from the 15 the mover owns: borne off when the trays are
     not sensed and no point reads full, else on the one full point.
     Raises ValueError when the board cannot be read one way only.
     """
     opponent = mover.opponent
     reading = dict(zip(sensing.locations, seen))
+    before_theirs = before.checkers(opponent)
+    gained = reading.get(bar(opponent), before_theirs[24]) - before_theirs[24]
+    blots = [point for point in range(1, 25) if before.at(point) == (opponent, 1)]
+    if not 0 <= gained <= len(blots):
+        raise ValueError(f"{opponent.label}'s bar holds checkers that were never hit")
+    made = set()
+    for hit in combinations(blots, gained):
+        try:
+            made.add(_as_made(sensing, reading, before, mover, hit))
+        except ValueError as error:
+            problem = error
+    if len(made) > 1:
+        raise ValueError(f"cannot tell which of {opponent.label}'s blots were hit")
+    if not made:
+        raise problem
+    return made.pop()
+
+
+def _as_made(sensing: Sensing, reading: dict, before: Position, mover: Side, hit: tuple[int, ...]) -> Position:
+    """`position_as_made` with the blots on the points `hit` taken to the bar."""
+    opponent = mover.opponent
     theirs = list(before.checkers(opponent))
-    gained = reading.get(bar(opponent), theirs[24]) - theirs[24]
-    changed = [point for point in range(1, 25) if before.at(point) == (opponent, 1) and reading.get(point) != 1]
-    if gained != len(changed) and not (gained == 0 and not changed):
-        raise ValueError("cannot tell which of the opponent's checkers were hit")
-    for point in changed:
-        theirs[24 - absolute_point(opponent, point)] = 0
-    theirs[24] += gained
+    for point in hit:
+        theirs[absolute_point(opponent, point) - 1] = 0
+    theirs[24] += len(hit)
     mine = [0] * 25
     full = []
     for point in range(1, 25):
