@@ -8,6 +8,7 @@ Errors the user can fix are raised as `UsageError` and printed as one line, exit
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -47,3 +48,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (`bgpi ... | head`): not an error of ours.
         sys.stderr.close()
         return 0
+    except Exception as error:  # noqa: BLE001 - the last line of defence: one line, no traceback
+        if os.environ.get("BGPI_DEBUG"):
+            raise
+        print(f"bgpi {args.command}: unexpected error: {error!r} (run with BGPI_DEBUG=1 for details, "
+              "and please report it)", file=sys.stderr)
+        return 1

@@ -178,6 +178,7 @@ class Table:
         if self.practice_turn is None:
             self.phase = "opening"
             self.game = self.session.new_game()
+            self.wants_roll = "opening"
             return
         game = replace(self.session.new_game(), turn=self.practice_turn)
         key = self.practice_key
@@ -188,9 +189,11 @@ class Table:
 
     def _apply_tie(self, event: dict) -> None:
         self.game = self.game.opening(event["white"], event["black"])
+        self.wants_roll = "opening"
 
     def _apply_opening(self, event: dict) -> None:
         self.game = self.game.opening(event["white"], event["black"])
+        self.wants_roll = None
         self._rolled(Dice(event["white"], event["black"]))
 
     def _apply_roll(self, event: dict) -> None:
@@ -416,18 +419,18 @@ class Table:
     def _pressed(self, button: str, long: bool) -> None:
         owner, _, kind = button.partition(".")
         if button == "hint":
-            return  # no engine is configured
+            self._emit({"event": "rejected", "player": None, "points": [],
+                        "reason": "hints need an engine, and none is configured"})
+            return
         side = Side.parse(owner)
         if self.phase == "setup":
             if kind == "turn":
                 self._start()
         elif self.phase == "roll":
-            if side is not self.turn or self.mismatch is not None:
-                return
-            if kind == "turn":
-                self.wants_roll = "turn"
-            else:
+            if kind == "cube":
                 self._double(side)
+            elif side is self.turn and self.mismatch is None:
+                self.wants_roll = "turn"
         elif self.phase == "doubled":
             taker = self.game.cube.offer.taker
             if side is not taker:
@@ -439,6 +442,9 @@ class Table:
             else:
                 self._drop(side)
         elif self.phase in ("move", "choose"):
+            if kind == "cube" and self.phase == "move":
+                self._double(side)  # refused: after rolling, or not this player's turn
+                return
             if side is not self.turn:
                 if self.lenient_offer and kind == "turn":
                     self._accept_as_made()
@@ -463,7 +469,6 @@ class Table:
             return
         on_roll = Side.WHITE if self.practice_turn is None else self.practice_turn
         self._emit({"event": "start", "position_id": position_id(self.position, on_roll)})
-        self.wants_roll = "opening" if self.practice_turn is None else None
 
     def _dice_rolled(self, first: int, second: int) -> None:
         request, self.wants_roll = self.wants_roll, None
@@ -471,7 +476,6 @@ class Table:
             if first == second:
                 self._emit({"event": "tie", "white": first, "black": second,
                             "cube": self.game.opening(first, second).cube.value})
-                self.wants_roll = "opening"
                 return
             starts = Side.WHITE if first > second else Side.BLACK
             cube = self.game.cube.value
@@ -553,6 +557,10 @@ class Table:
         side = self.turn
         self.phase = "move"
         self.candidates = []
+        if node != self.node:
+            # Steps the switches could not see (a checker put down on a full point).
+            self._moved(self.node, node)
+            self.node = node
         steps = _steps_to(self.tree, node)
         after = node.position
         over = after.winner() is not None
