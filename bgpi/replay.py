@@ -13,7 +13,7 @@ from pathlib import Path
 from bgpi.controller import Table
 from bgpi.hardware.profile import Profile
 from bgpi.journal import Journal, read_journal
-from bgpi.script import LINE_SECONDS, BoardPosition, Hold, Lift, Move, Place, Press, Script, SetDice, Show, Slot, Wait
+from bgpi.script import LINE_SECONDS, BoardPosition, Move, Script, Wait
 from bgpi.simtable import SimulatedTable
 from bgpi.tracker import Sensing
 
@@ -80,23 +80,14 @@ def _perform(sim: SimulatedTable, line, emit: Callable[[dict], None]) -> None:
     """Do what one script line says, letting its board time pass."""
     if isinstance(line, Wait):
         sim.advance(line.seconds)
-        return
-    if isinstance(line, Move):
+    elif isinstance(line, Move):
+        # Lift, then place: the board sees the checker in hand in between, as at a table.
         sim.lift(line.source)
         sim.advance(LINE_SECONDS / 2)
         sim.place(line.destination)
         sim.advance(LINE_SECONDS / 2)
-        return
-    if isinstance(line, Lift):
-        sim.lift(line.location)
-    elif isinstance(line, Place):
-        sim.place(line.location)
-    elif isinstance(line, Slot):
-        sim.set_switch(line.location, line.index, line.closed)
-    elif isinstance(line, SetDice):
-        sim.dice.append((line.first, line.second))
-    elif isinstance(line, (Press, Hold)):
-        sim.press(line.button, long=isinstance(line, Hold))
-    elif isinstance(line, Show):
-        emit(sim.lights_event() if line.what == "lights" else sim.table.state_event())
-    sim.advance(LINE_SECONDS)
+    else:
+        shown = sim.act(line)
+        if shown is not None:
+            emit(shown)
+        sim.advance(LINE_SECONDS)

@@ -20,7 +20,7 @@ from typing import TextIO
 from bgpi import sdnotify
 from bgpi.hardware.locations import parse_location
 from bgpi.lights import legend, marks
-from bgpi.script import Hold, Lift, Move, Place, Press, ScriptError, SetDice, Show, Slot, Wait, parse_script
+from bgpi.script import Hold, Lift, Move, Place, Press, ScriptError, SetDice, Show, Wait, parse_script
 from bgpi.simtable import SimulatedTable, TableRunner
 from bgpi.textboard import draw
 
@@ -184,26 +184,17 @@ def _console_turn(runner: TableRunner, console: Console) -> bool:
 
 
 def perform(runner: TableRunner, hand, out: TextIO) -> None:
-    """Do one hand at the live simulated board (time passes by the clock, not here)."""
-    if isinstance(hand, (Move, Lift, Place, Slot)) and not isinstance(runner, SimulatedTable):
-        raise ValueError("checkers are moved by hand on a real board")
-    if isinstance(hand, Move):
-        runner.lift(hand.source)
-        runner.place(hand.destination)
-    elif isinstance(hand, Lift):
-        runner.lift(hand.location)
-    elif isinstance(hand, Place):
-        runner.place(hand.location)
-    elif isinstance(hand, Slot):
-        runner.set_switch(hand.location, hand.index, hand.closed)
-    elif isinstance(hand, (Press, Hold)):
+    """Do one hand at the live board (time passes by the clock, not here)."""
+    if isinstance(hand, Wait):
+        return  # the clock runs on its own
+    if not isinstance(runner, SimulatedTable):
+        if not isinstance(hand, (Press, Hold)):
+            raise ValueError("on a real board, hands move the checkers and roll the dice")
         runner.press(hand.button, long=isinstance(hand, Hold))
-    elif isinstance(hand, SetDice):
-        runner.dice.append((hand.first, hand.second))
-    elif isinstance(hand, Wait):
-        pass  # the clock runs on its own
-    elif isinstance(hand, Show):
-        print(json.dumps(runner.lights_event() if hand.what == "lights" else runner.table.state_event()), file=out)
+        return
+    shown = runner.act(hand)
+    if shown is not None:
+        print(json.dumps(shown), file=out)
 
 
 def stdin_is_terminal() -> bool:

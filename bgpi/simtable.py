@@ -26,6 +26,7 @@ from bgpi.hardware.locations import LOCATIONS, Location, parse_location
 from bgpi.hardware.profile import Profile, Switch
 from bgpi.lights import Lighting, colours, log_roles
 from bgpi.recorder import Recorder
+from bgpi import script
 from bgpi.rules.position import Position, Side
 
 Emit = Callable[[dict], None]
@@ -148,6 +149,28 @@ class SimulatedTable(TableRunner):
 
     def set_switch(self, location: Location, index: int, closed: bool) -> None:
         self.sim.set_switch(Switch(location, index), closed)
+
+    def act(self, line: script.Action) -> dict | None:
+        """Carry out one board-script action at once (board time is the caller's business).
+
+        Returns the event a `show` line asks for; None for the others.
+        """
+        if isinstance(line, script.Move):
+            self.lift(line.source)
+            self.place(line.destination)
+        elif isinstance(line, script.Lift):
+            self.lift(line.location)
+        elif isinstance(line, script.Place):
+            self.place(line.location)
+        elif isinstance(line, script.Slot):
+            self.set_switch(line.location, line.index, line.closed)
+        elif isinstance(line, script.SetDice):
+            self.dice.append((line.first, line.second))
+        elif isinstance(line, (script.Press, script.Hold)):
+            self.press(line.button, long=isinstance(line, script.Hold))
+        elif isinstance(line, script.Show):
+            return self.lights_event() if line.what == "lights" else self.table.state_event()
+        return None
 
     # -- the state directory --------------------------------------------------------
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from bgpi.rules.movegen import step_destination, take_step
 from bgpi.rules.play import Dice, Step
-from bgpi.rules.position import BAR, OFF, Checkers, Position, Side
+from bgpi.rules.position import BAR, OFF, Position, Side
 
 
 @dataclass(frozen=True, slots=True)
