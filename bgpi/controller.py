@@ -27,7 +27,7 @@ from bgpi.rules.playtree import PartialPlay, PlayTree
 from bgpi.rules.position import BAR, OFF, Position, Side, absolute_point
 from bgpi.rules.result import GameResult, ResultKind
 from bgpi.rules.session import Game, Score, Session, Settings
-from bgpi.tracker import Counts, Reading, Sensing, Tracker, bar, position_as_made, tray
+from bgpi.tracker import Counts, Reading, Sensing, Tracker, bar, checkers_on, position_as_made, tray
 
 GRACE = 1.5
 """Seconds of board time an unexplained board is tolerated before play pauses."""
@@ -628,10 +628,12 @@ class Table:
             roles.update({location: "missing" for location in self.mismatch["missing"]})
             roles.update({location: "extra" for location in self.mismatch["extra"]})
         elif self.phase == "choose":
+            # The candidate shown as a play: where its checkers came from and went to.
             shown = self.candidates[self.choice].position
-            for location, mine, other in zip(self.sensing.locations, self.sensing.raw(shown), self.sensing.raw(self.position)):
-                if mine > other:
-                    roles[location] = "destination"
+            for location in LOCATIONS:
+                after, before = checkers_on(shown, location), checkers_on(self.position, location)
+                if after != before:
+                    roles[location] = "destination" if after > before else "source"
         elif self.phase == "move" and self.reading is not None:
             reading, side = self.reading, self.turn
             for point in reading.pending:

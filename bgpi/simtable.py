@@ -27,7 +27,8 @@ from bgpi.hardware.profile import Profile, Switch
 from bgpi.lights import Lighting, colours, log_roles
 from bgpi.recorder import Recorder
 from bgpi import script
-from bgpi.rules.position import Position, Side
+from bgpi.rules.position import Position
+from bgpi.tracker import checkers_on
 
 Emit = Callable[[dict], None]
 
@@ -196,8 +197,4 @@ class SimulatedTable(TableRunner):
 
 def position_checkers(position: Position) -> dict[Location, int]:
     """How many checkers stand on each location of the board in `position`."""
-    checkers: dict[Location, int] = {point: position.at(point)[1] for point in range(1, 25)}
-    for side in Side:
-        checkers[f"bar:{side.label}"] = position.on_bar(side)
-        checkers[f"off:{side.label}"] = position.borne_off(side)
-    return checkers
+    return {location: checkers_on(position, location) for location in LOCATIONS}

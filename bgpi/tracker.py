@@ -40,6 +40,14 @@ def tray(side: Side) -> str:
     return f"off:{side.label}"
 
 
+def checkers_on(position: Position, location: Location) -> int:
+    """How many checkers (of either colour) stand on a board location in `position`."""
+    if isinstance(location, int):
+        return position.at(location)[1]
+    side = Side.parse(location[4:])
+    return position.on_bar(side) if location.startswith("bar:") else position.borne_off(side)
+
+
 class Sensing:
     """What the switches of a board can see of a position."""
 
@@ -50,15 +58,7 @@ class Sensing:
 
     def raw(self, position: Position) -> list[int]:
         """The true number of checkers on each sensed location (not saturated)."""
-        raw = []
-        for location in self.locations:
-            if isinstance(location, int):
-                raw.append(position.white[location - 1] + position.black[24 - location])
-            elif location.startswith("bar:"):
-                raw.append(position.on_bar(Side.parse(location[4:])))
-            else:
-                raw.append(position.borne_off(Side.parse(location[4:])))
-        return raw
+        return [checkers_on(position, location) for location in self.locations]
 
     def saturate(self, raw: Iterable[int]) -> Counts:
         return tuple(min(count, limit) for count, limit in zip(raw, self.limits))
