@@ -26,6 +26,7 @@ from bgpi.script import (
     Hold,
     Press,
     ScriptLine,
+    SetDice,
     Slot,
     Wait,
     format_line,
@@ -65,7 +66,12 @@ class Recorder:
         """Button `name` was pressed at `time_s`: a long press (a ``hold`` line) if `long`."""
         self._at(time_s, Hold(name) if long else Press(name))
 
-    def _at(self, time_s: float, line: Slot | Press | Hold) -> None:
+    def dice(self, time_s: float, first: int, second: int) -> None:
+        """The dice rolled at `time_s` showed `first` and `second` (a ``dice`` line, so
+        that the recording replays with the same rolls)."""
+        self._at(time_s, SetDice(first, second))
+
+    def _at(self, time_s: float, line: Slot | Press | Hold | SetDice) -> None:
         wait_ms = self._origin_ms + round(time_s * 1000) - self._board_ms
         if wait_ms > 0:
             self._emit(Wait(wait_ms / 1000))

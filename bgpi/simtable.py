@@ -74,7 +74,11 @@ class TableRunner:
         self.board.close()
 
     def press(self, button: str, long: bool = False) -> None:
+        """A button press; recorded after the core has seen it, so that the dice it
+        rolled come first in a recording, as a script must give them."""
         self.feed(Press(button, long))
+        if self.recorder is not None:
+            self.recorder.button(self.now, button, long)
 
     def advance(self, seconds: float) -> None:
         """Let `seconds` of board time pass, scanning the switches all the while."""
@@ -93,9 +97,7 @@ class TableRunner:
                 self._counts = counts
                 self.feed(Sensed(counts))
         while (pressed := self.board.buttons.next_press(timeout=0)) is not None:
-            if self.recorder is not None:
-                self.recorder.button(self.now, pressed.name, pressed.long)
-            self.feed(Press(pressed.name, pressed.long))
+            self.press(pressed.name, pressed.long)
         self.feed(Tick(self.now))
 
     def _record(self, stable: int) -> None:
@@ -112,6 +114,8 @@ class TableRunner:
             self.emit(event)
         while self.table.wants_roll:
             first, second = self.dice.popleft() if self.dice else (self.randbelow(6) + 1, self.randbelow(6) + 1)
+            if self.recorder is not None:
+                self.recorder.dice(self.now, first, second)
             for event in self.table.handle(Rolled(first, second)):
                 self.emit(event)
         self.show_lights()

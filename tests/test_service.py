@@ -107,3 +107,44 @@ def test_bgpi_replay_refuses_a_bad_script_listing_every_problem(capsys, tmp_path
     err = capsys.readouterr().err
     assert status == 2 and "Traceback" not in err
     assert "line 1" in err and "line 2" in err and "line 3" in err
+
+
+def test_a_recorded_session_replays_to_the_same_plays(tmp_path):
+    from bgpi.controller import location_of
+    from bgpi.hardware.frames import closed_switches
+    from bgpi.rules.movegen import legal_plays
+    from bgpi.rules.play import Dice
+    from bgpi.rules.position import Side
+    from bgpi.recorder import Recorder
+    from bgpi.replay import replay
+    from bgpi.script import load_script
+
+    profile = load_profile()
+    table, opening = Table.new(Sensing(profile.geometry), {})
+    played: list[dict] = list(opening)
+    runner = SimulatedTable(profile, table, played.append, seed=7)
+    runner.set_position(table.position)
+    runner.advance(0.1)
+    recording = tmp_path / "recorded.jsonl"
+    with recording.open("w") as file:
+        runner.recorder = Recorder(file, closed_switches(runner.debouncer.stable, profile.sensors), runner.now)
+        runner.press("white.turn")  # the opening roll, from the seeded dice
+        runner.advance(0.3)
+        opened = next(event for event in played if event["event"] == "opening")
+        mover = Side.parse(opened["starts"])
+        runner.press(f"{mover.label}.turn")  # commit at once: refused, nothing moved
+        runner.advance(2.0)
+        play = legal_plays(table.position, mover, Dice(opened["white"], opened["black"]))[0]
+        for step in play.steps:
+            runner.lift(location_of(mover, step.source))
+            runner.advance(0.05)
+            runner.place(location_of(mover, step.destination))
+            runner.advance(0.05)
+        runner.press(f"{mover.label}.turn")
+        runner.advance(0.1)
+    runner.close()
+    replayed: list[dict] = []
+    replay(load_script(recording, profile.geometry), profile, replayed.append)
+    kinds = lambda events: [e for e in events if e["event"] in ("opening", "rejected", "play")]  # noqa: E731
+    assert kinds(replayed) == kinds(played)
+    assert kinds(played)[-1]["event"] == "play"
