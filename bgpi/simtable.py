@@ -24,7 +24,7 @@ from bgpi.hardware.debounce import Debouncer
 from bgpi.hardware.frames import Counter, closed_switches
 from bgpi.hardware.locations import LOCATIONS, Location, parse_location
 from bgpi.hardware.profile import Profile, Switch
-from bgpi.lights import Lighting, colours, log_roles
+from bgpi.lights import Lighting, colours, log_roles, next_change
 from bgpi.recorder import Recorder
 from bgpi import script
 from bgpi.rules.position import Position
@@ -65,6 +65,7 @@ class TableRunner:
         self._stable = None
         self._counts = None
         self._lighting: Lighting | None = None
+        self._blink: float | None = None  # board time of the next blink edge
 
     @property
     def now(self) -> float:
@@ -121,10 +122,14 @@ class TableRunner:
         self.show_lights()
 
     def show_lights(self) -> None:
+        """Show the core's lights when they change, and at every blink edge."""
         lighting = self.table.lighting()
-        if lighting != self._lighting:
-            self._lighting = lighting
+        changed = lighting != self._lighting
+        if changed or (self._blink is not None and self.now >= self._blink):
+            if changed:
+                self._lighting = lighting
             self.board.leds.show(colours(lighting, self.profile.leds, self.now))
+            self._blink = next_change(lighting, self.now)
 
     def lights_event(self) -> dict:
         return {"event": "lights", "roles": log_roles(self.table.lighting())}

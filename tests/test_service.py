@@ -148,3 +148,24 @@ def test_a_recorded_session_replays_to_the_same_plays(tmp_path):
     kinds = lambda events: [e for e in events if e["event"] in ("opening", "rejected", "play")]  # noqa: E731
     assert kinds(replayed) == kinds(played)
     assert kinds(played)[-1]["event"] == "play"
+
+
+def test_blinking_lights_are_redrawn_at_each_blink_edge():
+    profile = load_profile()
+    table, _ = Table.new(Sensing(profile.geometry), {})
+    runner = SimulatedTable(profile, table, lambda event: None, seed=3)
+    try:
+        runner.set_position(table.position)
+        runner.dice.append((3, 1))
+        runner.advance(0.1)
+        runner.press("white.turn")
+        runner.advance(0.1)
+        runner.lift(8)  # the source blinks (1 s period)
+        runner.advance(0.1)
+        frames = []
+        for _ in range(4):
+            runner.advance(0.25)
+            frames.append(tuple(runner.board.leds.pixels.shown))
+        assert len(set(frames)) == 2  # on, off: the source's LED blinks
+    finally:
+        runner.close()

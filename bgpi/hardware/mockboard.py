@@ -26,6 +26,13 @@ class SelectPin(MockPin):
         self.board.pin_writes += 1
         super()._set_state(value)
 
+    def _change_state(self, value: bool) -> bool:
+        # MockPin keeps every state a pin was ever in; a select line changes 3,200 times
+        # a second at 200 Hz, so a long simulated session would grow without bound.
+        changed = self._state != value
+        self._state = value
+        return changed
+
 
 class MuxSignalPin(MockPin):
     """A multiplexer's common line: its level follows the select pins and the switches.
