@@ -24,7 +24,8 @@ from bgpi.hardware.debounce import Debouncer
 from bgpi.hardware.frames import Counter, closed_switches
 from bgpi.hardware.locations import LOCATIONS, Location, parse_location
 from bgpi.hardware.profile import Profile, Switch
-from bgpi.lights import Lighting, colours, log_roles, next_change
+from bgpi.hardware.dice import show_roll
+from bgpi.lights import DICE_COLOUR, Lighting, colours, log_roles, next_change
 from bgpi.recorder import Recorder
 from bgpi import script
 from bgpi.rules.position import Position
@@ -52,6 +53,7 @@ class TableRunner:
         self.table = table
         self.emit = emit
         self.board = open_board(profile, kind)
+        self.animate_dice = kind == "pi"  # on real LEDs; replays and the simulator need no show
         self.sim = self.board.sim
         self.recorder = recorder
         wiring = profile.sensors
@@ -117,6 +119,10 @@ class TableRunner:
             first, second = self.dice.popleft() if self.dice else (self.randbelow(6) + 1, self.randbelow(6) + 1)
             if self.recorder is not None:
                 self.recorder.dice(self.now, first, second)
+            if self.animate_dice:
+                # The play tree is built once the dice land; people see them tumble meanwhile.
+                around = colours(self._lighting or Lighting(), self.profile.leds, self.now)
+                show_roll(self.board.leds, (first, second), DICE_COLOUR, around)
             for event in self.table.handle(Rolled(first, second)):
                 self.emit(event)
         self.show_lights()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bgpi.controller import Press, Rolled, Sensed, Table, Tick
 from bgpi.hardware.profile import Geometry
+from bgpi.rules.ids import position_id
 from bgpi.rules.position import Position, Side
 from bgpi.tracker import Sensing
 
@@ -85,3 +86,18 @@ def test_lifting_a_checker_lights_its_source_and_where_it_may_go():
     lighting = table.lighting()
     assert lighting.roles == {8: "source", 7: "destination", 5: "destination", 4: "destination"}
     assert lighting.combined == frozenset({4})  # 8/4 takes both dice: dimmer
+
+
+def test_bearing_off_into_a_sensed_tray():
+    sensing = Sensing(Geometry(trays_sensed=True))
+    start = Position(tuple([0, 0, 1, 0, 0, 2] + [0] * 19), tuple([0] * 23 + [3, 0]))
+    table, _ = Table.new(sensing, {}, position_id(start, W), W)
+    table.handle(Sensed(sensing.of(start)))
+    table.handle(Press("white.turn"))  # set up: the game starts, white to roll
+    table.handle(Press("white.turn"))
+    table.handle(Rolled(6, 3))
+    after = result(start, W, [(6, 0), (3, 0)])
+    steps = table.handle(Sensed(sensing.of(after)))
+    assert [step["to"] for step in steps] == ["off:white", "off:white"]
+    (play,) = table.handle(Press("white.turn"))
+    assert play["move"] == "6/off 3/off"
