@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from bgpi.hardware.locations import LOCATIONS, Location
 from bgpi.lights import Lighting
 from bgpi.rules.cube import Cube, CubeError
-from bgpi.rules.ids import decode_match_id, match_id, position_from_id, position_id
+from bgpi.rules.ids import MatchKey, decode_match_id, match_id, position_from_id, position_id
 from bgpi.rules.notation import describe_change, format_play
 from bgpi.rules.play import Dice, Step
 from bgpi.rules.playtree import PartialPlay, PlayTree
@@ -84,11 +84,13 @@ class Table:
     """
 
     sensing: Sensing
+    # the session, as its `session` event set it up
     settings: Settings = field(default_factory=Settings)
     lenient: bool = False
     start_position: Position = field(default_factory=Position.start)
     practice_turn: Side | None = None
-    practice_key: object = None
+    practice_key: MatchKey | None = None
+    # the game, as the committed events left it
     session: Session = field(default_factory=Session)
     game: Game | None = None
     position: Position = field(default_factory=Position.start)
@@ -109,8 +111,7 @@ class Table:
     choice: int = 0
     wants_roll: str | None = None
     lenient_offer: bool = False
-    pending_result: GameResult | None = None
-    _out: list[dict] = field(default_factory=list)
+    _out: list[dict] = field(default_factory=list)  # the events of the input being handled
 
     # -- building ---------------------------------------------------------------
 
