@@ -16,6 +16,7 @@ slowest play tree at most 25 ms here (a Pi Zero 2 W is about 15x slower).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import statistics
 import subprocess
@@ -105,18 +106,28 @@ def batch(cases) -> None:
 
 
 def trees(cases) -> None:
+    """Every tree once; then the 20 slowest again, best of 5, with the heap frozen as the
+    service freezes it (`gc.freeze()`), so that collector pauses do not pass for tree time."""
     timings = []
     for position, side, dice in cases:
         started = time.perf_counter()
         PlayTree(position, side, dice)
         timings.append((time.perf_counter() - started, position, side, dice))
     timings.sort(key=lambda timing: timing[0])
-    seconds, position, side, dice = timings[-1]
+    once = timings[-1][0]
+    gc.collect()
+    gc.freeze()
+    retimed = [
+        (best_of(5, lambda: PlayTree(position, side, dice)), position, side, dice)
+        for _, position, side, dice in timings[-20:]
+    ]
+    seconds, position, side, dice = max(retimed, key=lambda timing: timing[0])
     p99 = timings[int(len(timings) * 0.99)][0]
     print(
         f"play tree: median {statistics.median(t[0] for t in timings) * 1e3:.2f} ms, "
         f"p99 {p99 * 1e3:.2f} ms, slowest {seconds * 1e3:.2f} ms "
-        f"({side.label} to play {dice} in {position_id(position, side)}; goal 25 ms)"
+        f"({side.label} to play {dice} in {position_id(position, side)}; goal 25 ms); "
+        f"{once * 1e3:.2f} ms the slowest single run, collector pauses included"
     )
 
 

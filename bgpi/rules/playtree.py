@@ -83,17 +83,20 @@ class PlayTree:
             children = {}
             own = node.position.checkers(self.side)
             opponent = node.position.checkers(self.side.opponent)
+            sources = [point for point in range(BAR, 0, -1) if own[point - 1]]
             for die in set(node.dice_left):
-                for source in range(BAR, 0, -1):
+                left = list(node.dice_left)
+                left.remove(die)
+                left = tuple(left)
+                for source in sources:
                     destination = step_destination(own, opponent, source, die)
                     if destination is None:
                         continue
                     step, after = take_step(own, opponent, source, destination, die)
-                    left = list(node.dice_left)
-                    left.remove(die)
-                    child = PartialPlay(Position.of(self.side, *after), tuple(left))
+                    child = PartialPlay(Position.of(self.side, *after), left)
                     children[(source, die)] = (step, child)
-                    pending.append(child)
+                    if child not in self._steps:
+                        pending.append(child)
             self._steps[node] = children
             self._by_position.setdefault(node.position, []).append(node)
 
