@@ -6,6 +6,7 @@ import random
 
 from hypothesis import strategies as st
 
+from bgpi.rules.ids import board_problems
 from bgpi.rules.position import CHECKERS, Position, Side
 
 
@@ -28,6 +29,8 @@ def scatter(rng: random.Random, home_bias: float = 0.0) -> Position:
             black[24] += 1
         elif location and not white[24 - location]:  # black's point q is white's 25 - q
             black[location - 1] += 1
+    if board_problems((tuple(black), tuple(white))):  # both on the bar against closed boards
+        return scatter(rng, home_bias)
     return Position(tuple(white), tuple(black))
 
 

@@ -12,7 +12,6 @@ from bgpi.rules.ids import (
     MatchKey,
     Resignation,
     board_id,
-    board_problems,
     decode_match_id,
     decode_position_id,
     match_id,
@@ -20,22 +19,16 @@ from bgpi.rules.ids import (
     position_id,
 )
 from bgpi.rules.position import Position, Side
+from tests.rules.strategies import scatter
 
 WHITE, BLACK = Side.WHITE, Side.BLACK
 START_ID = "4HPwATDgc/ABMA"
 
 
 def random_board(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """A gnubg anBoard that can occur: 0..15 checkers a side, never two colours on a point."""
-    first, second = [0] * 25, [0] * 25
-    for _ in range(rng.randint(0, 15)):
-        first[rng.randrange(25)] += 1
-    # second's point i + 1 is first's point 24 - i; the bars never clash
-    free = [i for i in range(25) if i == 24 or not first[23 - i]]
-    for _ in range(rng.randint(0, 15)):
-        second[rng.choice(free)] += 1
-    board = (tuple(first), tuple(second))
-    return board if not board_problems(board) else random_board(rng)
+    """A gnubg anBoard that can occur, white on roll."""
+    position = scatter(rng)
+    return position.black, position.white
 
 
 def position_id_from_key_bits(bits: int) -> str:

@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from bgpi.rules.ids import board_problems
 from bgpi.rules.notation import format_play, parse_play
 from bgpi.rules.play import Step
+from tests.rules.strategies import scatter
 
 BAR, OFF = 25, 0
 
@@ -159,16 +159,10 @@ def apply(board, moves):
     return (tuple(waiting), tuple(moving)), hits
 
 
-def random_board(rng):
-    first, second = [0] * 25, [0] * 25
-    for _ in range(15):
-        first[rng.randrange(25)] += 1
-    free = [i for i in range(25) if i == 24 or not first[23 - i]]
-    for _ in range(15):
-        # crowd the home board now and then, for bear-offs
-        second[rng.choice(free[:6] if rng.random() < 0.3 and free[:6] else free)] += 1
-    board = (tuple(first), tuple(second))
-    return board if not board_problems(board) else random_board(rng)
+def random_board(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A gnubg anBoard that can occur, white on roll."""
+    position = scatter(rng)
+    return position.black, position.white
 
 
 def test_gnubg_plays_survive_format_and_parse():

@@ -7,6 +7,7 @@ import pytest
 from bgpi.rules.ids import position_from_id, position_id
 from bgpi.rules.position import Position, Side
 from bgpi.rules.xgid import XGID, CubeAction, decode_xgid, xgid
+from tests.rules.strategies import scatter
 
 WHITE, BLACK = Side.WHITE, Side.BLACK
 START = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
@@ -97,14 +98,8 @@ def test_the_fields_xg_packs_together():
 def test_round_trip_of_random_positions_matches_gnubg_ids():
     rng = random.Random(3)
     for _ in range(300):
-        white, black = [0] * 25, [0] * 25
-        for _ in range(rng.randint(0, 15)):
-            white[rng.randrange(25)] += 1
-        free = [i for i in range(25) if i == 24 or not white[23 - i]]
-        for _ in range(rng.randint(0, 15)):
-            black[rng.choice(free)] += 1
         turn = rng.choice(list(Side))
-        record = XGID(position=Position(tuple(white), tuple(black)), turn=turn)
+        record = XGID(position=scatter(rng), turn=turn)
         decoded = decode_xgid(xgid(record))
         assert decoded == record
         # the same position reaches gnubg intact
