@@ -20,14 +20,29 @@ from dataclasses import dataclass, field, replace
 from bgpi.hardware.locations import LOCATIONS, Location
 from bgpi.lights import Lighting
 from bgpi.rules.cube import Cube, CubeError
-from bgpi.rules.ids import MatchKey, decode_match_id, match_id, position_from_id, position_id
+from bgpi.rules.ids import (
+    MatchKey,
+    decode_match_id,
+    match_id,
+    position_from_id,
+    position_id,
+)
 from bgpi.rules.notation import describe_change, format_play
 from bgpi.rules.play import Dice, Step
 from bgpi.rules.playtree import PartialPlay, PlayTree
 from bgpi.rules.position import BAR, OFF, Position, Side, absolute_point
 from bgpi.rules.result import GameResult, ResultKind
 from bgpi.rules.session import Game, Score, Session, Settings
-from bgpi.tracker import Counts, Reading, Sensing, Tracker, bar, checkers_on, position_as_made, tray
+from bgpi.tracker import (
+    Counts,
+    Reading,
+    Sensing,
+    Tracker,
+    bar,
+    checkers_on,
+    position_as_made,
+    tray,
+)
 
 GRACE = 1.5
 """Seconds of board time an unexplained board is tolerated before play pauses."""

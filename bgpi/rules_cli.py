@@ -17,11 +17,11 @@ from typing import TextIO
 
 from bgpi.cli import UsageError
 from bgpi.rules.ids import (
+    GameState,
     MatchKey,
     board_id,
     decode_match_id,
     decode_position_id,
-    GameState,
 )
 from bgpi.rules.movegen import legal_plays, legal_results
 from bgpi.rules.notation import format_play

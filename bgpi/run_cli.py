@@ -22,7 +22,13 @@ from bgpi.controller import Table
 from bgpi.hardware.board import BOARD_KINDS, default_board_kind
 from bgpi.hardware.frames import closed_switches
 from bgpi.hardware.profile import ProfileError, load_profile
-from bgpi.journal import Journal, JournalError, default_state_dir, journal_path, read_journal
+from bgpi.journal import (
+    Journal,
+    JournalError,
+    default_state_dir,
+    journal_path,
+    read_journal,
+)
 from bgpi.recorder import Recorder
 from bgpi.rules.ids import decode_match_id, position_from_id
 from bgpi.rules.position import Side

@@ -21,7 +21,18 @@ from typing import TextIO
 from bgpi import sdnotify
 from bgpi.hardware.locations import parse_location
 from bgpi.lights import legend, marks
-from bgpi.script import Hold, Lift, Move, Place, Press, ScriptError, SetDice, Show, Wait, parse_script
+from bgpi.script import (
+    Hold,
+    Lift,
+    Move,
+    Place,
+    Press,
+    ScriptError,
+    SetDice,
+    Show,
+    Wait,
+    parse_script,
+)
 from bgpi.simtable import SimulatedTable, TableRunner
 from bgpi.textboard import draw
 

@@ -18,16 +18,16 @@ from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
+from bgpi import script
 from bgpi.controller import Press, Rolled, Sensed, Table, Tick
 from bgpi.hardware.board import open_board
 from bgpi.hardware.debounce import Debouncer
+from bgpi.hardware.dice import show_roll
 from bgpi.hardware.frames import Counter, closed_switches
 from bgpi.hardware.locations import LOCATIONS, Location, parse_location
 from bgpi.hardware.profile import Profile, Switch
-from bgpi.hardware.dice import show_roll
 from bgpi.lights import DICE_COLOUR, Lighting, colours, log_roles, next_change
 from bgpi.recorder import Recorder
-from bgpi import script
 from bgpi.rules.position import Position
 from bgpi.tracker import checkers_on
 

@@ -7,7 +7,6 @@ from bgpi.hardware.profile import Geometry
 from bgpi.rules.ids import position_id
 from bgpi.rules.position import Position, Side
 from bgpi.tracker import Sensing
-
 from tests.rules.boards import result
 
 W = Side.WHITE

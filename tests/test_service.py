@@ -112,11 +112,11 @@ def test_bgpi_replay_refuses_a_bad_script_listing_every_problem(capsys, tmp_path
 def test_a_recorded_session_replays_to_the_same_plays(tmp_path):
     from bgpi.controller import location_of
     from bgpi.hardware.frames import closed_switches
+    from bgpi.recorder import Recorder
+    from bgpi.replay import replay
     from bgpi.rules.movegen import legal_plays
     from bgpi.rules.play import Dice
     from bgpi.rules.position import Side
-    from bgpi.recorder import Recorder
-    from bgpi.replay import replay
     from bgpi.script import load_script
 
     profile = load_profile()

@@ -10,7 +10,6 @@ from bgpi.rules.play import Dice
 from bgpi.rules.playtree import PlayTree
 from bgpi.rules.position import Position, Side
 from bgpi.tracker import Sensing, Tracker, position_as_made
-
 from tests.rules.boards import position, result
 
 W = Side.WHITE

@@ -17,7 +17,6 @@ from bgpi.rules.play import Dice
 from bgpi.rules.playtree import PlayTree
 from bgpi.rules.position import Position, Side
 from bgpi.rules.selfplay import corpus
-
 from tests.rules.strategies import scatter
 
 gnubg = pytest.importorskip(

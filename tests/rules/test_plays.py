@@ -7,7 +7,6 @@ unless said otherwise, so black's point q is white's point 25 - q.
 from bgpi.rules.movegen import legal_plays
 from bgpi.rules.play import Dice, Step
 from bgpi.rules.position import Position, Side
-
 from tests.rules.boards import BAR, OFF, expect, position, results
 
 W = Side.WHITE

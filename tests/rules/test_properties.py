@@ -6,7 +6,6 @@ from bgpi.rules.movegen import legal_plays, legal_results
 from bgpi.rules.play import Dice
 from bgpi.rules.playtree import PlayTree
 from bgpi.rules.position import CHECKERS, Position
-
 from tests.rules.strategies import dice_values, positions, sides
 
 
