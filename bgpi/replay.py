@@ -14,7 +14,7 @@ from bgpi.controller import Table
 from bgpi.hardware.profile import Profile
 from bgpi.journal import Journal, read_journal
 from bgpi.script import LINE_SECONDS, BoardPosition, Move, Script, Wait
-from bgpi.simtable import SimulatedTable
+from bgpi.simtable import SimulatedTable, resume
 from bgpi.tracker import Sensing
 
 
@@ -41,11 +41,9 @@ def replay(
         for problem in earlier.problems if earlier is not None else ():
             warn(problem)
         if earlier is not None and earlier.events:
-            table = Table.resume(list(earlier.events), sensing)
+            table, opening = resume(earlier, sensing)
             sim = SimulatedTable(profile, table, emit, seed)
-            if not sim.load_board(state_dir):
-                sim.set_position(table.position)
-            emit({"event": "resumed", "events": len(earlier.events), "problems": list(earlier.problems)})
+            sim.restore_board(state_dir)
         else:
             table, opening = _new_table(script, sensing)
             sim = SimulatedTable(profile, table, emit, seed)
@@ -53,8 +51,8 @@ def replay(
                 sim.set_position(script.board.position)
             elif script.board.kind == "start":
                 sim.set_position(table.position)
-            for event in opening:
-                emit(event)
+        for event in opening:
+            emit(event)
         try:
             sim.advance(LINE_SECONDS)
             for line in script.lines:

@@ -30,10 +30,9 @@ from bgpi.journal import (
     read_journal,
 )
 from bgpi.recorder import Recorder
-from bgpi.rules.ids import decode_match_id, position_from_id
 from bgpi.rules.position import Side
 from bgpi.service import Console, run_live, stdin_is_terminal
-from bgpi.simtable import BOARD_FILE, SimulatedTable, TableRunner
+from bgpi.simtable import BOARD_FILE, SimulatedTable, TableRunner, resume
 from bgpi.tracker import Sensing
 
 
@@ -101,8 +100,7 @@ def _run(args: argparse.Namespace) -> int:
         if earlier is not None and earlier.events:
             for problem in earlier.problems:
                 print(f"bgpi run: {problem}", file=sys.stderr)
-            table = Table.resume(list(earlier.events), sensing)
-            opening = [{"event": "resumed", "events": len(earlier.events), "problems": list(earlier.problems)}]
+            table, opening = resume(earlier, sensing)
         else:
             table, opening = _new_table(sensing, config, args.position, Side.parse(args.turn))
     except ValueError as error:
@@ -115,8 +113,8 @@ def _run(args: argparse.Namespace) -> int:
         journal.close()
         raise UsageError(f"cannot open the {kind} board: {error}") from None
     try:
-        if kind == "sim" and not runner.load_board(state):
-            runner.set_position(table.node.position if table.node else table.position)
+        if kind == "sim":
+            runner.restore_board(state)
         for event in opening:
             emit(event)
         runner.scan()
@@ -136,9 +134,6 @@ def _new_table(sensing: Sensing, config: dict, position: str | None, turn: Side)
     if position is None:
         return Table.new(sensing, config)
     position_text, _, match_text = position.partition(":")
-    position_from_id(position_text, turn)  # ValueError naming what is wrong
-    if match_text:
-        decode_match_id(match_text)
     return Table.new(sensing, config, position_text, turn, match_text or None)
 
 

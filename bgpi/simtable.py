@@ -26,10 +26,11 @@ from bgpi.hardware.dice import show_roll
 from bgpi.hardware.frames import Counter, closed_switches
 from bgpi.hardware.locations import LOCATIONS, Location, parse_location
 from bgpi.hardware.profile import Profile, Switch
+from bgpi.journal import JournalRead
 from bgpi.lights import DICE_COLOUR, Lighting, colours, log_roles, next_change
 from bgpi.recorder import Recorder
 from bgpi.rules.position import Position
-from bgpi.tracker import checkers_on
+from bgpi.tracker import Sensing, checkers_on
 
 Emit = Callable[[dict], None]
 
@@ -196,6 +197,11 @@ class SimulatedTable(TableRunner):
         path = Path(state_dir) / BOARD_FILE
         path.write_text(json.dumps(checkers) + "\n")
 
+    def restore_board(self, state_dir: Path) -> None:
+        """Put back the checkers of the last run, or, without them, the table's position."""
+        if not self.load_board(state_dir):
+            self.set_position(self.table.position)
+
     def load_board(self, state_dir: Path) -> bool:
         """Put back the checkers saved by `save_board`; False if there are none."""
         path = Path(state_dir) / BOARD_FILE
@@ -208,6 +214,13 @@ class SimulatedTable(TableRunner):
         for location, count in checkers.items():
             self.sim.set_checkers(location, count)
         return True
+
+
+def resume(read: JournalRead, sensing: Sensing) -> tuple[Table, list[dict]]:
+    """The table a journal leaves behind, and the `resumed` event that says so.
+    Raises ValueError for a journal that does not begin a session."""
+    table = Table.resume(list(read.events), sensing)
+    return table, [{"event": "resumed", "events": len(read.events), "problems": list(read.problems)}]
 
 
 def position_checkers(position: Position) -> dict[Location, int]:
