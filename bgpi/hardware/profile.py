@@ -8,6 +8,7 @@ its place in the file, so a board builder fixes them all in one go.
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
@@ -114,12 +115,22 @@ class SensorWiring:
     """The switch on each index; None for an unconnected channel."""
     settle_us: float = 5.0
     scan_hz: float = 200.0
-    debounce_frames: int = 2
+    debounce_ms: float = 5.0
+    """A switch change counts once the switch has read the same for this long."""
 
     @property
     def size(self) -> int:
         """Indices in a frame: 16 per multiplexer."""
         return len(self.signal) * CHANNELS
+
+    @property
+    def debounce_frames(self) -> int:
+        """Consecutive frames that must agree: the fewest whose span covers `debounce_ms`.
+
+        n frames span n - 1 scan periods, so 5 ms is 2 frames at 200 Hz and at 100 Hz
+        alike, and 0 ms is 1 frame (every frame accepted).
+        """
+        return 1 + math.ceil(self.debounce_ms * self.scan_hz / 1000 - 1e-9)
 
     def index(self, switch: Switch) -> int:
         """The frame index of `switch`; ValueError if the board has no such switch."""
@@ -348,7 +359,7 @@ class _Reader:
     def sensors(self, geometry: Geometry) -> SensorWiring | None:
         path = ("sensors",)
         table = self.table(path, ("select", "signal", "settle_us", "scan_hz",
-                                  "debounce_frames", "switches"))
+                                  "debounce_ms", "switches"))
         select = self.value(table, (*path, "select"), _pin_list)
         if select is not None and len(select) != SELECT_LINES:
             self.problem((*path, "select"), f"a CD74HC4067 needs {SELECT_LINES} select pins "
@@ -357,12 +368,12 @@ class _Reader:
         signal = self.value(table, (*path, "signal"), _pin_list)
         settle = self.value(table, (*path, "settle_us"), _non_negative_number, 5.0)
         scan_hz = self.value(table, (*path, "scan_hz"), _positive_number, 200.0)
-        frames = self.value(table, (*path, "debounce_frames"), _positive_int, 2)
+        debounce = self.value(table, (*path, "debounce_ms"), _non_negative_number, 5.0)
         switches = self.switches(geometry, len(signal) if signal is not None else None)
-        if None in (select, signal, settle, scan_hz, frames, switches):
+        if None in (select, signal, settle, scan_hz, debounce, switches):
             return None
         return SensorWiring(tuple(select), tuple(signal), switches, float(settle),
-                            float(scan_hz), frames)
+                            float(scan_hz), float(debounce))
 
     def switches(self, geometry: Geometry, muxes: int | None) -> tuple[Switch | None, ...] | None:
         path = ("sensors", "switches")

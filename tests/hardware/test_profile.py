@@ -51,6 +51,22 @@ def test_default_profile_is_the_documented_board(profile):
     assert wiring.switches[wiring.index(Switch(1, 0))] == Switch(1, 0)
 
 
+@pytest.mark.parametrize(("scan_hz", "debounce_ms", "frames"), [
+    (200, 5, 2), (100, 5, 2), (100, 10, 2), (100, 11, 3), (400, 5, 3), (50, 0, 1),
+])
+def test_debouncing_is_set_in_milliseconds(scan_hz, debounce_ms, frames):
+    wiring = parse_profile(edited(("scan_hz = 200", f"scan_hz = {scan_hz}"),
+                                  ("debounce_ms = 5", f"debounce_ms = {debounce_ms}"))).sensors
+    assert wiring.debounce_frames == frames
+    # The frames that must agree span at least debounce_ms, and one frame fewer would not.
+    assert (frames - 1) * 1000 / scan_hz >= debounce_ms > (frames - 2) * 1000 / scan_hz
+
+
+def test_debouncing_in_frames_is_refused_with_the_new_key():
+    (problem,) = problems(edited(("debounce_ms = 5", "debounce_frames = 2")))
+    assert "sensors.debounce_frames: unknown key" in problem and "debounce_ms" in problem
+
+
 def test_a_good_profile_loads_from_a_file(tmp_path):
     path = tmp_path / "board.toml"
     path.write_text(edited(('driver = "spi"', 'driver = "pwm"')))
