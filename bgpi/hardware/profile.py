@@ -68,6 +68,44 @@ class ProfileError(ValueError):
 
 
 @dataclass(frozen=True)
+class Range:
+    """The values a number in a profile may take: `low`..`high`, both included.
+
+    Every number has one, so that no file can ask for a billion LEDs or a scan that
+    never ends; NaN and infinities are outside every range.
+    """
+
+    low: float
+    high: float
+    integer: bool = False
+
+    def fault(self, value: Any) -> str | None:
+        """Why `value` is refused (None: it is fine)."""
+        kinds = (int,) if self.integer else (int, float)
+        if type(value) in kinds and self.low <= value <= self.high:
+            return None
+        kind = "an integer" if self.integer else "a number"
+        return f"expected {kind} {self.low:g}..{self.high:g}, got {value!r}"
+
+
+RANGES: dict[str, Range] = {
+    "geometry.point_slots": Range(1, 15, integer=True),
+    "geometry.bar_slots": Range(1, 15, integer=True),
+    "geometry.tray_slots": Range(1, 15, integer=True),
+    "sensors.signal": Range(1, 16, integer=True),  # multiplexers: 256 switches at most
+    "sensors.settle_us": Range(0, 1000),
+    "sensors.scan_hz": Range(10, 1000),
+    "sensors.debounce_ms": Range(0, 100),
+    "leds.count": Range(1, 1024, integer=True),
+    "leds.current_budget_ma": Range(1, 60_000),
+    "buttons.long_press_s": Range(0.2, 10),
+    "buttons.bounce_ms": Range(0, 500),
+}
+"""The range of every number in a profile, by its key (for ``sensors.signal``: how many
+pins it lists); the default profile documents each.  ``leds.brightness`` is in (0, 1]."""
+
+
+@dataclass(frozen=True)
 class Switch:
     """One reed switch: slot 0 is the outermost under `location`."""
 
@@ -329,6 +367,10 @@ class _Reader:
             return None
         return value
 
+    def number(self, table: dict, path: Path_, default: Any = _MISSING) -> Any:
+        """A number within its range in `RANGES`."""
+        return self.value(table, path, RANGES[_format_path(path)].fault, default)
+
     # -- sections ----------------------------------------------------------------------
 
     def profile(self, source: str) -> Profile | None:
@@ -348,7 +390,7 @@ class _Reader:
                            required=False)
         defaults = Geometry()
         values = {
-            key: self.value(table, (*path, key), _positive_int, getattr(defaults, key))
+            key: self.number(table, (*path, key), getattr(defaults, key))
             for key in ("point_slots", "bar_slots", "tray_slots")
         }
         trays = self.value(table, (*path, "trays_sensed"), _boolean, defaults.trays_sensed)
@@ -366,9 +408,17 @@ class _Reader:
                                             f"(S0..S3), got {len(select)}")
             select = None
         signal = self.value(table, (*path, "signal"), _pin_list)
-        settle = self.value(table, (*path, "settle_us"), _non_negative_number, 5.0)
-        scan_hz = self.value(table, (*path, "scan_hz"), _positive_number, 200.0)
-        debounce = self.value(table, (*path, "debounce_ms"), _non_negative_number, 5.0)
+        if signal is not None and (fault := RANGES["sensors.signal"].fault(len(signal))):
+            self.problem((*path, "signal"), f"multiplexers: {fault}")
+            signal = None
+        settle = self.number(table, (*path, "settle_us"), 5.0)
+        scan_hz = self.number(table, (*path, "scan_hz"), 200.0)
+        if settle is not None and scan_hz is not None and CHANNELS * settle >= 1e6 / scan_hz:
+            self.problem((*path, "settle_us"), f"{CHANNELS} channels x {settle:g} us do not fit "
+                                               f"in a frame at scan_hz = {scan_hz:g} "
+                                               f"({1e6 / scan_hz:g} us)")
+            settle = None
+        debounce = self.number(table, (*path, "debounce_ms"), 5.0)
         switches = self.switches(geometry, len(signal) if signal is not None else None)
         if None in (select, signal, settle, scan_hz, debounce, switches):
             return None
@@ -449,9 +499,9 @@ class _Reader:
         driver = self.value(table, (*path, "driver"),
                             _one_of(tuple(LED_DRIVER_PINS)), "spi")
         order = self.value(table, (*path, "order"), _one_of(COLOUR_ORDERS), "GRB")
-        count = self.value(table, (*path, "count"), _positive_int)
+        count = self.number(table, (*path, "count"))
         brightness = self.value(table, (*path, "brightness"), _fraction, 1.0)
-        budget = self.value(table, (*path, "current_budget_ma"), _positive_number)
+        budget = self.number(table, (*path, "current_budget_ma"))
         targets = self.led_map(count)
         if None in (driver, order, count, brightness, budget, targets):
             return None
@@ -497,8 +547,8 @@ class _Reader:
     def buttons(self) -> ButtonConfig | None:
         path = ("buttons",)
         table = self.table(path, ("long_press_s", "bounce_ms", "pins"))
-        long_press = self.value(table, (*path, "long_press_s"), _positive_number, 1.0)
-        bounce = self.value(table, (*path, "bounce_ms"), _non_negative_number, 20.0)
+        long_press = self.number(table, (*path, "long_press_s"), 1.0)
+        bounce = self.number(table, (*path, "bounce_ms"), 20.0)
         pins_path = (*path, "pins")
         pins_table = self.table(pins_path, BUTTON_NAMES)
         pins = {name: self.value(pins_table, (*pins_path, name), _pin)
@@ -538,28 +588,12 @@ def _describe_target(target: str) -> str:
     return f"point {target}" if target.isdigit() else target
 
 
-def _positive_int(value: Any) -> str | None:
-    return None if type(value) is int and value > 0 else f"expected a positive integer, got {value!r}"
-
-
 def _boolean(value: Any) -> str | None:
     return None if isinstance(value, bool) else f"expected true or false, got {value!r}"
 
 
-def _is_number(value: Any) -> bool:
-    return type(value) in (int, float)
-
-
-def _positive_number(value: Any) -> str | None:
-    return None if _is_number(value) and value > 0 else f"expected a positive number, got {value!r}"
-
-
-def _non_negative_number(value: Any) -> str | None:
-    return None if _is_number(value) and value >= 0 else f"expected a number >= 0, got {value!r}"
-
-
 def _fraction(value: Any) -> str | None:
-    return (None if _is_number(value) and 0 < value <= 1
+    return (None if type(value) in (int, float) and 0 < value <= 1
             else f"expected a number in (0, 1], got {value!r}")
 
 

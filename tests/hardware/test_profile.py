@@ -7,6 +7,7 @@ import pytest
 from bgpi.hardware.locations import LOCATIONS, describe, parse_location
 from bgpi.hardware.profile import (
     BUTTON_NAMES,
+    RANGES,
     ProfileError,
     Switch,
     default_profile_path,
@@ -167,8 +168,8 @@ def test_bad_values():
     text = "\n".join(found)
     assert "leds.order: expected one of RGB, RBG, GRB, GBR, BRG, BGR, got 'GRX'" in text
     assert "leds.brightness: expected a number in (0, 1], got 2" in text
-    assert "geometry.point_slots: expected a positive integer, got 0" in text
-    assert "sensors.scan_hz: expected a positive number, got 'fast'" in text
+    assert "geometry.point_slots: expected an integer 1..15, got 0" in text
+    assert "sensors.scan_hz: expected a number 10..1000, got 'fast'" in text
     assert "sensors.select: a CD74HC4067 needs 4 select pins (S0..S3), got 3" in text
 
 
@@ -200,3 +201,60 @@ def test_locations_parse_from_their_names(location):
 def test_unknown_location(text):
     with pytest.raises(ValueError, match="unknown location"):
         parse_location(text)
+
+
+# (key as written in the default profile, its line there, a value just outside its range)
+OUT_OF_RANGE = [
+    ("point_slots = 5", "point_slots = 16"),
+    ("bar_slots = 4", "bar_slots = 0"),
+    ("tray_slots = 15", "tray_slots = 16"),
+    ("settle_us = 5", "settle_us = 1e300"),
+    ("scan_hz = 200", "scan_hz = 1e9"),
+    ("scan_hz = 200", "scan_hz = inf"),
+    ("scan_hz = 200", "scan_hz = nan"),
+    ("debounce_ms = 5", "debounce_ms = 1e18"),
+    ("debounce_ms = 5", "debounce_ms = -1"),
+    ("count = 44", "count = 1000000000"),
+    ("current_budget_ma = 1500", "current_budget_ma = -inf"),
+    ("long_press_s = 1.0", "long_press_s = 1e18"),
+    ("bounce_ms = 20", "bounce_ms = true"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), OUT_OF_RANGE)
+def test_every_number_is_refused_outside_its_range_with_its_place(old, new):
+    text = edited((old, new))
+    key = old.split(" = ")[0]
+    (problem,) = [p for p in problems(text) if key in p]
+    (full_key,) = [k for k in RANGES if k.endswith("." + key)]
+    low, high = RANGES[full_key].low, RANGES[full_key].high
+    assert problem.startswith(f"line {line_of(text, key)}, {full_key}: expected a")
+    assert f"{low:g}..{high:g}, got " in problem
+
+
+def test_the_default_profile_documents_every_range():
+    for key, limits in RANGES.items():
+        name = key.split(".")[-1]
+        line = next(line for line in DEFAULT.splitlines()
+                    if line.startswith(f"{name} =") or (name == "signal" and "muxes" in line))
+        assert f"{limits.low:g}..{limits.high:g}" in line, key
+
+
+def test_the_ends_of_each_range_are_accepted():
+    profile = parse_profile(edited(("scan_hz = 200", "scan_hz = 1000"), ("settle_us = 5", "settle_us = 0"),
+                                   ("debounce_ms = 5", "debounce_ms = 100"),
+                                   ("long_press_s = 1.0", "long_press_s = 10"), ("bounce_ms = 20", "bounce_ms = 0")))
+    wiring = profile.sensors
+    assert (wiring.scan_hz, wiring.settle_us, wiring.debounce_ms) == (1000, 0, 100)
+    assert (profile.buttons.long_press_s, profile.buttons.bounce_ms) == (10, 0)
+
+
+def test_settle_time_must_fit_in_a_frame():
+    (problem,) = problems(edited(("settle_us = 5", "settle_us = 400")))
+    assert problem.startswith(f"line {line_of(DEFAULT, 'settle_us')}, sensors.settle_us: 16 channels x 400 us")
+
+
+def test_too_many_multiplexers():
+    pins = ", ".join(str(pin) for pin in range(17))
+    found = problems(edited(("signal = [24, 25, 5, 6, 12, 13, 16, 26]", f"signal = [{pins}]")))
+    assert any("sensors.signal: multiplexers: expected an integer 1..16, got 17" in p for p in found)

@@ -1,0 +1,123 @@
+"""Flapping switches: a reed switch that changes faster than hands can move checkers.
+
+A chattering switch (a cracked reed, a loose wire, a floating signal line) survives the
+debouncer now and then, and each change it gets through looks like a checker lifted or
+put down.  `FlapWatch` counts each switch's accepted changes over a sliding window of
+frames; a switch that changes more than a hand can make it change is a sensor fault.
+From then on its reading is replaced by what its neighbours say (`FlapWatch.mend`), so
+that the rest of the board can still be read.
+
+Pure: frames in, faults out; time is counted in frames, as the debouncer counts it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from bgpi.hardware.frames import Frame
+from bgpi.hardware.locations import Location
+from bgpi.hardware.profile import SensorWiring, Switch
+
+WINDOW_S = 2.0
+"""The window changes are counted over, in seconds of board time."""
+HAND_CHANGES = 20
+"""The most changes hands make one switch go through in `WINDOW_S`: lifting and putting
+down the same checker five times a second, for two seconds on end (a quick hand does
+three).  More is a fault."""
+
+
+@dataclass(frozen=True)
+class Flapping:
+    """A switch found flapping: `changes` accepted changes within `frames` frames."""
+
+    switch: Switch
+    changes: int
+    frames: int
+
+    def __str__(self) -> str:
+        return f"{self.switch}: flapping ({self.changes} changes in {self.frames} frames)"
+
+
+class FlapWatch:
+    """Watches the debounced frames of one board for switches that flap.
+
+    Feed every accepted (debounced) frame to `update`; it returns the switches found
+    flapping in that frame, each once.  A flapping switch stays faulty for as long as the
+    watch lives (until the board restarts): a switch that flapped once cannot be trusted.
+    """
+
+    def __init__(self, wiring: SensorWiring, window: int, limit: int = HAND_CHANGES) -> None:
+        """`window` frames; more than `limit` changes within them is flapping."""
+        if window < 1 or limit < 1:
+            raise ValueError(f"window and limit must be at least 1, got {window} and {limit}")
+        self.wiring = wiring
+        self.window = window
+        self.limit = limit
+        self.faulty: dict[int, Flapping] = {}
+        """The flapping switches by frame index."""
+        self._mask = 0
+        self._frames = 0
+        self._previous: Frame | None = None
+        # Frame numbers of each switch's recent changes; never more than limit + 1 of them.
+        self._changes: dict[int, deque[int]] = {}
+        self._above: dict[int, int] = {}
+        """For each switch, the mask of the switches further in under the same location."""
+        slots: dict[Location, dict[int, int]] = {}
+        for index, switch in wiring.connected():
+            slots.setdefault(switch.location, {})[switch.slot] = index
+        for by_slot in slots.values():
+            for slot, index in by_slot.items():
+                self._above[index] = sum(1 << other for higher, other in by_slot.items() if higher > slot)
+
+    @classmethod
+    def for_wiring(cls, wiring: SensorWiring) -> FlapWatch:
+        """A watch over `WINDOW_S` at the wiring's scan rate."""
+        return cls(wiring, max(1, round(WINDOW_S * wiring.scan_hz)))
+
+    def update(self, frame: Frame) -> list[Flapping]:
+        """Count the changes from the previous frame; the switches newly found flapping."""
+        self._frames += 1
+        previous, self._previous = self._previous, frame
+        if previous is None:
+            return []
+        changed = (previous ^ frame) & ~self._mask
+        found = []
+        while changed:
+            bit = changed & -changed
+            changed ^= bit
+            index = bit.bit_length() - 1
+            recent = self._changes.setdefault(index, deque(maxlen=self.limit + 1))
+            recent.append(self._frames)
+            if len(recent) == recent.maxlen and self._frames - recent[0] < self.window:
+                switch = self.wiring.switches[index]
+                if switch is None:
+                    continue  # an unconnected channel: nothing reads it
+                fault = Flapping(switch, len(recent), self._frames - recent[0] + 1)
+                self.faulty[index] = fault
+                self._mask |= bit
+                del self._changes[index]
+                found.append(fault)
+        return found
+
+    def mend(self, frame: Frame) -> Frame:
+        """`frame` with each flapping switch read from its neighbours: closed if a switch
+        further in under its location is closed (checkers stand side by side from the
+        outer edge), open otherwise.  A checker on a flapping switch at the end of a row
+        is missed: `unsure` names those locations."""
+        for index in self.faulty:
+            bit = 1 << index
+            frame = frame | bit if frame & self._above[index] else frame & ~bit
+        return frame
+
+    def unsure(self, frame: Frame) -> frozenset[Location]:
+        """The locations of the mended `frame` that may hold one checker more than they read:
+        those whose first open switch is a flapping one."""
+        found = set()
+        for index, fault in self.faulty.items():
+            location = fault.switch.location
+            below = [other for other, switch in self.wiring.connected()
+                     if switch.location == location and switch.slot < fault.switch.slot]
+            if not frame & self._above[index] and all(frame >> other & 1 for other in below):
+                found.add(location)
+        return frozenset(found)
