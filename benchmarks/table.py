@@ -9,13 +9,13 @@ hands do it: each step is a lift, a few scans of the board, a placement, a few s
 lands); then the mover's *turn* commits the play and the other player's *turn* rolls.
 After the last checker is off the checkers are put back and the next game starts.
 The board is scanned through the real scanner and debouncer at 200 Hz of board time,
-as `bgpi replay` does (`bgpi.simtable.SimulatedTable`).
+as `bgpi replay` does (`bgpi.shell.simtable.SimulatedTable`).
 
 1. The core's time per sensor event: the wall time of `Table.handle(Sensed(...))`
    alone (p50, p99, max).  Goals (issue 4): p99 at most 1 ms and max at most 5 ms
    here (a Pi Zero 2 W is about 15x slower, and people notice 50 ms).  The longest
    events are the garbage collector's full collections of the whole process landing
-   in one; their share is shown.  Like the service (`bgpi.service.run_live`), the
+   in one; their share is shown.  Like the service (`bgpi.shell.live.run_live`), the
    run calls `gc.freeze()` once everything is loaded; `--no-freeze` shows the
    difference.
 2. The board time from a checker settling (a lift or a placement on the simulated
@@ -46,15 +46,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from bgpi.controller import Sensed, Table, location_of
 from bgpi.hardware.locations import Location
 from bgpi.hardware.profile import load_profile
 from bgpi.rules.ids import position_id
 from bgpi.rules.movegen import legal_plays
 from bgpi.rules.play import Dice, Play
 from bgpi.rules.position import Position, Side
-from bgpi.simtable import SimulatedTable
-from bgpi.tracker import Sensing, bar
+from bgpi.shell.simtable import SimulatedTable
+from bgpi.table.controller import Table
+from bgpi.table.inputs import Sensed
+from bgpi.table.tracker import Sensing, bar, location_of
 
 WAIT_LIMIT = 20
 """Scans (0.1 s of board time) to wait for the lights after a visible change before giving up."""

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bgpi import diag_cli
-from bgpi.cli import UsageError
+from bgpi.cli import diag as diag_cli
+from bgpi.cli.errors import UsageError
 from bgpi.hardware.board import open_board, running_on_pi
 from bgpi.hardware.profile import Switch, default_profile_path
 from bgpi.hardware.wiring import wiring_tables

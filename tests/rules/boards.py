@@ -46,4 +46,4 @@ def expect(start: Position, side: Side, *plays: list[tuple[int, int]]) -> set[Po
     return {result(start, side, moves) for moves in plays}
 
 
-__all__ = ["BAR", "OFF", "position", "result", "results", "expect", "side_counts"]
+__all__ = ["BAR", "OFF", "expect", "position", "result", "results", "side_counts"]

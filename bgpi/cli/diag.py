@@ -1,0 +1,289 @@
+"""`bgpi diag`: checks for the person who assembles a board.
+
+``bgpi diag sensors`` shows every reed switch live, ``leds`` walks the LED chain,
+``buttons`` prints each press, ``wiring`` prints the profile's wiring tables and
+``--check`` runs the automatic self-test.  ``--board sim`` runs the same code on mock
+pins; there the live commands make one pass and stop, so they never wait for hands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, TextIO
+
+from bgpi.cli.errors import UsageError
+
+if TYPE_CHECKING:
+    from bgpi.hardware.board import Board
+    from bgpi.hardware.profile import Profile
+
+TESTS = ("sensors", "leds", "buttons", "wiring")
+WHITE = (255, 255, 255)
+LED_STEP_SECONDS = 0.3
+CHECK_FRAMES = 50
+"""Frames the self-test reads from an empty real board."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "diag", help="check the board's sensors, lights and buttons",
+        description="Check the board's sensors, lights and buttons. Give a test or --check.")
+    parser.add_argument("test", nargs="?", choices=TESTS,
+                        help="sensors: live switch map; leds: walk the LED chain; "
+                             "buttons: print each press; wiring: print the wiring tables")
+    parser.add_argument("--check", action="store_true",
+                        help="run the automatic self-test; exit 0 only if everything passes")
+    parser.add_argument("--profile", metavar="FILE", help="board profile (default: the built-in one)")
+    parser.add_argument("--board", choices=("sim", "pi"),
+                        help="the real board or a simulated one (default: pi on a Raspberry Pi, "
+                             "else sim)")
+    parser.add_argument("--seconds", type=float, metavar="S", help="stop a live test after S seconds")
+    parser.add_argument("--frames", type=int, metavar="N", help="stop `sensors` after N frames")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from gpiozero.exc import GPIOZeroError
+
+    from bgpi.hardware.board import default_board_kind, open_board
+    from bgpi.hardware.profile import ProfileError, load_profile
+    from bgpi.hardware.wiring import wiring_tables
+
+    out = out or sys.stdout
+    if args.check == (args.test is not None):
+        raise UsageError("give either a test (sensors, leds, buttons, wiring) or --check")
+    for option in ("seconds", "frames"):
+        if (value := getattr(args, option)) is not None and value < 0:
+            raise UsageError(f"--{option} must not be negative, got {value}")
+    try:
+        profile = load_profile(args.profile)
+    except ProfileError as error:
+        raise UsageError(str(error)) from None
+    if args.test == "wiring":
+        out.write(wiring_tables(profile))
+        return 0
+    try:
+        board = open_board(profile, args.board or default_board_kind())
+    except (GPIOZeroError, ImportError, OSError, RuntimeError, AttributeError) as error:
+        # No pin library, SPI not enabled, not a Pi after all: gpiozero, Blinka and the
+        # kernel each say so in their own way (Blinka's `board` on an unknown machine
+        # lacks SPI; NotImplementedError is a RuntimeError).
+        raise UsageError(f"cannot open the board: {error}") from None
+    with board:
+        try:
+            if args.check:
+                return 0 if check(board, out) else 1
+            if args.test == "sensors":
+                show_sensors(board, out, args.frames, args.seconds)
+            elif args.test == "leds":
+                walk_leds(board, out)
+            else:
+                show_buttons(board, out, args.seconds)
+        except KeyboardInterrupt:
+            # Ctrl-C is how a live test is meant to end.
+            out.write("\n")
+    return 0
+
+
+def _paced(rate_hz: float, seconds: float | None) -> Iterator[None]:
+    """Yield at `rate_hz` until `seconds` have passed (for ever if None)."""
+    period = 1 / rate_hz
+    start = next_tick = time.monotonic()
+    while seconds is None or time.monotonic() - start < seconds:
+        yield
+        next_tick += period
+        time.sleep(max(0.0, next_tick - time.monotonic()))
+
+
+def sensor_map(profile: Profile, frame: int) -> str:
+    """Every switch of the board as a text picture: ``o`` closed, ``.`` open.
+
+    The points are laid out as the board is (13..24 on top, 12..1 below, the bar in the
+    middle), each point's slot 0 at the outer edge; sensed trays follow.
+    """
+    from bgpi.hardware.frames import closed_switches
+
+    geometry = profile.geometry
+    closed = {(switch.location, switch.slot)
+              for switch in closed_switches(frame, profile.sensors)}
+    rows = max(geometry.point_slots, geometry.bar_slots)
+
+    def half(locations: list[int | str], slots: range) -> list[str]:
+        labels = ["bar" if isinstance(location, str) else str(location) for location in locations]
+        lines = ["".join(f"{label:>4}" for label in labels)]
+        for slot in slots:
+            cells = []
+            for location in locations:
+                if slot >= geometry.slots(location):
+                    cells.append("    ")
+                else:
+                    cells.append("   o" if (location, slot) in closed else "   .")
+            lines.append("".join(cells) + f"   slot {slot}")
+        return lines
+
+    top = [*range(13, 19), "bar:black", *range(19, 25)]
+    bottom = [*range(12, 6, -1), "bar:white", *range(6, 0, -1)]
+    lines = half(top, range(rows))
+    below = half(bottom, range(rows - 1, -1, -1))
+    lines += ["", *below[1:], below[0]]
+    for tray in ("off:white", "off:black"):
+        if slots := geometry.slots(tray):
+            cells = " ".join("o" if (tray, slot) in closed else "." for slot in range(slots))
+            lines.append(f"{tray}: {cells}")
+    lines.append(f"top bar half: bar:black, bottom: bar:white; o closed, . open; "
+                 f"{len(closed)} closed")
+    return "\n".join(lines) + "\n"
+
+
+def show_sensors(board: Board, out: TextIO, frames: int | None, seconds: float | None) -> None:
+    """Print the switch map whenever the debounced switches change.
+
+    Stops after `frames` frames or `seconds`; a simulated board, given neither, stops
+    once its first map is printed.
+    """
+    from bgpi.hardware.debounce import Debouncer
+
+    wiring = board.profile.sensors
+    if board.sim is not None and frames is None and seconds is None:
+        frames = wiring.debounce_frames
+    debouncer = Debouncer(wiring.debounce_frames)
+    redraw = "\x1b[H\x1b[J" if out.isatty() else ""
+    shown = None
+    for count, _ in enumerate(_paced(wiring.scan_hz, seconds), start=1):
+        stable = debouncer.update(board.scanner.scan())
+        if stable != shown:
+            out.write(f"{redraw}frame {count}\n{sensor_map(board.profile, stable)}\n")
+            out.flush()
+            shown = stable
+        if frames is not None and count >= frames:
+            break
+
+
+def walk_leds(board: Board, out: TextIO) -> None:
+    """Light each LED in turn, then every location, die and turn light by name."""
+    from bgpi.hardware.wiring import led_labels
+
+    leds = board.leds
+    pause = 0.0 if board.sim is not None else LED_STEP_SECONDS
+    for index, label in enumerate(led_labels(leds.config)):
+        leds.show({index: WHITE})
+        out.write(f"LED {index}: {label}\n")
+        out.flush()
+        time.sleep(pause)
+    for target in leds.config.targets:
+        leds.show_targets({target: WHITE})
+        out.write(f"{'point ' + target if target.isdigit() else target}: "
+                  f"LED {', '.join(map(str, leds.indices(target)))}\n")
+        out.flush()
+        time.sleep(pause)
+    leds.off()
+
+
+def show_buttons(board: Board, out: TextIO, seconds: float | None) -> None:
+    """Print each press until `seconds` pass (or Ctrl-C).
+
+    A simulated board presses each of its buttons once itself, prints them and stops.
+    """
+    buttons = board.buttons
+    if board.sim is not None:
+        for name in board.profile.buttons.pins:
+            board.sim.press(name)
+            out.write(f"{buttons.next_press(timeout=1.0)}\n")
+        return
+    out.write("press the buttons (Ctrl-C to stop)\n")
+    out.flush()
+    deadline = None if seconds is None else time.monotonic() + seconds
+    while deadline is None or time.monotonic() < deadline:
+        wait = 0.5 if deadline is None else max(0.0, min(0.5, deadline - time.monotonic()))
+        if (press := buttons.next_press(timeout=wait)) is not None:
+            out.write(f"{press}\n")
+            out.flush()
+
+
+def check(board: Board, out: TextIO) -> bool:
+    """The self-test: sensors, LEDs and buttons; print a summary, True if all passed.
+
+    On a simulated board every switch is closed and opened again, every LED lit and
+    read back, every button pressed.  On a real board, which must be empty, it finds
+    switches that read closed or flicker, lights each LED for the eye, and finds
+    buttons that read pressed.
+    """
+    problems = (_check_sensors(board, out) + _check_leds(board, out)
+                + _check_buttons(board, out))
+    out.write("check passed\n" if not problems else f"check FAILED: {len(problems)} problems\n")
+    return not problems
+
+
+def _check_sensors(board: Board, out: TextIO) -> list[str]:
+    from bgpi.hardware.debounce import Debouncer
+    from bgpi.hardware.frames import SwitchTest
+
+    wiring = board.profile.sensors
+    test = SwitchTest(wiring)
+    switches = [switch for _, switch in wiring.connected()]
+    if board.sim is not None:
+        def settled() -> int:
+            debouncer = Debouncer(wiring.debounce_frames)
+            for _ in range(wiring.debounce_frames):
+                frame = debouncer.update(board.scanner.scan())
+            return frame
+
+        board.sim.clear()
+        for index, switch in wiring.connected():
+            board.sim.set_switch(switch, True)
+            test.observe(1 << index, settled())
+            board.sim.release_switch(switch)
+            test.observe(0, settled())
+        done = f"{len(switches)} switches closed and opened, each seen at its location and slot"
+    else:
+        out.write("sensors: reading the empty board\n")
+        for _ in _paced(wiring.scan_hz, CHECK_FRAMES / wiring.scan_hz):
+            test.observe(0, board.scanner.scan())
+        done = (f"{len(switches)} switches read open on the empty board "
+                "(stuck-open ones show in `bgpi diag sensors` as checkers move over them)")
+    faults = [f"sensors: {fault}" for fault in test.faults()]
+    out.writelines(f"{fault}\n" for fault in faults)
+    if not faults:
+        out.write(f"sensors: ok, {done}\n")
+    return faults
+
+
+def _check_leds(board: Board, out: TextIO) -> list[str]:
+    from bgpi.hardware.leds import OFF
+    from bgpi.hardware.wiring import led_labels
+
+    leds = board.leds
+    problems = []
+    for index, label in enumerate(led_labels(leds.config)):
+        leds.show({index: WHITE})
+        if board.sim is None:
+            time.sleep(LED_STEP_SECONDS / 3)
+        elif [i for i, colour in enumerate(board.leds.pixels.shown) if colour != OFF] != [index]:
+            problems.append(f"leds: LED {index} ({label}) did not light alone")
+    leds.off()
+    out.writelines(f"{problem}\n" for problem in problems)
+    if not problems:
+        how = "each lit alone" if board.sim is not None else "check by eye that each lit in turn"
+        out.write(f"leds: ok, {leds.config.count} LEDs addressed, {how}\n")
+    return problems
+
+
+def _check_buttons(board: Board, out: TextIO) -> list[str]:
+    from bgpi.hardware.buttons import ButtonPress
+
+    names = list(board.profile.buttons.pins)
+    problems = [f"buttons: {name} reads pressed (stuck or shorted)"
+                for name in board.buttons.pressed()]
+    if board.sim is not None and not problems:
+        for name in names:
+            board.sim.press(name)
+            if (press := board.buttons.next_press(timeout=1.0)) != ButtonPress(name):
+                problems.append(f"buttons: pressed {name}, got {press or 'nothing'}")
+    out.writelines(f"{problem}\n" for problem in problems)
+    if not problems:
+        how = "each pressed and seen" if board.sim is not None else "none stuck"
+        out.write(f"buttons: ok, {len(names)} buttons, {how}\n")
+    return problems

@@ -1,0 +1,54 @@
+"""`bgpi replay`: board scripts on the simulated board (docs/board-script.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from bgpi.cli.errors import UsageError
+from bgpi.hardware.profile import ProfileError, load_profile
+from bgpi.shell.journal import JournalError
+from bgpi.shell.replay import replay
+from bgpi.shell.script import ScriptError, load_script
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="run a board script on the simulated board and print the table log",
+        description=(
+            "Run a board script (JSON Lines of lifts, placements, button presses and "
+            "waits) on the simulated board, through the same scanner and core as the "
+            "real board, and print the table log: one JSON event per line, the last a "
+            "state event. With --state, the journal is kept in DIR and a second replay "
+            "with the same DIR resumes the game where the first stopped."
+        ),
+    )
+    parser.add_argument("script", metavar="SCRIPT", help="the board script")
+    parser.add_argument("--seed", type=int, help="seed of the dice the script does not set")
+    parser.add_argument("--state", metavar="DIR", type=Path, help="state directory for the journal")
+    parser.add_argument("--profile", metavar="FILE", help="board profile (default: the packaged one)")
+    parser.set_defaults(handler=_replay)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        profile = load_profile(args.profile)
+        script = load_script(args.script, profile.geometry)
+    except (ProfileError, ScriptError) as error:
+        raise UsageError(str(error)) from None
+
+    def write(event: dict) -> None:
+        sys.stdout.write(json.dumps(event) + "\n")
+        sys.stdout.flush()
+
+    def warn(message: str) -> None:
+        print(f"bgpi replay: {message}", file=sys.stderr)
+
+    try:
+        replay(script, profile, write, args.state, args.seed, warn)
+    except JournalError as error:
+        raise UsageError(str(error)) from None
+    return 0

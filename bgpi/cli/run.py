@@ -1,0 +1,150 @@
+"""`bgpi run`: the board, live.
+
+On a Raspberry Pi it runs the real board; elsewhere, or with `--board sim`, the
+simulated one.  The journal in the state directory records every event; a run
+that finds a journal resumes that session where it stopped (after a power cut
+too), and `--new` starts a fresh one.  On the simulated board at a terminal the
+keyboard moves the checkers; without a terminal (as under systemd) it runs until
+stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from bgpi.cli.errors import UsageError
+from bgpi.hardware.board import BOARD_KINDS, default_board_kind
+from bgpi.hardware.frames import closed_switches
+from bgpi.hardware.profile import ProfileError, load_profile
+from bgpi.rules.position import Side
+from bgpi.shell.console import Console, stdin_is_terminal
+from bgpi.shell.journal import (
+    Journal,
+    JournalError,
+    default_state_dir,
+    journal_path,
+    read_journal,
+)
+from bgpi.shell.live import run_live
+from bgpi.shell.recorder import Recorder
+from bgpi.shell.simtable import BOARD_FILE, SimulatedTable, TableRunner, resume
+from bgpi.table.controller import Table
+from bgpi.table.tracker import Sensing
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="run the board (the simulated one when no board is attached)",
+        description=__doc__.split("\n\n")[1].replace("\n", " "),
+    )
+    parser.add_argument("--board", choices=BOARD_KINDS, default=None,
+                        help="pi: the real board; sim: the simulated one (default: pi on a Raspberry Pi)")
+    parser.add_argument("--profile", metavar="FILE", help="board profile (default: the packaged one)")
+    parser.add_argument("--state", metavar="DIR", type=Path,
+                        help="state directory with the journal (default: $BGPI_STATE or ~/.local/state/bgpi)")
+    parser.add_argument("--new", action="store_true",
+                        help="start a new session; the old journal is kept beside the new one")
+    parser.add_argument("--match", type=int, metavar="N", help="play a match to N points (default: money play)")
+    parser.add_argument("--config", metavar="JSON", default="{}",
+                        help='session settings as in a board script, e.g. \'{"beavers": true, "lenient": true}\'')
+    parser.add_argument("--position", metavar="ID[:MATCHID]", help="practise a gnubg position")
+    parser.add_argument("--turn", choices=("white", "black"), default="white",
+                        help="who is on roll in --position (default: white)")
+    parser.add_argument("--record", metavar="FILE", type=Path,
+                        help="record the switches and buttons as a board script (slot, press, wait lines)")
+    parser.add_argument("--seed", type=int, help="seed of the simulated dice (default: the OS's random source)")
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    # From the start, so that a stop asked for while the board opens still ends cleanly.
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    kind = args.board or default_board_kind()
+    state = args.state or default_state_dir()
+    try:
+        profile = load_profile(args.profile)
+        config = json.loads(args.config)
+        if not isinstance(config, dict):
+            raise ValueError("--config takes a JSON object")
+        if args.match is not None:
+            config["match"] = args.match
+        if args.new:
+            _set_aside(state)
+        earlier = read_journal(state) if journal_path(state).exists() else None
+        journal = Journal.open(state)
+    except (ProfileError, JournalError) as error:
+        raise UsageError(str(error)) from None
+    except (json.JSONDecodeError, ValueError) as error:
+        raise UsageError(f"--config: {error}") from None
+
+    terminal = kind == "sim" and stdin_is_terminal()
+    out = sys.stdout
+
+    def emit(event: dict) -> None:
+        journal.append(event)  # on the disk before it is shown
+        if not terminal:
+            out.write(json.dumps(event) + "\n")
+            out.flush()
+        else:
+            print(f"  {json.dumps(event)}", file=out)
+
+    sensing = Sensing(profile.geometry)
+    try:
+        if earlier is not None and earlier.events:
+            for problem in earlier.problems:
+                print(f"bgpi run: {problem}", file=sys.stderr)
+            table, opening = resume(earlier, sensing)
+        else:
+            table, opening = _new_table(sensing, config, args.position, Side.parse(args.turn))
+    except ValueError as error:
+        journal.close()
+        raise UsageError(str(error)) from None
+
+    try:
+        runner = SimulatedTable(profile, table, emit, args.seed) if kind == "sim" else TableRunner(profile, table, emit, "pi")
+    except (OSError, RuntimeError, ValueError) as error:
+        journal.close()
+        raise UsageError(f"cannot open the {kind} board: {error}") from None
+    try:
+        if kind == "sim":
+            runner.restore_board(state)
+        for event in opening:
+            emit(event)
+        runner.scan()
+        record = args.record.open("w", encoding="utf-8") if args.record else None
+        if record is not None:
+            runner.recorder = Recorder(record, closed_switches(runner.debouncer.stable, profile.sensors), runner.now)
+        run_live(runner, stop, Console(sys.stdin, out) if terminal else None)
+        if kind == "sim":
+            runner.save_board(state)
+    finally:
+        runner.close()
+        journal.close()
+    return 0
+
+
+def _new_table(sensing: Sensing, config: dict, position: str | None, turn: Side) -> tuple[Table, list[dict]]:
+    if position is None:
+        return Table.new(sensing, config)
+    position_text, _, match_text = position.partition(":")
+    return Table.new(sensing, config, position_text, turn, match_text or None)
+
+
+def _set_aside(state: Path) -> None:
+    """Move an old journal out of the way, as journal.1.jsonl, journal.2.jsonl, ..."""
+    old = journal_path(state)
+    if not old.exists():
+        return
+    number = 1
+    while (kept := old.with_name(f"journal.{number}.jsonl")).exists():
+        number += 1
+    old.rename(kept)
+    (state / BOARD_FILE).unlink(missing_ok=True)

@@ -1,0 +1,91 @@
+"""`bgpi replay`: run a board script on the simulated board and print the table log.
+
+The contract is docs/board-script.md.  With a state directory the
+journal is kept there, and a second replay with the same directory resumes the
+game where the first stopped, the board still showing what it showed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from bgpi.hardware.profile import Profile
+from bgpi.shell.journal import Journal, read_journal
+from bgpi.shell.script import LINE_SECONDS, BoardPosition, Move, Script, Wait
+from bgpi.shell.simtable import SimulatedTable, resume
+from bgpi.table.controller import Table
+from bgpi.table.tracker import Sensing
+
+
+def replay(
+    script: Script,
+    profile: Profile,
+    write: Callable[[dict], None],
+    state_dir: Path | None = None,
+    seed: int | None = None,
+    warn: Callable[[str], None] = lambda message: None,
+) -> None:
+    """Run `script`; every table-log event goes to the journal (if any), then to `write`."""
+    # Read before opening: opening repairs a truncated last line, which is worth a warning.
+    earlier = read_journal(state_dir) if state_dir is not None else None
+    journal = Journal.open(state_dir) if state_dir is not None else None
+
+    def emit(event: dict) -> None:
+        if journal is not None:
+            journal.append(event)  # on the disk before it is shown
+        write(event)
+
+    try:
+        sensing = Sensing(profile.geometry)
+        for problem in earlier.problems if earlier is not None else ():
+            warn(problem)
+        if earlier is not None and earlier.events:
+            table, opening = resume(earlier, sensing)
+            sim = SimulatedTable(profile, table, emit, seed)
+            sim.restore_board(state_dir)
+        else:
+            table, opening = _new_table(script, sensing)
+            sim = SimulatedTable(profile, table, emit, seed)
+            if isinstance(script.board, BoardPosition):
+                sim.set_position(script.board.position)
+            elif script.board.kind == "start":
+                sim.set_position(table.position)
+        for event in opening:
+            emit(event)
+        try:
+            sim.advance(LINE_SECONDS)
+            for line in script.lines:
+                _perform(sim, line, emit)
+            emit(table.state_event())
+            if state_dir is not None:
+                sim.save_board(state_dir)
+        finally:
+            sim.close()
+    finally:
+        if journal is not None:
+            journal.close()
+
+
+def _new_table(script: Script, sensing: Sensing) -> tuple[Table, list[dict]]:
+    board = script.board
+    if isinstance(board, BoardPosition):
+        return Table.new(sensing, dict(script.config), board.position_id, board.turn, board.match_id)
+    return Table.new(sensing, dict(script.config))
+
+
+def _perform(sim: SimulatedTable, line, emit: Callable[[dict], None]) -> None:
+    """Do what one script line says, letting its board time pass."""
+    if isinstance(line, Wait):
+        sim.advance(line.seconds)
+    elif isinstance(line, Move):
+        # Lift, then place: the board sees the checker in hand in between, as at a table.
+        sim.lift(line.source)
+        sim.advance(LINE_SECONDS / 2)
+        sim.place(line.destination)
+        sim.advance(LINE_SECONDS / 2)
+    else:
+        shown = sim.act(line)
+        if shown is not None:
+            emit(shown)
+        sim.advance(LINE_SECONDS)

@@ -1,0 +1,229 @@
+"""Running a table on a board: scans in, table log and lights out.
+
+`TableRunner` scans a board's switches (real pins, or gpiozero's mock pins behind
+a `SimulatedBoard`) through the real `Scanner`, turns frames into counts with the
+`Debouncer` and `Counter`, feeds the pure core (`bgpi.table.controller.Table`), rolls the
+dice it asks for and shows its lights.  Time is counted in scans (200 Hz by
+default): `bgpi replay` advances it as fast as the machine goes, the live service
+(`bgpi.shell.live`) at the pace of the clock.  `SimulatedTable` adds the hands: it
+lifts and places checkers on the simulated board.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+
+from bgpi.hardware.board import open_board
+from bgpi.hardware.debounce import Debouncer
+from bgpi.hardware.dice import show_roll
+from bgpi.hardware.frames import Counter, closed_switches
+from bgpi.hardware.locations import LOCATIONS, Location, parse_location
+from bgpi.hardware.profile import Profile, Switch
+from bgpi.rules.position import Position
+from bgpi.shell import script
+from bgpi.shell.journal import JournalRead
+from bgpi.shell.recorder import Recorder
+from bgpi.table.controller import Table
+from bgpi.table.inputs import Press, Rolled, Sensed, Tick
+from bgpi.table.lights import DICE_COLOUR, Lighting, colours, log_roles, next_change
+from bgpi.table.tracker import Sensing, checkers_on
+
+Emit = Callable[[dict], None]
+
+BOARD_FILE = "board.json"
+"""In a state directory: the checkers on the simulated board when it stopped."""
+
+
+class TableRunner:
+    """A `Table` behind a board ("sim" or "pi"): scan, feed the core, roll, light."""
+
+    def __init__(
+        self,
+        profile: Profile,
+        table: Table,
+        emit: Emit,
+        kind: str = "sim",
+        seed: int | None = None,
+        recorder: Recorder | None = None,
+    ) -> None:
+        self.profile = profile
+        self.table = table
+        self.emit = emit
+        self.board = open_board(profile, kind)
+        self.animate_dice = kind == "pi"  # on real LEDs; replays and the simulator need no show
+        self.sim = self.board.sim
+        self.recorder = recorder
+        wiring = profile.sensors
+        self.debouncer = Debouncer(wiring.debounce_frames)
+        self.counter = Counter(wiring, profile.geometry)
+        self.period = 1 / wiring.scan_hz
+        self.frames = 0
+        self.dice: deque[tuple[int, int]] = deque()
+        # Seeded dice only where a seed is asked for (replays, tests); else the OS's.
+        self.randbelow = random.Random(seed).randrange if seed is not None else secrets.randbelow
+        self._stable = None
+        self._counts = None
+        self._lighting: Lighting | None = None
+        self._blink: float | None = None  # board time of the next blink edge
+
+    @property
+    def now(self) -> float:
+        return self.frames * self.period
+
+    def close(self) -> None:
+        self.board.close()
+
+    def press(self, button: str, long: bool = False) -> None:
+        """A button press; recorded after the core has seen it, so that the dice it
+        rolled come first in a recording, as a script must give them."""
+        self.feed(Press(button, long))
+        if self.recorder is not None:
+            self.recorder.button(self.now, button, long)
+
+    def advance(self, seconds: float) -> None:
+        """Let `seconds` of board time pass, scanning the switches all the while."""
+        for _ in range(max(1, round(seconds / self.period))):
+            self.scan()
+
+    def scan(self) -> None:
+        """One frame: read the switches and buttons, feed the core what changed, and the time."""
+        self.frames += 1
+        stable = self.debouncer.update(self.board.scanner.scan())
+        if stable != self._stable:
+            self._record(stable)
+            self._stable = stable
+            counts = self.table.sensing.counts(self.counter.counts(stable))
+            if counts != self._counts:
+                self._counts = counts
+                self.feed(Sensed(counts))
+        while (pressed := self.board.buttons.next_press(timeout=0)) is not None:
+            self.press(pressed.name, pressed.long)
+        self.feed(Tick(self.now))
+
+    def _record(self, stable: int) -> None:
+        if self.recorder is None or self._stable is None:
+            return
+        wiring = self.profile.sensors
+        before, after = set(closed_switches(self._stable, wiring)), set(closed_switches(stable, wiring))
+        for switch in sorted(before ^ after, key=lambda s: (str(s.location), s.slot)):
+            self.recorder.switch_changed(self.now, switch.location, switch.slot, switch in after)
+
+    def feed(self, happened) -> None:
+        """Give the core one input; carry out what it asks (dice) and show what it says."""
+        for event in self.table.handle(happened):
+            self.emit(event)
+        while self.table.wants_roll:
+            first, second = self.dice.popleft() if self.dice else (self.randbelow(6) + 1, self.randbelow(6) + 1)
+            if self.recorder is not None:
+                self.recorder.dice(self.now, first, second)
+            if self.animate_dice:
+                # The play tree is built once the dice land; people see them tumble meanwhile.
+                around = colours(self._lighting or Lighting(), self.profile.leds, self.now)
+                show_roll(self.board.leds, (first, second), DICE_COLOUR, around)
+            for event in self.table.handle(Rolled(first, second)):
+                self.emit(event)
+        self.show_lights()
+
+    def show_lights(self) -> None:
+        """Show the core's lights when they change, and at every blink edge."""
+        lighting = self.table.lighting()
+        changed = lighting != self._lighting
+        if changed or (self._blink is not None and self.now >= self._blink):
+            if changed:
+                self._lighting = lighting
+            self.board.leds.show(colours(lighting, self.profile.leds, self.now))
+            self._blink = next_change(lighting, self.now)
+
+    def lights_event(self) -> dict:
+        return {"event": "lights", "roles": log_roles(self.table.lighting())}
+
+
+class SimulatedTable(TableRunner):
+    """A table on the simulated board, with hands to move its checkers."""
+
+    def __init__(self, profile: Profile, table: Table, emit: Emit, seed: int | None = None,
+                 recorder: Recorder | None = None) -> None:
+        super().__init__(profile, table, emit, "sim", seed, recorder)
+
+    # -- the checkers ----------------------------------------------------------------
+
+    def set_position(self, position: Position) -> None:
+        """Put the checkers of `position` on the board (trays included), nothing else."""
+        self.sim.clear()
+        for location, count in position_checkers(position).items():
+            if count:
+                self.sim.set_checkers(location, count)
+
+    def lift(self, location: Location) -> None:
+        self.sim.lift(location)
+
+    def place(self, location: Location) -> None:
+        self.sim.place(location)
+
+    def set_switch(self, location: Location, index: int, closed: bool) -> None:
+        self.sim.set_switch(Switch(location, index), closed)
+
+    def act(self, line: script.Action) -> dict | None:
+        """Carry out one board-script action at once (board time is the caller's business).
+
+        Returns the event a `show` line asks for; None for the others.
+        """
+        if isinstance(line, script.Move):
+            self.lift(line.source)
+            self.place(line.destination)
+        elif isinstance(line, script.Lift):
+            self.lift(line.location)
+        elif isinstance(line, script.Place):
+            self.place(line.location)
+        elif isinstance(line, script.Slot):
+            self.set_switch(line.location, line.index, line.closed)
+        elif isinstance(line, script.SetDice):
+            self.dice.append((line.first, line.second))
+        elif isinstance(line, (script.Press, script.Hold)):
+            self.press(line.button, long=isinstance(line, script.Hold))
+        elif isinstance(line, script.Show):
+            return self.lights_event() if line.what == "lights" else self.table.state_event()
+        return None
+
+    # -- the state directory --------------------------------------------------------
+
+    def save_board(self, state_dir: Path) -> None:
+        """Remember the checkers on the board, as a real board would keep them."""
+        checkers = {str(location): self.sim.checkers(location) for location in LOCATIONS if self.sim.checkers(location)}
+        path = Path(state_dir) / BOARD_FILE
+        path.write_text(json.dumps(checkers) + "\n")
+
+    def restore_board(self, state_dir: Path) -> None:
+        """Put back the checkers of the last run, or, without them, the table's position."""
+        if not self.load_board(state_dir):
+            self.set_position(self.table.position)
+
+    def load_board(self, state_dir: Path) -> bool:
+        """Put back the checkers saved by `save_board`; False if there are none."""
+        path = Path(state_dir) / BOARD_FILE
+        try:
+            saved = json.loads(path.read_text())
+            checkers = {parse_location(location): int(count) for location, count in saved.items()}
+        except (OSError, ValueError, AttributeError):
+            return False
+        self.sim.clear()
+        for location, count in checkers.items():
+            self.sim.set_checkers(location, count)
+        return True
+
+
+def resume(read: JournalRead, sensing: Sensing) -> tuple[Table, list[dict]]:
+    """The table a journal leaves behind, and the `resumed` event that says so.
+    Raises ValueError for a journal that does not begin a session."""
+    table = Table.resume(list(read.events), sensing)
+    return table, [{"event": "resumed", "events": len(read.events), "problems": list(read.problems)}]
+
+
+def position_checkers(position: Position) -> dict[Location, int]:
+    """How many checkers stand on each location of the board in `position`."""
+    return {location: checkers_on(position, location) for location in LOCATIONS}

@@ -1,0 +1,202 @@
+"""The controller: the table's flow, as a deterministic state machine.
+
+Inputs are what happens at the table (`Sensed` switch counts, button `Press`es,
+`Tick`s of board time, and `Rolled` dice that the shell rolled when asked); the
+output of each input is a list of table-log events (docs/board-script.md) and
+the lights to show.  The controller reads no clock, no pins and no files.
+
+`Table` is assembled from parts, each a module of this package: the state and how
+committed events change it (`state`), following a turn on the board (`turn`), the
+cube (`doubling`) and what the board shows (`view`).  This module holds the flow
+between them: setup, the opening roll, rolls, mismatches and the end of a game.
+"""
+
+from __future__ import annotations
+
+from bgpi.rules.ids import position_id
+from bgpi.rules.position import Side
+from bgpi.rules.result import GameResult
+from bgpi.table.doubling import Doubling
+from bgpi.table.inputs import Input, Press, Rolled, Sensed, Tick
+from bgpi.table.state import TableState
+from bgpi.table.tracker import Counts, Sensing
+from bgpi.table.turn import FollowingTurn, in_order
+from bgpi.table.view import TableView
+
+GRACE = 1.5
+"""Seconds of board time an unexplained board is tolerated before play pauses."""
+
+
+class Table(TableState, FollowingTurn, Doubling, TableView):
+    """One table: a session of games, its state, and what the board shows.
+
+    Build it with `Table.new(...)` for a new session, then feed it inputs with
+    `handle`; or build it from a journal with `Table.resume(events, sensing)`.
+    """
+
+    @classmethod
+    def new(
+        cls,
+        sensing: Sensing,
+        config: dict | None = None,
+        position_id_text: str | None = None,
+        turn: Side | None = None,
+        match_id_text: str | None = None,
+    ) -> tuple[Table, list[dict]]:
+        """A new session; returns the table and its opening `session` event."""
+        event: dict = {"event": "session", "config": dict(config or {})}
+        if position_id_text is not None:
+            event["position_id"] = position_id_text
+            event["turn"] = (Side.WHITE if turn is None else turn).label
+            if match_id_text:
+                event["match_id"] = match_id_text
+        table = cls(sensing)
+        table.apply(event)
+        return table, [event]
+
+    @classmethod
+    def resume(cls, events: list[dict], sensing: Sensing) -> Table:
+        """The table a journal of events leaves behind.  Raises ValueError if it has
+        no session event first."""
+        if not events or events[0].get("event") != "session":
+            raise ValueError("the journal does not begin with a session event")
+        table = cls(sensing)
+        for event in events:
+            table.apply(event)
+        return table
+
+    # -- inputs --------------------------------------------------------------------
+
+    def handle(self, happened: Input) -> list[dict]:
+        """The table-log events caused by one input (committed events already applied)."""
+        self._out = []
+        if isinstance(happened, Tick):
+            self.now = happened.now
+            self._check_grace()
+        elif isinstance(happened, Sensed):
+            self.seen = happened.counts
+            self._sensed()
+        elif isinstance(happened, Press):
+            self._pressed(happened.button, happened.long)
+        elif isinstance(happened, Rolled):
+            self._dice_rolled(happened.first, happened.second)
+        return self._out
+
+    def _emit(self, event: dict) -> None:
+        self.apply(event)
+        self._out.append(event)
+
+    # -- the board -----------------------------------------------------------------
+
+    def _expected(self) -> Counts:
+        return self.sensing.of(self.position)
+
+    def _sensed(self) -> None:
+        if self.phase == "setup" or self.phase == "match_over":
+            return
+        if self.phase in ("move", "choose"):
+            self._track()
+            return
+        self._settle(self.seen == self._expected())
+
+    def _settle(self, explained: bool) -> None:
+        """Start or stop the grace period of an unexplained board."""
+        if explained:
+            self.unexplained_since = None
+            if self.mismatch is not None:
+                self.mismatch = None
+                self._emit({"event": "restored"})
+        elif self.unexplained_since is None:
+            self.unexplained_since = self.now
+
+    def _check_grace(self) -> None:
+        if self.unexplained_since is None or self.mismatch is not None:
+            return
+        if self.now - self.unexplained_since + 1e-9 < GRACE:
+            return
+        expected = self.node.position if self.node is not None else self.position
+        missing, extra = self.sensing.difference(self.seen, self.sensing.of(expected))
+        self.mismatch = {"missing": missing, "extra": extra}
+        self._emit({
+            "event": "mismatch",
+            "missing": {str(loc): n for loc, n in missing.items()},
+            "extra": {str(loc): n for loc, n in extra.items()},
+        })
+
+    # -- buttons ---------------------------------------------------------------------
+
+    def _pressed(self, button: str, long: bool) -> None:
+        owner, _, kind = button.partition(".")
+        if button == "hint":
+            self._emit({"event": "rejected", "player": None, "points": [],
+                        "reason": "hints need an engine, and none is configured"})
+            return
+        side = Side.parse(owner)
+        if self.phase == "setup":
+            if kind == "turn":
+                self._start()
+        elif self.phase == "roll":
+            if kind == "cube":
+                self._double(side)
+            elif side is self.turn and self.mismatch is None:
+                self.wants_roll = "turn"
+        elif self.phase == "doubled":
+            self._answer(side, kind, long)
+        elif self.phase in ("move", "choose"):
+            if kind == "cube" and self.phase == "move":
+                self._double(side)  # refused: after rolling, or not this player's turn
+                return
+            if side is not self.turn:
+                if self.lenient_offer and kind == "turn":
+                    self._accept_as_made()
+                return
+            if self.phase == "choose":
+                if kind == "cube":
+                    self.choice = (self.choice + 1) % len(self.candidates)
+                else:
+                    self._commit(self.candidates[self.choice])
+            elif kind == "turn":
+                self._try_commit()
+
+    def _start(self) -> None:
+        missing, extra = self.sensing.difference(self.seen or (), self._expected())
+        if self.seen is None or missing or extra:
+            self._emit({
+                "event": "rejected",
+                "player": None,
+                "reason": "set up the board first: the lit points still need checkers",
+                "points": in_order([*missing, *extra]),
+            })
+            return
+        on_roll = Side.WHITE if self.practice_turn is None else self.practice_turn
+        self._emit({"event": "start", "position_id": position_id(self.position, on_roll)})
+
+    def _dice_rolled(self, first: int, second: int) -> None:
+        request, self.wants_roll = self.wants_roll, None
+        if request == "opening":
+            if first == second:
+                self._emit({"event": "tie", "white": first, "black": second,
+                            "cube": self.game.opening(first, second).cube.value})
+                return
+            starts = Side.WHITE if first > second else Side.BLACK
+            cube = self.game.cube.value
+            self._emit({"event": "opening", "white": first, "black": second,
+                        "starts": starts.label, "cube": cube})
+        elif request == "turn":
+            self._emit({"event": "roll", "player": self.turn.label, "dice": [first, second]})
+        if self.phase == "move" and self.seen is not None:
+            self._track()
+
+    def _game_over(self, result: GameResult) -> None:
+        session = self.session.record(result)
+        self._emit({
+            "event": "game_over",
+            "winner": result.winner.label,
+            "result": result.kind.value,
+            "points": result.points,
+            "score": session.score.as_dict(),
+            "cube": result.cube,
+            "dropped": result.dropped,
+        })
+        if session.is_over:
+            self._emit({"event": "match_over", "winner": session.winner.label, "score": session.score.as_dict()})

@@ -1,0 +1,44 @@
+"""What happens at the table, as the controller receives it.
+
+The shell turns switches, buttons, the clock and the dice into these values; the
+controller (`bgpi.table.controller.Table.handle`) takes one at a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bgpi.table.tracker import Counts
+
+
+@dataclass(frozen=True, slots=True)
+class Sensed:
+    """The debounced switch counts changed."""
+
+    counts: Counts
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A button was pressed: short, or held (`long`)."""
+
+    button: str
+    long: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Board time is now `now` seconds."""
+
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled:
+    """The dice the shell rolled when the controller asked (`Table.wants_roll`)."""
+
+    first: int
+    second: int
+
+
+Input = Sensed | Press | Tick | Rolled

@@ -1,0 +1,157 @@
+"""The table's state, and how committed events change it.
+
+The table is event-sourced: every event that changes the game (session, start,
+opening, roll, play, cube actions, game and match end) is applied to the state
+through `TableState.apply`, live and when the journal is read back after a power
+cut, so a resumed table is exactly the table that was interrupted.  Where the turn
+stood is then read back from the board: steps are never needed to restore a game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from bgpi.rules.cube import Cube
+from bgpi.rules.ids import MatchKey, decode_match_id, position_from_id
+from bgpi.rules.play import Dice
+from bgpi.rules.playtree import PartialPlay, PlayTree
+from bgpi.rules.position import Position, Side
+from bgpi.rules.result import GameResult, ResultKind
+from bgpi.rules.session import Game, Score, Session, Settings
+from bgpi.table.tracker import Counts, Reading, Sensing, Tracker
+
+
+@dataclass
+class TableState:
+    """Everything a table knows: the session's settings, the game as the committed
+    events left it, the roll's play tree and what the board is doing wrong."""
+
+    sensing: Sensing
+    # the session, as its `session` event set it up
+    settings: Settings = field(default_factory=Settings)
+    lenient: bool = False
+    start_position: Position = field(default_factory=Position.start)
+    practice_turn: Side | None = None
+    practice_key: MatchKey | None = None
+    # the game, as the committed events left it
+    session: Session = field(default_factory=Session)
+    game: Game | None = None
+    position: Position = field(default_factory=Position.start)
+    phase: str = "setup"
+    dice: Dice | None = None
+    now: float = 0.0
+    seen: Counts | None = None
+    # derived from the roll, rebuilt by `apply`
+    tree: PlayTree | None = None
+    tracker: Tracker | None = None
+    node: PartialPlay | None = None
+    reading: Reading | None = None
+    # what the board is doing wrong, if anything
+    rejected: dict | None = None
+    unexplained_since: float | None = None
+    mismatch: dict | None = None
+    candidates: list[PartialPlay] = field(default_factory=list)
+    choice: int = 0
+    wants_roll: str | None = None
+    lenient_offer: bool = False
+    _out: list[dict] = field(default_factory=list)  # the events of the input being handled
+
+    def apply(self, event: dict) -> None:
+        """Change the state as `event` says.  Events that change nothing are ignored."""
+        kind = event.get("event")
+        handler = getattr(self, f"_apply_{kind}", None)
+        if handler is not None:
+            handler(event)
+
+    def _apply_session(self, event: dict) -> None:
+        config = dict(event.get("config", {}))
+        self.lenient = bool(config.pop("lenient", False))
+        self.settings = Settings.from_config(config)
+        session = Session(self.settings)
+        if "position_id" in event:
+            turn = Side.parse(event["turn"])
+            self.practice_turn = turn
+            self.start_position = position_from_id(event["position_id"], turn)
+            if "match_id" in event:
+                key = decode_match_id(event["match_id"])
+                self.practice_key = key
+                settings = Settings.from_config(config | {"match": key.match_length})
+                self.settings = settings
+                session = Session(settings, Score(*key.score), crawford=key.crawford)
+        self.session = session
+        self.position = self.start_position
+        self.phase = "setup"
+
+    def _apply_start(self, event: dict) -> None:
+        self.position = self.start_position
+        if self.practice_turn is None:
+            self.phase = "opening"
+            self.game = self.session.new_game()
+            self.wants_roll = "opening"
+            return
+        game = replace(self.session.new_game(), turn=self.practice_turn)
+        key = self.practice_key
+        if key is not None and (self.session.games == 0):
+            game = replace(game, cube=Cube(key.cube_value, key.cube_owner))
+        self.game = game
+        self.phase = "roll"
+
+    def _apply_tie(self, event: dict) -> None:
+        self.game = self.game.opening(event["white"], event["black"])
+        self.wants_roll = "opening"
+
+    def _apply_opening(self, event: dict) -> None:
+        self.game = self.game.opening(event["white"], event["black"])
+        self.wants_roll = None
+        self._rolled(Dice(event["white"], event["black"]))
+
+    def _apply_roll(self, event: dict) -> None:
+        self.game = self.game.roll()
+        self._rolled(Dice(*event["dice"]))
+
+    def _rolled(self, dice: Dice) -> None:
+        self.dice = dice
+        self.tree = PlayTree(self.position, self.game.turn, dice)
+        self.tracker = Tracker(self.tree, self.sensing)
+        self.node = self.tree.root
+        self.reading = Reading(self.node)
+        self.phase = "move"
+
+    def _apply_play(self, event: dict) -> None:
+        mover = Side.parse(event["player"])
+        self.position = position_from_id(event["position_id"], mover.opponent)
+        self.game = self.game.end_turn()
+        self.dice = self.tree = self.tracker = self.node = self.reading = None
+        self.candidates = []
+        self.phase = "over" if self.position.winner() is not None else "roll"
+
+    def _apply_double(self, event: dict) -> None:
+        self.game = self.game.double(Side.parse(event["player"]))
+        self.phase = "doubled"
+
+    def _apply_beaver(self, event: dict) -> None:
+        self.game = self.game.beaver(Side.parse(event["player"]))
+
+    def _apply_take(self, event: dict) -> None:
+        self.game = self.game.take(Side.parse(event["player"]))
+        self.phase = "roll"
+
+    def _apply_drop(self, event: dict) -> None:
+        self.phase = "over"
+
+    def _apply_game_over(self, event: dict) -> None:
+        result = GameResult(
+            Side.parse(event["winner"]),
+            ResultKind(event["result"]),
+            event["cube"],
+            event.get("dropped", False),
+        )
+        self.session = self.session.record(result)
+        self.game = None
+        self.dice = None
+        self.position = self.start_position
+        self.phase = "match_over" if self.session.is_over else "setup"
+
+    @property
+    def turn(self) -> Side | None:
+        return self.game.turn if self.game is not None else None

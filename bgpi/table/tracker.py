@@ -1,0 +1,267 @@
+"""The tracker: which (partial) play the board shows.
+
+Reed switches count checkers, they do not see colours, and a point with more
+checkers than switches reads full.  The tracker explains what the switches read
+(`Counts`) as a node of the turn's play tree (`bgpi.rules.playtree`), allowing for
+what hands do in the middle of a turn:
+
+* one checker *in hand*: lifted from a location and not yet put down;
+* a *pending hit*: the hitting checker has landed but the blot still stands on
+  its point, waiting to be taken to the bar;
+* an *early bar*: the blot was taken to the bar before the hitting checker lands.
+
+Colour comes from history: every node of the tree knows whose checkers stand
+where.  Where two different nodes explain the board (checkers hidden on full
+points), the tracker reports both and never picks one silently.
+
+Everything here is pure: counts in, readings out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from itertools import combinations
+
+from bgpi.hardware.locations import Location
+from bgpi.hardware.profile import Geometry
+from bgpi.rules.playtree import PartialPlay, PlayTree
+from bgpi.rules.position import BAR, OFF, Position, Side, absolute_point
+
+Counts = tuple[int, ...]
+"""Checkers per sensed location, in `Sensing.locations` order, saturated at the slots."""
+
+
+def bar(side: Side) -> str:
+    return f"bar:{side.label}"
+
+
+def tray(side: Side) -> str:
+    return f"off:{side.label}"
+
+
+def checkers_on(position: Position, location: Location) -> int:
+    """How many checkers (of either colour) stand on a board location in `position`."""
+    if isinstance(location, int):
+        return position.at(location)[1]
+    side = Side.parse(location[4:])
+    return position.on_bar(side) if location.startswith("bar:") else position.borne_off(side)
+
+
+class Sensing:
+    """What the switches of a board can see of a position."""
+
+    def __init__(self, geometry: Geometry) -> None:
+        self.locations: tuple[Location, ...] = geometry.sensed()
+        self.limits = tuple(geometry.slots(location) for location in self.locations)
+        self.index = {location: i for i, location in enumerate(self.locations)}
+
+    def raw(self, position: Position) -> list[int]:
+        """The true number of checkers on each sensed location (not saturated)."""
+        return [checkers_on(position, location) for location in self.locations]
+
+    def saturate(self, raw: Iterable[int]) -> Counts:
+        return tuple(min(count, limit) for count, limit in zip(raw, self.limits))
+
+    def of(self, position: Position) -> Counts:
+        """What the switches read when the board shows `position`."""
+        return self.saturate(self.raw(position))
+
+    def counts(self, by_location: Mapping[Location, int]) -> Counts:
+        """Counts from {location: closed switches}; missing locations read 0."""
+        return self.saturate(by_location.get(location, 0) for location in self.locations)
+
+    def difference(self, seen: Counts, expected: Counts) -> tuple[dict[Location, int], dict[Location, int]]:
+        """({location: checkers missing}, {location: checkers extra}) of `seen` against `expected`."""
+        missing, extra = {}, {}
+        for location, have, want in zip(self.locations, seen, expected):
+            if have < want:
+                missing[location] = want - have
+            elif have > want:
+                extra[location] = have - want
+        return missing, extra
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One way to explain the board: a node of the tree, and what hands are doing.
+
+    `pending` are the points (absolute) of blots hit this turn that still stand on
+    their point; `early` the points of blots already put on the bar before the
+    hit; `in_hand` the location a checker was lifted from, if one is in hand.
+    """
+
+    node: PartialPlay
+    pending: frozenset[int] = frozenset()
+    early: frozenset[int] = frozenset()
+    in_hand: Location | None = None
+
+    @property
+    def settled(self) -> bool:
+        """True when the board shows the node itself, nothing in hand or on the way."""
+        return not (self.pending or self.early or self.in_hand is not None)
+
+
+class Tracker:
+    """Explains switch counts as partial plays of one roll's play tree.
+
+    Every node is indexed by what the switches would read, with each subset of
+    its hits still pending, so that the common readings are one dictionary
+    lookup, and a checker in hand or an early bar a few more.
+    """
+
+    def __init__(self, tree: PlayTree, sensing: Sensing) -> None:
+        self.tree = tree
+        self.sensing = sensing
+        self.side = tree.side
+        root = tree.root.position
+        self._opponent_bar = sensing.index.get(bar(self.side.opponent))
+        self._blots = [
+            absolute_point(self.side.opponent, point)
+            for point in range(1, 25)
+            if root.checkers(self.side.opponent)[point - 1] == 1
+        ]
+        self._index: dict[Counts, list[Reading]] = {}
+        for node in tree.nodes():
+            raw = sensing.raw(node.position)
+            hits = self.hit_points(node)
+            for size in range(len(hits) + 1):
+                for pending in combinations(hits, size):
+                    counts = list(raw)
+                    for point in pending:
+                        counts[sensing.index[point]] += 1
+                        if self._opponent_bar is not None:
+                            counts[self._opponent_bar] -= 1
+                    key = sensing.saturate(counts)
+                    self._index.setdefault(key, []).append(Reading(node, frozenset(pending)))
+
+    def hit_points(self, node: PartialPlay) -> tuple[int, ...]:
+        """The points (absolute) of blots hit on the way to `node`."""
+        return tuple(point for point in self._blots if node.position.at(point)[0] is not self.side.opponent)
+
+    def explain(self, seen: Counts) -> list[Reading]:
+        """Every reading that explains `seen`: settled ones, ones with a checker in
+        hand, and ones with a blot put on the bar early (with or without a checker
+        in hand).
+
+        All are returned because, with full points, one board can read as several
+        of them (a checker put down on a full point reads like one still in hand):
+        the caller decides.
+        """
+        found = [*self._index.get(seen, ()), *self._in_hand(seen)]
+        if self._opponent_bar is None or not seen[self._opponent_bar]:
+            return found
+        # A blot may be on the bar already: put it back on each point it may have come from.
+        for point in self._blots:
+            slot = self.sensing.index[point]
+            if seen[slot]:
+                continue
+            before = list(seen)
+            before[slot] += 1
+            before[self._opponent_bar] -= 1
+            before = tuple(before)
+            for reading in (*self._index.get(before, ()), *self._in_hand(before)):
+                if reading.node.position.at(point) == (self.side.opponent, 1):
+                    found.append(Reading(reading.node, reading.pending, frozenset({point}), reading.in_hand))
+        return found
+
+    def plausible(self, reading: Reading) -> bool:
+        """False for a checker in hand that the player on turn has no business lifting:
+        an opponent's checker other than a blot about to be hit, or a borne-off one."""
+        location = reading.in_hand
+        if location is None or location in (bar(self.side), tray(self.side)):
+            return True
+        if not isinstance(location, int):
+            return False
+        holder, count = reading.node.position.at(location)
+        return holder is self.side or (count == 1 and location in self._blots)
+
+    def _in_hand(self, seen: Counts) -> list[Reading]:
+        found = []
+        for slot, location in enumerate(self.sensing.locations):
+            if seen[slot] >= self.sensing.limits[slot]:
+                continue  # lifting one from a full location may leave it reading full: seen below
+            lifted = list(seen)
+            lifted[slot] += 1
+            for reading in self._index.get(tuple(lifted), ()):
+                found.append(Reading(reading.node, reading.pending, reading.early, location))
+        return found
+
+
+def position_as_made(sensing: Sensing, seen: Counts, before: Position, mover: Side) -> Position:
+    """The position the board shows after `mover` moved as they pleased from `before`
+    (lenient mode: an illegal play the opponent accepted).
+
+    The opponent's checkers are where they were, but for as many blots as the
+    opponent's bar half gained, which went there (if more than one choice of blots
+    fits the board, it refuses); every other checker on a point is the mover's.  Checkers the switches
+    cannot count are found from the 15 the mover owns: borne off when the trays are
+    not sensed and no point reads full, else on the one full point.
+    Raises ValueError when the board cannot be read one way only.
+    """
+    opponent = mover.opponent
+    reading = dict(zip(sensing.locations, seen))
+    before_theirs = before.checkers(opponent)
+    gained = reading.get(bar(opponent), before_theirs[24]) - before_theirs[24]
+    blots = [point for point in range(1, 25) if before.at(point) == (opponent, 1)]
+    if not 0 <= gained <= len(blots):
+        raise ValueError(f"{opponent.label}'s bar holds checkers that were never hit")
+    made = set()
+    for hit in combinations(blots, gained):
+        try:
+            made.add(_as_made(sensing, reading, before, mover, hit))
+        except ValueError as error:
+            problem = error
+    if len(made) > 1:
+        raise ValueError(f"cannot tell which of {opponent.label}'s blots were hit")
+    if not made:
+        raise problem
+    return made.pop()
+
+
+def _as_made(sensing: Sensing, reading: dict, before: Position, mover: Side, hit: tuple[int, ...]) -> Position:
+    """`position_as_made` with the blots on the points `hit` taken to the bar."""
+    opponent = mover.opponent
+    theirs = list(before.checkers(opponent))
+    for point in hit:
+        theirs[absolute_point(opponent, point) - 1] = 0
+    theirs[24] += len(hit)
+    mine = [0] * 25
+    full = []
+    for point in range(1, 25):
+        count = reading.get(point, 0)
+        limit = sensing.limits[sensing.index[point]]
+        if theirs[absolute_point(opponent, point) - 1]:
+            if count != min(theirs[absolute_point(opponent, point) - 1], limit):
+                raise ValueError(f"point {point} does not hold {opponent.label}'s checkers as before")
+            continue
+        mine[absolute_point(mover, point) - 1] = count
+        if count >= limit:
+            full.append(point)
+    mine[24] = reading.get(bar(mover), 0)
+    if tray(mover) in reading:
+        unseen = 15 - reading[tray(mover)] - sum(mine)
+    else:
+        unseen = sum(before.checkers(mover)) - sum(mine)
+        if unseen > 0 and not full:
+            unseen = 0  # borne off: the trays are not sensed
+    if unseen < 0:
+        raise ValueError(f"more checkers than {mover.label} owns")
+    if unseen:
+        if len(full) != 1:
+            raise ValueError("cannot tell where checkers hidden on full points stand")
+        mine[absolute_point(mover, full[0]) - 1] += unseen
+    made = Position.of(mover, tuple(mine), tuple(theirs))
+    problems = made.problems()
+    if problems:
+        raise ValueError("; ".join(problems))
+    return made
+
+
+def location_of(side: Side, point: int) -> Location:
+    """The board location of `side`'s own point 0..25 (0 its tray, 25 its bar half)."""
+    if point == BAR:
+        return bar(side)
+    if point == OFF:
+        return tray(side)
+    return absolute_point(side, point)

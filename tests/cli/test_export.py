@@ -1,0 +1,326 @@
+"""Match records in Jellyfish .mat: the exact text, and an import into GNU Backgammon."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bgpi.cli import export as export_cli
+from bgpi.cli.errors import UsageError
+from bgpi.cli.selfplay import self_play_log
+from bgpi.rules.ids import position_from_id
+from bgpi.rules.matfile import MatError, mat_record
+from bgpi.rules.position import Side
+from bgpi.rules.result import GameResult, ResultKind
+from bgpi.rules.session import Session, Settings
+from bgpi.shell.journal import Journal, journal_path
+
+
+def opening(white: int, black: int, cube: int = 1) -> dict:
+    starts = "white" if white > black else "black"
+    return {"event": "opening", "white": white, "black": black, "starts": starts, "cube": cube}
+
+
+def play(player: str, dice: list[int], move: str) -> dict:
+    return {"event": "play", "player": player, "dice": dice, "move": move}
+
+
+def cube(action: str, player: str, value: int) -> dict:
+    return {"event": action, "player": player, "cube": value}
+
+
+HAND_MADE = [
+    {"event": "session", "config": {"match": 3, "players": {"white": "Ana", "black": "Ivo"}}},
+    opening(3, 1),
+    play("white", [3, 1], "8/5 6/5"),
+    {"event": "roll", "player": "black", "dice": [6, 4]},
+    {"event": "step", "player": "black", "from": 1, "to": 7, "hit": False},
+    play("black", [6, 4], "24/14"),
+    cube("double", "white", 2),
+    cube("take", "black", 2),
+    play("white", [6, 6], "13/1*(2)"),
+    play("black", [2, 5], "bar/18"),
+    play("white", [4, 3], "24/21 24/20"),
+    cube("double", "black", 4),
+    cube("drop", "white", 2),
+    {"event": "game_over", "winner": "black", "result": "single", "points": 2,
+     "score": {"white": 0, "black": 2}},
+    {"event": "state", "phase": "setup"},
+    opening(2, 5),
+    play("black", [5, 2], "24/22 13/8"),
+    play("white", [1, 1], "24/22(2)"),
+]
+
+HAND_MADE_MAT = """\
+ 3 point match
+
+ Game 1
+ Ana : 0                        Ivo : 0
+  1) 31: 8/5 6/5                 64: 24/18 18/14
+  2)  Doubles => 2                Takes
+  3) 66: 13/7 13/7 7/1* 7/1      52: bar/23 23/18
+  4) 43: 24/20 24/21              Doubles => 4
+  5)  Drops
+                                  Wins 2 points
+
+ Game 2
+ Ana : 0                        Ivo : 2
+  1)                             52: 13/8 24/22
+  2) 11: 24/23 24/23 23/22 23/22
+
+"""
+
+
+def test_hand_made_session_gives_the_exact_text():
+    record = mat_record(HAND_MADE)
+    assert record.text == HAND_MADE_MAT
+    assert record.games == 2 and record.warnings == ()
+
+
+def test_money_play_without_a_session_event_and_the_end_of_a_match():
+    events = [opening(4, 2), play("white", [4, 2], "8/4 6/4")]
+    assert mat_record(events).text.startswith(" 0 point match\n\n Game 1\n white : 0 ")
+    won = [
+        {"event": "session", "match": 1},
+        opening(6, 1),
+        play("white", [6, 1], "13/7 8/7"),
+        cube("double", "black", 2),
+        cube("drop", "white", 2),
+        {"event": "game_over", "winner": "black", "result": "single", "points": 1,
+         "score": {"white": 0, "black": 1}},
+        {"event": "match_over", "winner": "black", "score": {"white": 0, "black": 1}},
+    ]
+    assert mat_record(won).text.endswith(
+        "  1) 61: 13/7 8/7                 Doubles => 2\n"
+        "  2)  Drops\n"
+        "                                  Wins 1 point and the match\n\n"
+    )
+
+
+def test_a_beaver_and_its_implicit_take():
+    events = [
+        opening(3, 1),
+        play("white", [3, 1], "8/5 6/5"),
+        cube("double", "black", 2),
+        cube("beaver", "white", 4),
+        cube("take", "black", 4),
+        play("black", [6, 4], "24/14"),
+    ]
+    assert mat_record(events).text.endswith(
+        "  1) 31: 8/5 6/5                  Doubles => 2\n"
+        "  2)  Beavers => 4               64: 24/18 18/14\n\n"
+    )
+
+
+def test_only_the_last_session_is_written():
+    events = [{"event": "session", "match": 5}, opening(3, 1), *HAND_MADE]
+    assert mat_record(events).text == HAND_MADE_MAT
+
+
+def test_what_cannot_be_written_is_left_out_with_a_warning():
+    events = [
+        opening(3, 3, cube=2),
+        play("white", [3, 1], "8/5 6/5"),
+        play("black", [6, 4], "24/10"),  # not a legal play (lenient mode, or a bad log)
+        play("white", [6, 4], "24/14"),
+        {"event": "take", "player": "black"},
+        {"event": "play", "player": "white"},
+        {"event": "game_over", "winner": "white", "result": "single", "points": 2,
+         "score": {"white": 2, "black": 0}},
+    ]
+    record = mat_record(events)
+    assert record.warnings == (
+        (
+            "game 1: the opening ties doubled the cube to 2; .mat has no automatic doubles,"
+            " so gnubg counts this game at a lower cube"
+        ),
+        (
+            "game 1, play 2: black's play 64: '24/10' does not follow from the position;"
+            " the rest of the game is left out"
+        ),
+    )  # the events after the cut, bad ones included, are not looked at
+    assert "  1) 31: 8/5 6/5\n      Wins 2 points\n" in record.text
+
+
+def test_events_out_of_place_are_skipped_with_a_warning():
+    record = mat_record([play("white", [3, 1], "8/5 6/5"), opening(3, 1), cube("take", "black", 2)])
+    assert record.games == 1
+    assert record.warnings == (
+        "play event 1 of the session skipped: no game in progress (no opening event before it)",
+        "take event 3 of the session skipped: no double is on offer",
+    )
+
+
+@pytest.mark.parametrize(
+    ("session", "message"),
+    [
+        ({"match": -1}, "the session's match length must be a whole number 0 or more, not -1"),
+        ({"players": {"white": "A: B"}}, "white's player name 'A: B' cannot be written in .mat"),
+        ({"players": {"black": "Game 7"}}, "black's player name 'Game 7' cannot be written in .mat"),
+    ],
+)
+def test_bad_session_events(session, message):
+    with pytest.raises(MatError) as caught:
+        mat_record([{"event": "session", **session}, opening(3, 1)])
+    assert str(caught.value) == message
+
+
+# --- GNU Backgammon imports what we write -------------------------------------------
+
+GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
+needs_gnubg = pytest.mark.skipif(
+    GNUBG is None, reason="Debian's gnubg is not installed (.ci/run installs it)"
+)
+
+
+def session_log(seed: int, settings: Settings, games: int) -> list[dict]:
+    """A session of random legal games, as the table log would have it."""
+    rng = random.Random(seed)
+    session = Session(settings)
+    events: list[dict] = [{"event": "session", "match": settings.match_length}]
+    while session.games < games and not session.is_over:
+        for event in self_play_log(rng, session):
+            events.append(event)
+            if event["event"] == "game_over":
+                result = GameResult(Side.parse(event["winner"]), ResultKind(event["result"]))
+                session = session.record(result)
+    if session.is_over:
+        events.append({"event": "match_over", "winner": session.winner.label,
+                       "score": session.score.as_dict()})
+    return events
+
+
+def gnubg_import(tmp_path: Path, events: list[dict], *commands: str) -> str:
+    """gnubg's answers to `commands` after importing the events as a .mat file."""
+    record = mat_record(events)
+    assert record.warnings == ()
+    mat = tmp_path / "session.mat"
+    mat.write_text(record.text)
+    script = "\n".join([f"import mat {mat}", *commands, ""])
+    done = subprocess.run(
+        [GNUBG, "-t", "-q", "-r"],
+        input=script, capture_output=True, text=True, timeout=20, check=False,
+        cwd=tmp_path, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LANG": "C"},
+    )
+    output = done.stdout + done.stderr
+    for complaint in ("WARNING", "Unrecognised", "Invalid", "doesn't follow", "not a valid"):
+        assert complaint not in output, output
+    return output
+
+
+def final_score(output: str) -> tuple[int, int, int]:
+    found = re.findall(r"The score \(after (\d+) games?\) is: white (\d+), black (\d+)", output)
+    assert found, output
+    games, white, black = found[-1]
+    return int(games), int(white), int(black)
+
+
+@needs_gnubg
+@pytest.mark.parametrize("seed", [1, 2])
+def test_gnubg_imports_a_whole_match(tmp_path, seed):
+    events = session_log(seed, Settings.match(3), games=99)
+    over = events[-1]
+    assert over["event"] == "match_over"
+    games = sum(1 for event in events if event["event"] == "opening")
+    output = gnubg_import(tmp_path, events, "show score")
+    assert final_score(output) == (games, over["score"]["white"], over["score"]["black"])
+
+
+@needs_gnubg
+def test_gnubg_replays_every_play_of_an_unfinished_money_game(tmp_path):
+    events = session_log(7, Settings(), games=3)
+    plays = [i for i, event in enumerate(events) if event["event"] == "play"]
+    cut = plays[-9]  # in the middle of the last game, after some plays
+    events = events[: cut + 1]
+    output = gnubg_import(tmp_path, events, "show board")
+    ids = re.findall(r"Position ID: (\S+)", output)
+    assert ids[-1] == events[cut]["position_id"]
+
+
+def with_cube(events: list[dict], before_play: int, actions: list[tuple[str, str]]) -> list[dict]:
+    """`events` with cube actions inserted before the roll of the `before_play`-th play."""
+    rolls = [i for i, event in enumerate(events) if event["event"] == "roll"]
+    at = rolls[before_play - 1]
+    inserted = [{"event": action, "player": player} for action, player in actions]
+    return events[:at] + inserted + events[at:]
+
+
+@needs_gnubg
+def test_gnubg_scores_doubles_takes_beavers_and_drops(tmp_path):
+    # One money game: doubled and taken, then the taker redoubles and it is dropped.
+    game = session_log(3, Settings(), games=1)
+    plays = [event for event in game if event["event"] == "play"]
+    doubler = plays[4]["player"]
+    taker = plays[5]["player"]
+    game = with_cube(game, 4, [("double", doubler), ("take", taker)])
+    rolls = [i for i, event in enumerate(game) if event["event"] == "roll"]
+    redouble = next(i for i in rolls[5:] if game[i]["player"] == taker)
+    game = game[:redouble] + [
+        {"event": "double", "player": taker},
+        {"event": "drop", "player": doubler},
+        {"event": "game_over", "winner": taker, "result": "single", "points": 2,
+         "score": {taker: 2, doubler: 0}},
+    ]
+    output = gnubg_import(tmp_path, game, "show score")
+    score = {"white": 0, "black": 0, taker: 2}
+    assert final_score(output) == (1, score["white"], score["black"])
+
+
+@needs_gnubg
+def test_gnubg_scores_a_beavered_cube(tmp_path):
+    game = session_log(5, Settings(beavers=True), games=1)
+    plays = [event for event in game if event["event"] == "play"]
+    doubler, beaverer = plays[2]["player"], plays[3]["player"]
+    game = with_cube(game, 2, [("double", doubler), ("beaver", beaverer), ("take", doubler)])
+    last = plays[-1]
+    final = position_from_id(last["position_id"], Side.parse(last["player"]).opponent)
+    points = ResultKind.of(final).multiplier * 4  # the cube was turned: no Jacoby
+    output = gnubg_import(tmp_path, game, "show score")
+    score = {"white": 0, "black": 0, last["player"]: points}
+    assert final_score(output) == (1, score["white"], score["black"])
+
+
+def export(capsys, *argv: str) -> tuple[int, str]:
+    """`bgpi export ...` through its own parser, as bgpi.cli runs it."""
+    parser = argparse.ArgumentParser(prog="bgpi")
+    export_cli.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["export", *argv])
+    try:
+        status = args.handler(args)
+    except UsageError as error:
+        print(f"bgpi export: {error}", file=sys.stderr)
+        status = 2
+    return status, capsys.readouterr().err
+
+
+def test_export_writes_the_journal_as_mat_and_warns_of_damage(tmp_path, capsys):
+    with Journal.open(tmp_path) as journal:
+        for event in HAND_MADE:
+            journal.append(event)
+    with journal_path(tmp_path).open("a") as file:
+        file.write('{"event": "pl')
+    status, err = export(capsys, "--mat", str(tmp_path / "out.mat"), "--state", str(tmp_path))
+    assert status == 0
+    assert (tmp_path / "out.mat").read_text() == HAND_MADE_MAT
+    assert err == (
+        f"bgpi export: warning: journal line {len(HAND_MADE) + 1} is truncated: skipped\n"
+        f"bgpi export: 2 games written to {tmp_path / 'out.mat'}\n"
+    )
+
+
+def test_export_without_games_is_a_usage_error(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("BGPI_STATE", str(tmp_path))
+    status, err = export(capsys, "--mat", str(tmp_path / "out.mat"))
+    assert (status, err) == (2, f"bgpi export: no journal in {tmp_path} (give the state directory with --state)\n")
+    with Journal.open(tmp_path) as journal:
+        journal.append({"event": "session", "match": 0})
+    status, err = export(capsys, "--mat", str(tmp_path / "out.mat"))
+    assert (status, err) == (2, f"bgpi export: no games in the journal in {tmp_path}: nothing to export\n")
+    assert not (tmp_path / "out.mat").exists()

@@ -1,0 +1,189 @@
+"""The journal: events survive, damaged lines are reported and skipped, never fatal."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from bgpi.shell.journal import (
+    Journal,
+    JournalError,
+    default_state_dir,
+    journal_path,
+    read_journal,
+)
+
+OPENING = {"event": "opening", "white": 3, "black": 1, "starts": "white", "cube": 1}
+PLAY = {"event": "play", "player": "white", "dice": [3, 1], "move": "8/5 6/5"}
+ROLL = {"event": "roll", "player": "black", "dice": [6, 4]}
+
+
+def write(state: Path, *events: dict) -> None:
+    with Journal.open(state) as journal:
+        for event in events:
+            journal.append(event)
+
+
+def test_events_come_back_in_order(tmp_path):
+    state = tmp_path / "state" / "bgpi"
+    write(state, OPENING, PLAY)
+    write(state, ROLL)  # a second run appends
+    read = read_journal(state)
+    assert read.events == (OPENING, PLAY, ROLL)
+    assert read.problems == ()
+    assert journal_path(state).read_text().count("\n") == 3
+
+
+def test_a_missing_or_empty_journal_has_no_events(tmp_path):
+    assert read_journal(tmp_path / "nowhere") == read_journal(tmp_path)
+    write(tmp_path)
+    read = read_journal(tmp_path)
+    assert read.events == () and read.problems == ()
+    assert journal_path(tmp_path).read_bytes() == b""
+
+
+def test_append_fsyncs_before_returning(tmp_path, monkeypatch):
+    synced: list[int] = []
+    real_fsync = os.fsync
+
+    def counting_fsync(fd: int) -> None:
+        synced.append(fd)
+        real_fsync(fd)
+
+    with Journal.open(tmp_path) as journal:
+        monkeypatch.setattr(os, "fsync", counting_fsync)
+        journal.append(OPENING)
+        assert len(synced) == 1
+        journal.append(PLAY)
+        assert len(synced) == 2
+        assert read_journal(tmp_path).events == (OPENING, PLAY)
+
+
+def test_creating_the_journal_fsyncs_its_directory(tmp_path, monkeypatch):
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def recording_fsync(fd: int) -> None:
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", recording_fsync)
+    Journal.open(tmp_path / "state").close()
+    assert str(tmp_path / "state") in synced
+    synced.clear()
+    Journal.open(tmp_path / "state").close()  # already there: nothing to sync
+    assert synced == []
+
+
+def test_a_truncated_last_line_is_reported_and_skipped(tmp_path):
+    write(tmp_path, OPENING, PLAY)
+    with journal_path(tmp_path).open("a") as file:
+        file.write(json.dumps(ROLL)[:17])  # the power went mid-write
+    read = read_journal(tmp_path)
+    assert read.events == (OPENING, PLAY)
+    assert read.problems == ("journal line 3 is truncated: skipped",)
+
+
+def test_zeros_after_a_power_cut_are_a_truncated_line(tmp_path):
+    write(tmp_path, OPENING)
+    with journal_path(tmp_path).open("ab") as file:
+        file.write(b"\0" * 64)
+    read = read_journal(tmp_path)
+    assert read.events == (OPENING,)
+    assert read.problems == ("journal line 2 is truncated: skipped",)
+
+
+def test_a_corrupt_line_in_the_middle_loses_nothing_else(tmp_path):
+    write(tmp_path, OPENING)
+    with journal_path(tmp_path).open("ab") as file:
+        file.write(b'{"event": "roll", "play\xff\n[1, 2]\n')
+    write(tmp_path, PLAY)
+    read = read_journal(tmp_path)
+    assert read.events == (OPENING, PLAY)
+    assert read.problems == (
+        "journal line 2 is corrupt: skipped",
+        "journal line 3 is corrupt: skipped",
+    )
+
+
+def test_appending_after_a_truncated_tail_starts_a_fresh_line(tmp_path):
+    write(tmp_path, OPENING)
+    with journal_path(tmp_path).open("a") as file:
+        file.write('{"event": "play", "pla')
+    with Journal.open(tmp_path) as journal:
+        assert journal.repair == "journal line 2 is truncated: cut off"
+        journal.append(PLAY)
+    read = read_journal(tmp_path)
+    assert read.events == (OPENING, PLAY) and read.problems == ()
+
+
+def test_a_whole_last_event_missing_only_its_newline_is_kept(tmp_path):
+    write(tmp_path, OPENING)
+    with journal_path(tmp_path).open("a") as file:
+        file.write(json.dumps(ROLL))
+    assert read_journal(tmp_path).events == (OPENING, ROLL)
+    with Journal.open(tmp_path) as journal:
+        assert journal.repair == "journal line 2 lacked its newline: added"
+        journal.append(PLAY)
+    assert read_journal(tmp_path) == read_journal(tmp_path)
+    assert read_journal(tmp_path).events == (OPENING, ROLL, PLAY)
+
+
+def test_an_intact_journal_needs_no_repair(tmp_path):
+    write(tmp_path, OPENING)
+    with Journal.open(tmp_path) as journal:
+        assert journal.repair is None
+
+
+def test_one_writer_at_a_time(tmp_path):
+    with Journal.open(tmp_path), pytest.raises(JournalError, match="in use by another bgpi"):
+        Journal.open(tmp_path)
+    Journal.open(tmp_path).close()
+
+
+def test_closed_journal_and_bad_events(tmp_path):
+    journal = Journal.open(tmp_path)
+    with pytest.raises(TypeError, match="a journal event is a dict"):
+        journal.append(["roll"])  # type: ignore[arg-type]
+    journal.close()
+    journal.close()
+    with pytest.raises(JournalError, match="is closed"):
+        journal.append(OPENING)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads and writes any file")
+def test_permission_problems_are_one_line_errors(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    write(locked, OPENING)
+    locked.chmod(0o500)
+    journal_path(locked).chmod(0o000)
+    try:
+        with pytest.raises(JournalError) as caught:
+            read_journal(locked)
+        assert str(caught.value) == f"cannot read the journal {locked}/journal.jsonl: permission denied"
+        with pytest.raises(JournalError, match="cannot open the journal .*: permission denied"):
+            Journal.open(locked / "inner")
+    finally:
+        journal_path(locked).chmod(0o600)
+        locked.chmod(0o700)
+
+
+def test_a_state_dir_that_is_a_file(tmp_path):
+    (tmp_path / "file").write_text("")
+    with pytest.raises(JournalError, match="the state directory .*/file is not a directory"):
+        Journal.open(tmp_path / "file")
+
+
+def test_default_state_dir(monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("BGPI_STATE", "")
+    monkeypatch.setenv("XDG_STATE_HOME", "")
+    assert default_state_dir() == tmp_path / ".local" / "state" / "bgpi"
+    monkeypatch.setenv("XDG_STATE_HOME", "/xdg")
+    assert default_state_dir() == Path("/xdg/bgpi")
+    monkeypatch.setenv("BGPI_STATE", "/var/lib/bgpi")
+    assert default_state_dir() == Path("/var/lib/bgpi")

@@ -1,0 +1,103 @@
+"""The controller driven directly: ambiguity, resuming from events, what the lights say."""
+
+from __future__ import annotations
+
+from bgpi.hardware.profile import Geometry
+from bgpi.rules.ids import position_id
+from bgpi.rules.position import Position, Side
+from bgpi.table.controller import Table
+from bgpi.table.inputs import Press, Rolled, Sensed, Tick
+from bgpi.table.tracker import Sensing
+from tests.rules.boards import result
+
+W = Side.WHITE
+
+
+def started(sensing: Sensing, white: int, black: int) -> tuple[Table, list[dict]]:
+    """A table after the opening roll, the board showing the start."""
+    table, events = Table.new(sensing, {})
+    events += table.handle(Sensed(sensing.of(Position.start())))
+    events += table.handle(Press("white.turn"))
+    assert table.wants_roll == "opening"
+    events += table.handle(Rolled(white, black))
+    return table, events
+
+
+def test_two_plays_the_switches_cannot_tell_apart_are_offered_to_choose():
+    # One switch a point: 8/6 8/4 and 8/4 6/4 both leave 8, 6 and 4 occupied.
+    sensing = Sensing(Geometry(point_slots=1, bar_slots=1))
+    table, _ = started(sensing, 4, 2)
+    board = result(Position.start(), W, [(8, 6), (8, 4)])
+    table.handle(Sensed(sensing.of(board)))
+    (asked,) = table.handle(Press("white.turn"))
+    assert asked["event"] == "ambiguous" and sorted(asked["candidates"]) == ["8/4 6/4", "8/6 8/4"]
+    assert table.phase == "choose"
+    first = table.lighting().roles
+    table.handle(Press("white.cube"))  # the next candidate
+    assert table.lighting().roles != first
+    *steps, play = table.handle(Press("white.turn"))
+    assert play["event"] == "play" and play["move"] == asked["candidates"][1]
+    # The steps the switches could not see are logged before the play.
+    assert [step["event"] for step in steps] == ["step", "step"]
+
+
+def test_the_other_player_cannot_choose():
+    sensing = Sensing(Geometry(point_slots=1, bar_slots=1))
+    table, _ = started(sensing, 4, 2)
+    table.handle(Sensed(sensing.of(result(Position.start(), W, [(8, 6), (8, 4)]))))
+    table.handle(Press("white.turn"))
+    assert table.handle(Press("black.turn")) == [] and table.phase == "choose"
+
+
+def test_a_journal_of_events_resumes_the_same_table():
+    sensing = Sensing(Geometry())
+    table, events = started(sensing, 3, 1)
+    events += table.handle(Sensed(sensing.of(result(Position.start(), W, [(8, 5), (6, 5)]))))
+    events += table.handle(Press("white.turn"))
+    events += table.handle(Press("black.turn"))
+    events += table.handle(Rolled(6, 6))
+    again = Table.resume(events, sensing)
+    assert again.state_event() == table.state_event()
+    assert again.phase == "move" and again.dice == table.dice and again.position == table.position
+
+
+def test_a_knocked_checker_pauses_play_after_the_grace_period_and_resumes_when_put_back():
+    sensing = Sensing(Geometry())
+    table, _ = started(sensing, 3, 1)
+    table.handle(Press("white.turn"))  # nothing to commit yet: refused
+    knocked = list(sensing.of(Position.start()))
+    knocked[sensing.index[12]] -= 1  # a black checker knocked off its point
+    knocked[sensing.index[11]] += 1
+    table.handle(Sensed(tuple(knocked)))
+    assert table.handle(Tick(1.0)) == []
+    (mismatch,) = table.handle(Tick(2.0))
+    assert mismatch == {"event": "mismatch", "missing": {"12": 1}, "extra": {"11": 1}}
+    assert table.lighting().roles == {12: "missing", 11: "extra"}
+    (restored,) = table.handle(Sensed(sensing.of(Position.start())))
+    assert restored == {"event": "restored"}
+
+
+def test_lifting_a_checker_lights_its_source_and_where_it_may_go():
+    sensing = Sensing(Geometry())
+    table, _ = started(sensing, 3, 1)
+    lifted = list(sensing.of(Position.start()))
+    lifted[sensing.index[8]] -= 1
+    table.handle(Sensed(tuple(lifted)))
+    lighting = table.lighting()
+    assert lighting.roles == {8: "source", 7: "destination", 5: "destination", 4: "destination"}
+    assert lighting.combined == frozenset({4})  # 8/4 takes both dice: dimmer
+
+
+def test_bearing_off_into_a_sensed_tray():
+    sensing = Sensing(Geometry(trays_sensed=True))
+    start = Position(tuple([0, 0, 1, 0, 0, 2] + [0] * 19), tuple([0] * 23 + [3, 0]))
+    table, _ = Table.new(sensing, {}, position_id(start, W), W)
+    table.handle(Sensed(sensing.of(start)))
+    table.handle(Press("white.turn"))  # set up: the game starts, white to roll
+    table.handle(Press("white.turn"))
+    table.handle(Rolled(6, 3))
+    after = result(start, W, [(6, 0), (3, 0)])
+    steps = table.handle(Sensed(sensing.of(after)))
+    assert [step["to"] for step in steps] == ["off:white", "off:white"]
+    (play,) = table.handle(Press("white.turn"))
+    assert play["move"] == "6/off 3/off"
