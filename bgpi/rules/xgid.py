@@ -8,8 +8,9 @@
    bottom player, 'a'..'p' of the top player.
 2. log2 of the cube value.
 3. The cube: 0 centred, 1 owned by the bottom player, -1 by the top player.
-4. Turn: 1 the bottom player, -1 the top player.  The player to act: after a
-   double, the player who must answer it.
+4. Turn: 1 the bottom player, -1 the top player.  The player whose turn it is:
+   the player on roll, and during a cube action the player who doubled (XG's
+   definition; gnubg's ``set xgid`` agrees).  Who must act then is `XGID.to_act`.
 5. Dice: '00' not rolled, 'D' doubled, 'B' beavered, 'R' raccooned, else the
    two dice rolled ('52').
 6. / 7. Score of the bottom / top player.
@@ -55,6 +56,8 @@ class CubeAction(Enum):
 class XGID:
     """A decoded XGID, with XG's players mapped to sides (bottom white, top black).
 
+    `turn` is the player whose turn it is: on roll, or who doubled during a
+    cube action (`to_act` is who must answer).
     `dice` is (0, 0) when not rolled, and always when `cube_action` is not NONE.
     `score` is indexed by Side.  `match_length` 0 is money play, where
     `jacoby` and `beavers` apply; `crawford` applies to match play only.
@@ -109,6 +112,18 @@ class XGID:
             raise ValueError("the Jacoby rule and beavers are for money play only")
         if not self.match_length and self.crawford:
             raise ValueError("there is no Crawford game in money play")
+
+
+    @property
+    def to_act(self) -> Side:
+        """The player who acts now.
+
+        The player on roll; after a double or a raccoon the doubler's opponent,
+        who must answer it; after a beaver the doubler, who must answer that.
+        """
+        if self.cube_action in (CubeAction.DOUBLED, CubeAction.RACCOONED):
+            return self.turn.opponent
+        return self.turn
 
 
 def _is_int(value: object) -> bool:

@@ -1,6 +1,9 @@
 """eXtreme Gammon's XGID: encode, decode, orientation (bottom player = white)."""
 
 import random
+import re
+import shutil
+import subprocess
 
 import pytest
 
@@ -67,7 +70,7 @@ def test_without_the_prefix():
         START,
         ENTERING,
         "XGID=-b----E-C---eE---c-e----B-:1:1:-1:00:3:2:1:7:10",  # Crawford game, white owns a 2-cube
-        "XGID=-b----E-C---eE---c-e----B-:2:-1:1:D:0:0:3:0:8",  # doubled, Jacoby and beavers
+        "XGID=-b----E-C---eE---c-e----B-:2:1:1:D:0:0:3:0:8",  # white redoubled, Jacoby, beavers
         "XGID=-b----E-C---eE---c-e----B-:1:0:-1:B:0:0:2:0:10",
         "XGID=-b----E-C---eE---c-e----B-:1:0:1:R:0:0:0:0:10",
         "XGID=a---------------------N--A:0:0:-1:61:4:2:0:0:10",  # both on the bar, money score
@@ -85,14 +88,52 @@ def test_the_fields_xg_packs_together():
         BLACK,
     )
     assert crawford.score == (3, 2) and crawford.crawford
-    money = decode_xgid("XGID=-b----E-C---eE---c-e----B-:2:-1:1:D:0:0:3:0:8")
+    money = decode_xgid("XGID=-b----E-C---eE---c-e----B-:2:1:1:D:0:0:3:0:8")
     assert (money.cube_value, money.cube_owner, money.cube_action, money.max_cube) == (
         4,
-        BLACK,
+        WHITE,
         CubeAction.DOUBLED,
         256,
     )
     assert money.jacoby and money.beavers and not money.crawford
+
+
+@pytest.mark.parametrize(
+    ("action", "turn", "to_act"),
+    [
+        ("00", 1, WHITE),  # white on roll
+        ("D", 1, BLACK),  # white doubled: black must answer
+        ("D", -1, WHITE),
+        ("B", 1, WHITE),  # white doubled, black beavered: white must answer
+        ("R", 1, BLACK),  # ... and white raccooned: black must answer
+    ],
+)
+def test_the_turn_field_is_the_player_whose_turn_it_is(action, turn, to_act):
+    record = decode_xgid(f"XGID=-b----E-C---eE---c-e----B-:1:0:{turn}:{action}:0:0:0:0:10")
+    assert record.turn is (WHITE if turn == 1 else BLACK)
+    assert record.to_act is to_act
+
+
+GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
+
+
+@pytest.mark.skipif(GNUBG is None, reason="Debian's gnubg is not installed (.ci/run installs it)")
+@pytest.mark.parametrize("turn", [1, -1])
+def test_gnubg_puts_the_doubler_on_roll(tmp_path, turn):
+    board = ENTERING.removeprefix("XGID=").split(":")[0]
+    text = f"XGID={board}:1:0:{turn}:D:0:0:0:0:10"
+    done = subprocess.run(
+        [GNUBG, "-t", "-q", "-r"],
+        input=f"set xgid {text}\nshow board\n", capture_output=True, text=True,
+        timeout=20, check=False, cwd=tmp_path,
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LANG": "C"},
+    )
+    found = re.findall(r"Position ID: (\S+)", done.stdout)
+    assert found, done.stdout + done.stderr
+    record = decode_xgid(text)
+    # gnubg steps back to the offer: the position is encoded for the doubler on roll
+    assert found[-1] == position_id(record.position, record.turn)
+    assert found[-1] != position_id(record.position, record.to_act)
 
 
 def test_round_trip_of_random_positions_matches_gnubg_ids():
