@@ -2,9 +2,9 @@
 
 Our layer applies the profile's brightness cap and current budget (`limit_frame`, pure)
 and hands plain RGB colours to Adafruit's pixel buffer, which encodes them in the chain's
-colour order and sends them: over SPI (adafruit-circuitpython-neopixel-spi, data on
-GPIO10) or PWM (adafruit-circuitpython-neopixel, GPIO18).  Those libraries are imported
-only when a real chain is opened; the simulator uses `SimulatedPixels`.
+colour order and sends them over SPI (adafruit-circuitpython-neopixel-spi, data on
+GPIO10).  That library is imported only when a real chain is opened; the simulator uses
+`SimulatedPixels`.
 """
 
 from __future__ import annotations
@@ -74,29 +74,20 @@ class SimulatedPixels:
 
 
 def open_pixels(config: LedConfig, bus: Any = None) -> Pixels:
-    """The real chain, through Adafruit's driver for `config.driver`.
+    """The real chain, through Adafruit's SPI driver.
 
-    `bus` is the SPI bus (``spi``) or the pin (``pwm``) to use; None opens the Pi's
-    (SPI0 through Blinka's ``board.SPI()``, or ``board.D18``).  The library's own
-    brightness stays at 1: `Leds` has already applied the profile's cap.
+    `bus` is the SPI bus to use; None opens the Pi's SPI0 through Blinka's
+    ``board.SPI()``.  The library's own brightness stays at 1: `Leds` has already
+    applied the profile's cap.
     """
-    if config.driver == "spi":
-        import neopixel_spi
-
-        if bus is None:
-            import board
-
-            bus = board.SPI()
-        return neopixel_spi.NeoPixel_SPI(bus, config.count, pixel_order=config.order,
-                                         brightness=1.0, auto_write=False)
-    import neopixel
+    import neopixel_spi
 
     if bus is None:
         import board
 
-        bus = board.D18
-    return neopixel.NeoPixel(bus, config.count, pixel_order=config.order,
-                             brightness=1.0, auto_write=False)
+        bus = board.SPI()
+    return neopixel_spi.NeoPixel_SPI(bus, config.count, pixel_order=config.order,
+                                     brightness=1.0, auto_write=False)
 
 
 class Leds:

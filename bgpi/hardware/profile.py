@@ -50,7 +50,11 @@ LED_DRIVER_PINS: dict[str, dict[int, str]] = {
     "spi": {10: "the LED data line (SPI0 MOSI)", 11: "SPI0 SCLK (claimed with the LED line)",
             9: "SPI0 MISO (claimed with the LED line)", 8: "SPI0 CE0 (claimed with the LED line)",
             7: "SPI0 CE1 (claimed with the LED line)"},
-    "pwm": {18: "the LED data line (PWM0)"},
+}
+DROPPED_LED_DRIVERS = {
+    "pwm": "the pwm driver is not supported: it needs root (DMA through /dev/mem), the "
+           "service runs unprivileged, and it cannot work on a Pi 5; wire the LED data "
+           "line to GPIO10 and use driver = \"spi\"",
 }
 
 
@@ -186,7 +190,7 @@ class LedConfig:
     """The NeoPixel chain and what each LED lights."""
 
     driver: str
-    """"spi" (GPIO10, no root needed) or "pwm" (GPIO18)."""
+    """"spi": the data line on GPIO10 (SPI0 MOSI); no root needed, any Pi."""
     order: str
     """The order the pixels expect the colour bytes in, e.g. "GRB" for WS2812B."""
     count: int
@@ -200,7 +204,7 @@ class LedConfig:
     @property
     def pin(self) -> int:
         """The BCM pin of the data line."""
-        return 10 if self.driver == "spi" else 18
+        return 10
 
 
 @dataclass(frozen=True)
@@ -496,8 +500,7 @@ class _Reader:
         path = ("leds",)
         table = self.table(path, ("driver", "order", "count", "brightness",
                                   "current_budget_ma", "map"))
-        driver = self.value(table, (*path, "driver"),
-                            _one_of(tuple(LED_DRIVER_PINS)), "spi")
+        driver = self.value(table, (*path, "driver"), _led_driver, "spi")
         order = self.value(table, (*path, "order"), _one_of(COLOUR_ORDERS), "GRB")
         count = self.number(table, (*path, "count"))
         brightness = self.value(table, (*path, "brightness"), _fraction, 1.0)
@@ -607,6 +610,10 @@ def _pin_list(value: Any) -> str | None:
         return f"expected a list of GPIO pin numbers, got {value!r}"
     faults = [fault for pin in value if (fault := _pin(pin)) is not None]
     return faults[0] if faults else None
+
+
+def _led_driver(value: Any) -> str | None:
+    return DROPPED_LED_DRIVERS.get(value) or _one_of(tuple(LED_DRIVER_PINS))(value)
 
 
 def _one_of(choices: tuple[str, ...]) -> Callable[[Any], str | None]:

@@ -46,3 +46,27 @@ def scanner(profile: Profile, sim: SimulatedBoard):
 def board(profile: Profile) -> Board:
     with open_board(profile, "sim") as board:
         yield board
+
+
+PI_4B_REVISION = 0xC03111
+"""A Raspberry Pi 4 Model B's revision code, for gpiozero's pin tables."""
+
+
+@pytest.fixture
+def lgpio_board(profile: Profile, tmp_path, monkeypatch):
+    """(simulated board, `SimulatedChip`, gpiozero's lgpio factory): the Pi's pin stack with
+    only lgpio's kernel calls simulated, as on a Pi 4 whose switches are the board's."""
+    monkeypatch.chdir(tmp_path)  # lgpio makes its notification pipe here when imported
+    lgpio = pytest.importorskip("lgpio")
+    from gpiozero.pins.lgpio import LGPIOFactory
+    from gpiozero.pins.local import LocalPiFactory
+
+    from bgpi.hardware.chipsim import SimulatedChip
+
+    board = SimulatedBoard(profile)
+    chip = SimulatedChip(board, lgpio._lgpio)
+    monkeypatch.setattr(lgpio, "_lgpio", chip)
+    monkeypatch.setattr(LocalPiFactory, "_get_revision", lambda self: PI_4B_REVISION)
+    factory = LGPIOFactory(chip=0)
+    yield board, chip, factory
+    factory.close()

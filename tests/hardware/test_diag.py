@@ -42,11 +42,11 @@ def test_wiring_lists_pins_channels_and_leds():
 
 
 def test_wiring_of_another_profile(tmp_path):
-    path = tmp_path / "pwm.toml"
-    path.write_text(default_profile_path().read_text().replace('driver = "spi"', 'driver = "pwm"'))
+    path = tmp_path / "other.toml"
+    path.write_text(default_profile_path().read_text().replace("hint = 3", "hint = 18"))
     status, out = diag("wiring", "--profile", str(path))
     assert status == 0 and out.startswith(f"Wiring of {path}")
-    assert "GPIO18  the LED data line (PWM0)" in out and "GPIO10" not in out
+    assert "GPIO18  button hint (to ground)" in out and "GPIO3 " not in out
 
 
 def test_bad_profile_is_one_usage_error(tmp_path):

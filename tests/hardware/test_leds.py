@@ -1,15 +1,12 @@
 """LEDs: the limits our layer applies, and the bytes Adafruit's drivers would send.
 
-The drivers get a fake SPI bus (neopixel_spi) or a fake pin and write primitive
-(neopixel, PWM); their own pixel buffers do the encoding, so the captured bytes are the
-real ones.
+The driver gets a fake SPI bus (neopixel_spi); its own pixel buffer does the encoding,
+so the captured bytes are the real ones.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import sys
-import types
 
 import pytest
 
@@ -97,30 +94,6 @@ def test_current_budget_reaches_the_wire(config):
     assert list(wire) == [channel for colour in sent for channel in (colour[1], colour[0], colour[2])]
     assert sum(wire) * 20 / 255 <= 600
     assert max(wire) == min(wire) > 0  # dimmed evenly, not cut off
-
-
-def test_pwm_driver_bytes(config, monkeypatch):
-    written: list[tuple[object, bytes]] = []
-
-    class DigitalInOut:
-        def __init__(self, pin):
-            self.pin = pin
-
-    board = types.SimpleNamespace(D18="D18")
-    digitalio = types.SimpleNamespace(DigitalInOut=DigitalInOut,
-                                      Direction=types.SimpleNamespace(OUTPUT="output"))
-    write = types.SimpleNamespace(neopixel_write=lambda pin, buf: written.append((pin, bytes(buf))))
-    for name, module in (("board", board), ("digitalio", digitalio), ("neopixel_write", write)):
-        monkeypatch.setitem(sys.modules, name, module)
-    # Import neopixel afresh over the fakes, and forget that import after the test.
-    monkeypatch.setitem(sys.modules, "neopixel", None)
-    monkeypatch.delitem(sys.modules, "neopixel")
-    pwm = dataclasses.replace(config, driver="pwm")
-    leds = Leds(pwm, open_pixels(pwm))
-    leds.show({1: (10, 20, 30)})
-    pin, data = written[-1]
-    assert pin.pin == "D18" and pin.direction == "output"
-    assert data[3:6] == bytes([20, 10, 30]) and len(data) == 3 * 44
 
 
 def test_limit_frame_caps_then_fits_the_budget():

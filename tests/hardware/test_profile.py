@@ -70,8 +70,14 @@ def test_debouncing_in_frames_is_refused_with_the_new_key():
 
 def test_a_good_profile_loads_from_a_file(tmp_path):
     path = tmp_path / "board.toml"
-    path.write_text(edited(('driver = "spi"', 'driver = "pwm"')))
-    assert load_profile(path).leds.pin == 18
+    path.write_text(edited(("count = 44", "count = 45")))
+    assert load_profile(path).leds.count == 45
+
+
+def test_the_pwm_led_driver_is_refused_with_the_reason():
+    (problem,) = problems(edited(('driver = "spi"', 'driver = "pwm"')))
+    assert "leds.driver: the pwm driver is not supported: it needs root" in problem
+    assert "Pi 5" in problem and 'driver = "spi"' in problem
 
 
 def test_syntax_error_names_line():

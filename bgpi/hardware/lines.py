@@ -1,0 +1,125 @@
+"""The multiplexers' lines as the scanner uses them: set one select line, read every signal line.
+
+Two ways to drive them, chosen by the pin factory (`open_mux_lines`):
+
+- `GroupLines` on gpiozero's lgpio factory (the Pi's default): the select lines are one
+  lgpio output group and the signal lines one input group, so a channel costs one
+  ``group_write`` and one ``group_read`` however many multiplexers there are.  A frame
+  of 16 channels is 32 calls into lgpio.
+- `DeviceLines` on any other factory (RPi.GPIO, gpiozero's ``MockFactory`` in the
+  tests and the simulator): one gpiozero device per line, read one by one.
+
+The scanner (`bgpi.hardware.scanner`) runs the same code over either.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Protocol
+
+from gpiozero import Device, DigitalOutputDevice, InputDevice
+from gpiozero.pins import Factory
+
+
+class MuxLines(Protocol):
+    """What a scan does to the pins."""
+
+    def set_select(self, line: int, level: bool) -> None:
+        """Drive select line `line` (0 is S0) to `level`, leaving the others as they are."""
+
+    def read_closed(self) -> int:
+        """Bit m set where the signal line of multiplexer m reads low: its switch is closed."""
+
+    def close(self) -> None:
+        """Release every line (idempotent)."""
+
+
+class DeviceLines:
+    """The lines as gpiozero devices, on any pin factory."""
+
+    def __init__(self, select: Sequence[int], signal: Sequence[int], initial: int,
+                 pin_factory: Factory | None) -> None:
+        self._select: list[DigitalOutputDevice] = []
+        self._signal: list[InputDevice] = []
+        try:
+            for line, pin in enumerate(select):
+                self._select.append(DigitalOutputDevice(
+                    pin, initial_value=bool(initial >> line & 1), pin_factory=pin_factory))
+            for pin in signal:
+                self._signal.append(InputDevice(pin, pull_up=True, pin_factory=pin_factory))
+        except BaseException:
+            self.close()
+            raise
+        self._weighted = tuple((1 << mux, device) for mux, device in enumerate(self._signal))
+
+    def set_select(self, line: int, level: bool) -> None:
+        self._select[line].value = level
+
+    def read_closed(self) -> int:
+        closed = 0
+        for weight, device in self._weighted:
+            if device.value:  # active low: pull_up=True makes a low line read 1
+                closed |= weight
+        return closed
+
+    def close(self) -> None:
+        for device in (*self._select, *self._signal):
+            device.close()
+        self._select.clear()
+        self._signal.clear()
+
+
+class GroupLines:
+    """The lines as two lgpio groups on the chip of gpiozero's lgpio factory.
+
+    The groups are claimed on a handle of their own, so closing it frees them; gpiozero
+    never sees these pins (the profile gives every pin one job).
+    """
+
+    def __init__(self, select: Sequence[int], signal: Sequence[int], initial: int,
+                 chip: int) -> None:
+        import lgpio
+
+        self._lgpio = lgpio
+        self._handle: int | None = lgpio.gpiochip_open(chip)
+        self._select = select[0]  # lgpio names a group by its first line
+        self._signal = signal[0]
+        self._all_high = (1 << len(signal)) - 1
+        try:
+            lgpio.group_claim_output(self._handle, list(select),
+                                     [initial >> line & 1 for line in range(len(select))])
+            lgpio.group_claim_input(self._handle, list(signal), lgpio.SET_PULL_UP)
+        except BaseException:
+            self.close()
+            raise
+
+    def set_select(self, line: int, level: bool) -> None:
+        self._lgpio.group_write(self._handle, self._select, level << line, 1 << line)
+
+    def read_closed(self) -> int:
+        _, levels = self._lgpio.group_read(self._handle, self._signal)
+        return levels ^ self._all_high  # a closed switch pulls its line low
+
+    def close(self) -> None:
+        if self._handle is not None:
+            # Closing the chip handle frees both groups.
+            self._lgpio.gpiochip_close(self._handle)
+            self._handle = None
+
+
+def open_mux_lines(select: Sequence[int], signal: Sequence[int], initial: int,
+                   pin_factory: Factory | None = None) -> MuxLines:
+    """The select and signal lines, select lines first driven to channel `initial`.
+
+    `pin_factory` None means gpiozero's default (``GPIOZERO_PIN_FACTORY``, else lgpio
+    where it is installed); on gpiozero's lgpio factory the lines are lgpio groups.
+    """
+    if pin_factory is None:
+        Device.ensure_pin_factory()
+        pin_factory = Device.pin_factory
+    # Only a factory from gpiozero's lgpio module can be one, and then it is imported.
+    lgpio_pins = sys.modules.get("gpiozero.pins.lgpio")
+    if lgpio_pins is not None and isinstance(pin_factory, lgpio_pins.LGPIOFactory):
+        return GroupLines(select, signal, initial, pin_factory.chip)
+    return DeviceLines(select, signal, initial, pin_factory)
