@@ -118,7 +118,7 @@ def trees(cases) -> None:
     gc.collect()
     gc.freeze()
     retimed = [
-        (best_of(5, lambda: PlayTree(position, side, dice)), position, side, dice)
+        (best_of(5, lambda p=position, s=side, d=dice: PlayTree(p, s, d)), position, side, dice)
         for _, position, side, dice in timings[-20:]
     ]
     seconds, position, side, dice = max(retimed, key=lambda timing: timing[0])

@@ -126,7 +126,7 @@ def batch_line(text: str) -> dict:
     except json.JSONDecodeError as error:
         raise ValueError(f"not JSON: {error.msg} at column {error.colno}") from None
     if not isinstance(request, dict):
-        raise ValueError('expected an object {"position_id": ..., "dice": [a, b]}')
+        raise ValueError('expected an object {"position_id": ..., "dice": [a, b]}')  # noqa: TRY004 (bad input)
     missing = [key for key in ("position_id", "dice") if key not in request]
     if missing:
         raise ValueError("missing " + " and ".join(f'"{key}"' for key in missing))

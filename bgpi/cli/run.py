@@ -73,7 +73,7 @@ def _run(args: argparse.Namespace) -> int:
         profile = load_profile(args.profile)
         config = json.loads(args.config)
         if not isinstance(config, dict):
-            raise ValueError("--config takes a JSON object")
+            raise ValueError("--config takes a JSON object")  # noqa: TRY004 (bad input)
         if args.match is not None:
             config["match"] = args.match
         if args.new:

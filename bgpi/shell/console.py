@@ -162,7 +162,7 @@ def perform(runner: TableRunner, hand, out: TextIO) -> None:
         return  # the clock runs on its own
     if not isinstance(runner, SimulatedTable):
         if not isinstance(hand, (Press, Hold)):
-            raise ValueError("on a real board, hands move the checkers and roll the dice")
+            raise ValueError("on a real board, hands move the checkers and roll the dice")  # noqa: TRY004
         runner.press(hand.button, long=isinstance(hand, Hold))
         return
     shown = runner.act(hand)

@@ -30,7 +30,7 @@ from bgpi.shell.journal import JournalRead
 from bgpi.shell.recorder import Recorder
 from bgpi.table.controller import Table
 from bgpi.table.inputs import Press, Rolled, Sensed, Tick
-from bgpi.table.lights import DICE_COLOUR, Lighting, colours, log_roles, next_change
+from bgpi.table.lights import DICE_COLOUR, Lighting, colours, lights_event, next_change
 from bgpi.table.tracker import Sensing, checkers_on
 
 Emit = Callable[[dict], None]
@@ -140,7 +140,7 @@ class TableRunner:
             self._blink = next_change(lighting, self.now)
 
     def lights_event(self) -> dict:
-        return {"event": "lights", "roles": log_roles(self.table.lighting())}
+        return lights_event(self.table.lighting())
 
 
 class SimulatedTable(TableRunner):

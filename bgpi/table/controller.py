@@ -26,6 +26,14 @@ from bgpi.table.view import TableView
 GRACE = 1.5
 """Seconds of board time an unexplained board is tolerated before play pauses."""
 
+SESSION_LENGTHS: tuple[int, ...] = (1, 3, 5, 7, 9, 11, 0)
+"""What the session chooser offers: matches to these lengths, and money play (0)."""
+
+
+def _chooser_start(length: int) -> int:
+    """The chooser shows the current session's kind first."""
+    return length if length in SESSION_LENGTHS else SESSION_LENGTHS[0]
+
 
 class Table(TableState, FollowingTurn, Doubling, TableView):
     """One table: a session of games, its state, and what the board shows.
@@ -73,6 +81,7 @@ class Table(TableState, FollowingTurn, Doubling, TableView):
         if isinstance(happened, Tick):
             self.now = happened.now
             self._check_grace()
+            self._check_drop_time()
         elif isinstance(happened, Sensed):
             self.seen = happened.counts
             self._sensed()
@@ -132,9 +141,16 @@ class Table(TableState, FollowingTurn, Doubling, TableView):
                         "reason": "hints need an engine, and none is configured"})
             return
         side = Side.parse(owner)
-        if self.phase == "setup":
-            if kind == "turn":
-                self._start()
+        if self.phase == "new_session":
+            self._choose_session(kind, long)
+        elif self.phase in ("setup", "match_over"):
+            if kind == "cube" and not self._practice_cube(side):
+                self.chooser_from, self.phase = self.phase, "new_session"
+                self.choosing = _chooser_start(self.settings.match_length)
+            elif self.phase == "match_over":
+                self._new_session(self.settings.match_length)
+            else:
+                self._start(side, kind)
         elif self.phase == "roll":
             if kind == "cube":
                 self._double(side)
@@ -158,18 +174,57 @@ class Table(TableState, FollowingTurn, Doubling, TableView):
             elif kind == "turn":
                 self._try_commit()
 
-    def _start(self) -> None:
+    def _practice_cube(self, side: Side) -> bool:
+        """Whether *cube* in setup is the practice position's player on roll doubling."""
+        return self.phase == "setup" and self.practice_turn is side
+
+    def _start(self, side: Side, kind: str) -> None:
+        """A press in setup: start the game if the board is set.  In a practice position
+        the checkers are already set and the press is the first of the game: *turn* of
+        the player on roll rolls, their *cube* doubles."""
         missing, extra = self.sensing.difference(self.seen or (), self._expected())
         if self.seen is None or missing or extra:
+            wrong = []
+            if missing:
+                wrong.append("put checkers on the points lit soft white")
+            if extra:
+                wrong.append("take the extra checkers off the points lit violet")
             self._emit({
                 "event": "rejected",
                 "player": None,
-                "reason": "set up the board first: the lit points still need checkers",
+                "reason": "set up the board first: " + " and ".join(wrong or ["the board is not read yet"]),
                 "points": in_order([*missing, *extra]),
             })
             return
         on_roll = Side.WHITE if self.practice_turn is None else self.practice_turn
         self._emit({"event": "start", "position_id": position_id(self.position, on_roll)})
+        if self.phase == "roll" and side is on_roll:
+            if kind == "turn":
+                self.wants_roll = "turn"
+            else:
+                self._double(side)
+
+    # -- a new session chosen on the board --------------------------------------------
+
+    def _choose_session(self, kind: str, long: bool) -> None:
+        """The session chooser: *cube* shows the next match length, *turn* starts it,
+        a held *cube* goes back."""
+        if kind == "cube" and long:
+            self.phase, self.choosing = self.chooser_from, None
+        elif kind == "cube":
+            at = SESSION_LENGTHS.index(self.choosing)
+            self.choosing = SESSION_LENGTHS[(at + 1) % len(SESSION_LENGTHS)]
+        else:
+            self._new_session(self.choosing)
+
+    def _new_session(self, length: int) -> None:
+        """Start a new session (a match to `length`, or money play for 0), keeping the
+        other settings; the board is then set up for its first game."""
+        config = {key: value for key, value in self.config.items() if key != "match"}
+        if length:
+            config = {key: value for key, value in config.items()
+                      if key not in ("jacoby", "beavers", "auto_doubles")} | {"match": length}
+        self._emit({"event": "session", "config": config})
 
     def _dice_rolled(self, first: int, second: int) -> None:
         request, self.wants_roll = self.wants_roll, None

@@ -1,7 +1,10 @@
 """Cube actions at the table: offering a double, and the answer to one.
 
 Offers are made with a *cube* button before rolling; the player doubled answers with
-*turn* (take), *cube* (drop) or a held *cube* (beaver, where enabled).  What is allowed
+*turn* (take), *cube* twice (drop) or a held *cube* (beaver, where enabled).  One press
+never ends a game: the first press of *cube* asks (`drop_asked`), a second one within
+`DROP_CONFIRM` seconds of board time drops, and *turn* or the time running out goes back
+to the question.  What is allowed
 is the rules' business (`bgpi.rules.cube`, `bgpi.rules.session`); a refusal becomes a
 `rejected` event with the rules' own reason.
 """
@@ -10,6 +13,9 @@ from __future__ import annotations
 
 from bgpi.rules.cube import CubeError
 from bgpi.rules.position import Side
+
+DROP_CONFIRM = 3.0
+"""Seconds of board time in which a second press of *cube* confirms a drop."""
 
 
 class Doubling:
@@ -21,11 +27,28 @@ class Doubling:
         if side is not self.game.cube.offer.taker:
             return
         if kind == "turn":
-            self._emit({"event": "take", "player": side.label, "cube": self.game.cube.offered_value})
+            if self.drop_asked is not None:
+                self._keep_question(side)
+            else:
+                self._emit({"event": "take", "player": side.label, "cube": self.game.cube.offered_value})
         elif long:
             self._beaver(side)
+        elif self.drop_asked is None:
+            self.drop_asked = self.now
+            self._out.append({"event": "drop_asked", "player": side.label,
+                              "reason": f"press {side.label}.cube again to drop, "
+                                        f"{side.label}.turn to go back"})
         else:
             self._drop(side)
+
+    def _keep_question(self, side: Side) -> None:
+        """The drop was not confirmed: back to take or drop."""
+        self.drop_asked = None
+        self._out.append({"event": "drop_cancelled", "player": side.label})
+
+    def _check_drop_time(self) -> None:
+        if self.drop_asked is not None and self.now - self.drop_asked + 1e-9 >= DROP_CONFIRM:
+            self._keep_question(self.game.cube.offer.taker)
 
     def _double(self, side: Side) -> None:
         try:

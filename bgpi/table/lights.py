@@ -1,9 +1,11 @@
 """The board's lights: the role each location plays → LED colours and blink pattern.
 
-The controller decides roles (the LED vocabulary of the architecture: `ROLES`); this
+The controller decides roles (the LED vocabulary of the architecture: `ROLES`) and what
+the board asks (a `Prompt`: the situation, who answers, what each button does); this
 module turns a `Lighting` into the colour of each LED at a moment of board time, into
-the ``roles`` of the table log's ``lights`` event, and into one-character marks for the
-text board.  It knows no game rules, no pins and no clock: time comes in as seconds of
+the ``lights`` event of the table log, and into one-character marks for the text board.
+How each prompt shows on the turn lights and the dice is `PROMPT_LOOKS`, the card
+beside the board (hardware/legend.md) in code.  It knows no game rules, no pins and no clock: time comes in as seconds of
 board time, so blinking is as deterministic as everything else in the core.
 """
 
@@ -14,10 +16,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from bgpi.hardware.dice import PIP_PATTERNS, dice_indices
+from bgpi.hardware.dice import PIP_PATTERNS
 from bgpi.hardware.leds import Colour
 from bgpi.hardware.locations import LOCATIONS, Location
-from bgpi.hardware.profile import LedConfig
+from bgpi.hardware.profile import DICE, LedConfig
 from bgpi.rules.position import Side
 
 ROLES: tuple[str, ...] = (
@@ -38,12 +40,18 @@ class Look:
     period: float | None = None
     """Seconds of one blink cycle; None for a steady light."""
     duty: float = 0.5
+    other: Colour | None = None
+    """The colour of the second part of each cycle; None: dark (a plain blink)."""
 
     def lit(self, now: float) -> bool:
-        """Whether the light is on at board time `now`."""
+        """Whether the light shows `colour` at board time `now` (else `other`, or dark)."""
         if self.period is None:
             return True
         return now - self._cycle_start(now) < self.duty * self.period
+
+    def colour_at(self, now: float) -> Colour | None:
+        """The colour shown at board time `now`; None when dark."""
+        return self.colour if self.lit(now) else self.other
 
     def next_edge(self, now: float) -> float | None:
         """The first board time after `now` at which the light turns on or off."""
@@ -76,6 +84,99 @@ are full scale: the LED driver applies the profile's brightness cap and current 
 
 DICE_COLOUR: Colour = (255, 255, 255)
 TURN_COLOUR: Colour = (255, 255, 255)
+CUBE_COLOUR: Colour = (255, 160, 0)
+"""Amber: on a turn light, the cube button answers (white: the turn button)."""
+RED: Colour = (255, 0, 0)
+GREEN: Colour = (0, 255, 0)
+BLUE: Colour = (0, 64, 255)
+
+PROMPTS: tuple[str, ...] = (
+    "setup", "opening", "roll", "roll_or_double", "move", "no_play", "choose", "doubled",
+    "confirm_drop", "mismatch", "game_over", "match_over", "new_session",
+)
+"""Every situation in which the board waits for someone (see `Prompt`)."""
+
+FULL = 7
+"""A die "face" with every pip lit: no die shows it, so it never reads as a roll."""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the board waits for: the situation `asks` (one of `PROMPTS`), the player
+    asked (`side`; None: either player), and what each button does now (`answers`:
+    button name → a word or two, as the legend says it).
+
+    `number` is what the dice add up to where a prompt shows a number (the points of
+    a game won, a match score, a match length; 0 for money play); `dead_dice` is how
+    many of the roll's dice cannot be played (2: no legal play at all).
+    ValueError for an unknown situation.
+    """
+
+    asks: str
+    side: Side | None = None
+    answers: Mapping[str, str] = field(default_factory=dict)
+    number: int | None = None
+    dead_dice: int = 0
+
+    def __post_init__(self) -> None:
+        if self.asks not in PROMPTS:
+            raise ValueError(f"unknown prompt {self.asks!r}: expected one of {', '.join(PROMPTS)}")
+        object.__setattr__(self, "answers", MappingProxyType(dict(self.answers)))
+
+    def log(self) -> dict:
+        """The prompt as the ``lights`` event carries it."""
+        logged = {"asks": self.asks, "side": None if self.side is None else self.side.label,
+                  "answers": dict(self.answers)}
+        if self.number is not None:
+            logged["number"] = self.number
+        if self.dead_dice:
+            logged["dead_dice"] = self.dead_dice
+        return logged
+
+
+@dataclass(frozen=True)
+class PromptLook:
+    """How a prompt shows: the asked turn light(s) and the dice.
+
+    `dice` is "dark", "roll" (the roll, unplayable dice red), "cube" (one die all
+    amber; both when a beaver is an answer) or "number" (faces adding up to the
+    prompt's number; every pip of both dice for 0).
+    """
+
+    turn: Look | None
+    dice: str = "dark"
+    dice_look: Look = Look(DICE_COLOUR, "")
+
+
+_SLOW, _FAST = 1.0, 0.25
+PROMPT_LOOKS: Mapping[str, PromptLook] = MappingProxyType({
+    "setup": PromptLook(None),
+    "opening": PromptLook(Look(TURN_COLOUR, "", period=_SLOW)),
+    "roll": PromptLook(Look(TURN_COLOUR, "", period=_SLOW)),
+    "roll_or_double": PromptLook(Look(TURN_COLOUR, "", period=2 * _SLOW, other=CUBE_COLOUR)),
+    "move": PromptLook(Look(TURN_COLOUR, ""), "roll"),
+    "no_play": PromptLook(Look(TURN_COLOUR, "", period=_SLOW), "roll"),
+    "choose": PromptLook(Look(TURN_COLOUR, "", period=2 * _SLOW, other=CUBE_COLOUR), "roll"),
+    "doubled": PromptLook(Look(TURN_COLOUR, "", period=0.5, other=CUBE_COLOUR), "cube",
+                          Look(CUBE_COLOUR, "")),
+    "confirm_drop": PromptLook(Look(CUBE_COLOUR, "", period=_FAST), "cube",
+                               Look(CUBE_COLOUR, "", period=_FAST)),
+    "mismatch": PromptLook(Look(RED, ""), "roll"),
+    "game_over": PromptLook(Look(GREEN, ""), "number", Look(GREEN, "")),
+    "match_over": PromptLook(Look(GREEN, "", period=_SLOW), "number", Look(GREEN, "")),
+    "new_session": PromptLook(Look(TURN_COLOUR, "", period=2 * _SLOW, other=CUBE_COLOUR),
+                              "number", Look(BLUE, "")),
+})
+"""How each prompt shows (hardware/legend.md is the same table for people)."""
+DEAD_DIE = Look(RED, "")
+
+
+def number_faces(number: int) -> tuple[int, int]:
+    """Two faces adding up to `number` (0 ≤ number ≤ 12; 0 is every pip of both dice);
+    a die shows 0 when dark: 5 is (5, 0), 8 is (6, 2)."""
+    if number == 0:
+        return FULL, FULL
+    return min(number, 6), max(number - 6, 0)
 
 
 @dataclass(frozen=True)
@@ -94,7 +195,9 @@ class Lighting:
     dice: tuple[int, int] | None = None
     """The faces shown on the dice LEDs; None leaves the dice dark."""
     turn: Side | None = None
-    """The side whose turn light is lit."""
+    """The side whose turn light is lit (steady white) when no prompt says otherwise."""
+    prompt: Prompt | None = None
+    """What the board asks, shown on the turn lights and the dice."""
 
     def __post_init__(self) -> None:
         for location, role in self.roles.items():
@@ -133,19 +236,83 @@ def colours(lighting: Lighting, leds: LedConfig, now: float) -> dict[int, Colour
         if look.lit(now):
             for index in leds.targets.get(str(location), ()):
                 lit[index] = look.colour
-    if lighting.dice is not None:
-        lit.update(dict.fromkeys(dice_indices(leds, lighting.dice), DICE_COLOUR))
-    if lighting.turn is not None:
-        lit.update(dict.fromkeys(leds.targets.get(f"turn:{lighting.turn.label}", ()),
-                                 TURN_COLOUR))
+    for faces, colour in _dice_shown(lighting, now):
+        lit.update(dict.fromkeys(_pips(leds, faces), colour))
+    for side, look in _turn_lights(lighting).items():
+        colour = look.colour_at(now)
+        if colour is not None:
+            lit.update(dict.fromkeys(leds.targets.get(f"turn:{side.label}", ()), colour))
     return lit
+
+
+def _turn_lights(lighting: Lighting) -> dict[Side, Look]:
+    prompt = lighting.prompt
+    if prompt is None:
+        return {} if lighting.turn is None else {lighting.turn: Look(TURN_COLOUR, "")}
+    look = PROMPT_LOOKS[prompt.asks].turn
+    if look is None:
+        return {}
+    return dict.fromkeys(Side if prompt.side is None else (prompt.side,), look)
+
+
+def _dice_looks(lighting: Lighting) -> list[tuple[tuple[int, int], Look]]:
+    """(faces, look) of what the dice show; a face 0 is a dark die."""
+    prompt = lighting.prompt
+    shows = "roll" if prompt is None else PROMPT_LOOKS[prompt.asks].dice
+    if shows == "roll":
+        if lighting.dice is None:
+            return []
+        dead = 0 if prompt is None else prompt.dead_dice
+        first, second = lighting.dice
+        if dead == 0:
+            return [((first, second), Look(DICE_COLOUR, ""))]
+        if dead == 1:
+            return [((first, 0), Look(DICE_COLOUR, "")), ((0, second), DEAD_DIE)]
+        return [((first, second), DEAD_DIE)]
+    look = PROMPT_LOOKS[prompt.asks].dice_look
+    if shows == "cube":
+        beaver = "beaver" in prompt.answers.values()
+        return [((FULL, FULL if beaver else 0), look)]
+    if shows == "number" and prompt.number is not None:
+        return [(number_faces(min(prompt.number, 12)),
+                 Look(look.colour, "", period=_SLOW) if prompt.number > 12 else look)]
+    return []
+
+
+def _dice_shown(lighting: Lighting, now: float) -> list[tuple[tuple[int, int], Colour]]:
+    shown = []
+    for faces, look in _dice_looks(lighting):
+        colour = look.colour_at(now)
+        if colour is not None:
+            shown.append((faces, colour))
+    return shown
+
+
+def _pips(leds: LedConfig, faces: tuple[int, int]) -> list[int]:
+    indices = []
+    for die, face in zip(DICE, faces):
+        if face == FULL:
+            indices.extend(leds.targets[die])
+        elif face:
+            indices.extend(leds.targets[die][pip] for pip in PIP_PATTERNS[face])
+    return indices
 
 
 def next_change(lighting: Lighting, now: float) -> float | None:
     """The first board time after `now` at which a light blinks on or off; None if none blinks."""
-    edges = [edge for look in set(lighting.looks().values())
-             if (edge := look.next_edge(now)) is not None]
+    looks = {*lighting.looks().values(), *_turn_lights(lighting).values(),
+             *(look for _, look in _dice_looks(lighting))}
+    edges = [edge for look in looks if (edge := look.next_edge(now)) is not None]
     return min(edges, default=None)
+
+
+def lights_event(lighting: Lighting) -> dict:
+    """The table log's ``lights`` event: the roles, and what the board asks
+    (``asks``, ``side``, ``answers``: see `Prompt`)."""
+    event = {"event": "lights", "roles": log_roles(lighting)}
+    if lighting.prompt is not None:
+        event.update(lighting.prompt.log())
+    return event
 
 
 def log_roles(lighting: Lighting) -> dict[str, str]:

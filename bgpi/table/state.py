@@ -28,6 +28,7 @@ class TableState:
 
     sensing: Sensing
     # the session, as its `session` event set it up
+    config: dict = field(default_factory=dict)
     settings: Settings = field(default_factory=Settings)
     lenient: bool = False
     start_position: Position = field(default_factory=Position.start)
@@ -54,6 +55,11 @@ class TableState:
     choice: int = 0
     wants_roll: str | None = None
     lenient_offer: bool = False
+    # questions the board is asking that no event has settled yet
+    last_result: dict | None = None  # the last game_over, shown until the next game starts
+    drop_asked: float | None = None  # board time of a first press of drop, awaiting the second
+    choosing: int | None = None  # the match length shown by the session chooser (0: money)
+    chooser_from: str = "setup"  # the phase the chooser goes back to
     _out: list[dict] = field(default_factory=list)  # the events of the input being handled
 
     def apply(self, event: dict) -> None:
@@ -64,7 +70,16 @@ class TableState:
             handler(event)
 
     def _apply_session(self, event: dict) -> None:
+        # A session may also begin in the middle of a journal (a new match chosen on the
+        # board): nothing of the one before carries over.
+        fresh = type(self)(self.sensing, now=self.now, seen=self.seen)
+        for name in ("start_position", "practice_turn", "practice_key", "game", "dice", "tree",
+                     "tracker", "node", "reading", "rejected", "mismatch", "unexplained_since",
+                     "candidates", "choice", "wants_roll", "lenient_offer", "last_result",
+                     "drop_asked", "choosing"):
+            setattr(self, name, getattr(fresh, name))
         config = dict(event.get("config", {}))
+        self.config = dict(config)
         self.lenient = bool(config.pop("lenient", False))
         self.settings = Settings.from_config(config)
         session = Session(self.settings)
@@ -84,17 +99,23 @@ class TableState:
 
     def _apply_start(self, event: dict) -> None:
         self.position = self.start_position
+        self.last_result = None
         if self.practice_turn is None:
             self.phase = "opening"
             self.game = self.session.new_game()
             self.wants_roll = "opening"
             return
+        self.game = self.practice_game()
+        self.phase = "roll"
+
+    def practice_game(self) -> Game:
+        """The game a practice position starts: its player on roll, and the Match ID's
+        cube in the session's first game."""
         game = replace(self.session.new_game(), turn=self.practice_turn)
         key = self.practice_key
         if key is not None and (self.session.games == 0):
             game = replace(game, cube=Cube(key.cube_value, key.cube_owner))
-        self.game = game
-        self.phase = "roll"
+        return game
 
     def _apply_tie(self, event: dict) -> None:
         self.game = self.game.opening(event["white"], event["black"])
@@ -131,12 +152,15 @@ class TableState:
 
     def _apply_beaver(self, event: dict) -> None:
         self.game = self.game.beaver(Side.parse(event["player"]))
+        self.drop_asked = None
 
     def _apply_take(self, event: dict) -> None:
         self.game = self.game.take(Side.parse(event["player"]))
+        self.drop_asked = None
         self.phase = "roll"
 
     def _apply_drop(self, event: dict) -> None:
+        self.drop_asked = None
         self.phase = "over"
 
     def _apply_game_over(self, event: dict) -> None:
@@ -147,6 +171,7 @@ class TableState:
             event.get("dropped", False),
         )
         self.session = self.session.record(result)
+        self.last_result = event
         self.game = None
         self.dice = None
         self.position = self.start_position

@@ -8,10 +8,12 @@ are `bgpi.table.lights`' business.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bgpi.hardware.locations import LOCATIONS, Location
 from bgpi.rules.ids import match_id, position_id
 from bgpi.rules.position import BAR, Position, Side, absolute_point
-from bgpi.table.lights import Lighting
+from bgpi.table.lights import Lighting, Prompt
 from bgpi.table.tracker import bar, checkers_on, location_of, tray
 
 
@@ -59,7 +61,67 @@ class TableView:
                 for location in self.rejected["points"]:
                     roles[location] = "rejected"
         combined = {location for location in combined if roles[location] == "destination"}
-        return Lighting(roles=roles, combined=frozenset(combined), dice=dice, turn=self.turn)
+        return Lighting(roles=roles, combined=frozenset(combined), dice=dice, turn=self.turn,
+                        prompt=self.prompt())
+
+    def prompt(self) -> Prompt | None:
+        """What the board waits for, who answers and with which button; None in the
+        moments nobody is asked (the dice rolling, a game ending)."""
+        phase, turn = self.phase, self.turn
+        if self.mismatch is not None:
+            return Prompt("mismatch")
+        if phase == "new_session":
+            return Prompt("new_session", None, {**_both("cube", "next choice"), **_both("turn", "start it"),
+                                                **_both("cube", "back", held=True)},
+                          number=self.choosing)
+        if phase == "match_over":
+            winner = self.session.winner
+            return Prompt("match_over", winner, {**_both("turn", "new match"), **_both("cube", "choose session")},
+                          number=self.session.score[winner])
+        if phase == "setup":
+            return self._setup_prompt()
+        if phase == "roll":
+            return self._roll_prompt(turn, self.game)
+        if phase == "doubled":
+            taker = self.game.cube.offer.taker
+            if self.drop_asked is not None:
+                return Prompt("confirm_drop", taker, _own(taker, cube="drop", turn="back"))
+            answers = _own(taker, turn="take", cube="drop (press twice)")
+            if self.game.why_not_beaver(taker) is None:
+                answers[f"hold {taker.label}.cube"] = "beaver"
+            return Prompt("doubled", taker, answers)
+        if phase == "choose":
+            return Prompt("choose", turn, _own(turn, cube="next reading", turn="this reading"))
+        if phase == "move":
+            most, steps = self.tree.most_dice, len(self.dice.steps)
+            dead = 0 if most == steps else 2 if most == 0 else 1
+            answers = _own(turn, turn="pass" if dead == 2 else "commit")
+            if self.lenient_offer:
+                answers[f"{turn.opponent.label}.turn"] = "accept the play as made"
+            return Prompt("no_play" if dead == 2 else "move", turn, answers, dead_dice=dead)
+        return None
+
+    def _setup_prompt(self) -> Prompt:
+        set_up = self.seen is not None and self.seen == self._expected()
+        new_session = _both("cube", "new session")
+        if set_up and self.practice_turn is not None:
+            # The practice position is set: its player on roll starts the game.
+            on_roll = self.practice_turn
+            prompt = self._roll_prompt(on_roll, self.practice_game())
+            others = _own(on_roll.opponent, cube="new session")
+            return replace(prompt, answers={**others, **prompt.answers})
+        if set_up:
+            return Prompt("opening", None, {**_both("turn", "opening roll"), **new_session})
+        if self.last_result is not None:
+            winner = Side.parse(self.last_result["winner"])
+            return Prompt("game_over", winner, new_session, number=self.last_result["points"])
+        return Prompt("setup", None, new_session)
+
+    @staticmethod
+    def _roll_prompt(side: Side, game) -> Prompt:
+        if game.may_double(side):
+            return Prompt("roll_or_double", side, _own(side, turn="roll", cube="double"))
+        return Prompt("roll", side, _own(side, turn="roll"))
 
     def state_event(self) -> dict:
         """The `state` event: where the table stands."""
@@ -77,3 +139,13 @@ class TableView:
         if self.node is not None and self.node != self.tree.root:
             event["board_position_id"] = position_id(self.node.position, turn)
         return event
+
+
+def _both(kind: str, word: str, held: bool = False) -> dict[str, str]:
+    """Both players' `kind` button (held: a long press) answers `word`."""
+    return {("hold " if held else "") + f"{side.label}.{kind}": word for side in Side}
+
+
+def _own(side: Side, **words: str) -> dict[str, str]:
+    """`side`'s buttons answer: `turn="roll"`, `cube="double"`."""
+    return {f"{side.label}.{kind}": word for kind, word in words.items()}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import random
 import subprocess
@@ -148,7 +149,7 @@ def test_self_play_is_a_complete_money_game_as_a_table_log():
     assert events[0]["event"] == "opening" and events[-2]["event"] == "game_over"
     assert events[-1]["event"] == "state"
     plays = [event for event in events if event["event"] == "play"]
-    for before, after in zip(plays, plays[1:]):
+    for before, after in itertools.pairwise(plays):
         assert before["player"] != after["player"]
     last = plays[-1]
     winner = Side.parse(events[-2]["winner"])

@@ -24,6 +24,7 @@ from bgpi.hardware.profile import load_profile
 from bgpi.shell.journal import journal_path
 from bgpi.shell.replay import replay
 from bgpi.shell.script import load_script
+from bgpi.table.lights import PROMPTS
 
 HERE = Path(__file__).parent.parent / "scenarios"
 UPDATE = bool(os.environ.get("BGPI_UPDATE_SCENARIOS"))
@@ -34,7 +35,7 @@ def scenarios() -> dict[str, list[Path]]:
     for path in sorted(HERE.glob("*.jsonl")):
         if path.name.endswith(".log.jsonl"):
             continue
-        name, _, part = path.stem.partition(".")
+        name, _, _part = path.stem.partition(".")
         found.setdefault(name, []).append(path)
     return found
 
@@ -74,3 +75,13 @@ def test_scenario(name, tmp_path):
 
 def test_there_are_at_least_thirty_scenarios():
     assert len(scenarios()) >= 30
+
+
+def test_every_question_the_board_asks_is_shown_in_a_scenario():
+    asked = set()
+    for path in HERE.glob("*.log.jsonl"):
+        for line in path.read_text().splitlines():
+            event = json.loads(line)
+            if event["event"] == "lights" and "asks" in event:
+                asked.add(event["asks"])
+    assert asked == set(PROMPTS)

@@ -12,16 +12,23 @@ from bgpi.hardware.profile import LedConfig, load_profile
 from bgpi.rules.position import Position, Side
 from bgpi.shell.textboard import draw
 from bgpi.table.lights import (
+    CUBE_COLOUR,
     DICE_COLOUR,
+    FULL,
     LOOKS,
+    PROMPT_LOOKS,
+    PROMPTS,
     ROLES,
     TURN_COLOUR,
     Lighting,
+    Prompt,
     colours,
     legend,
+    lights_event,
     log_roles,
     marks,
     next_change,
+    number_faces,
 )
 
 # Phases of the default blinks: source and hint sources 1 s, rejected 0.25 s, half lit.
@@ -201,3 +208,96 @@ def test_the_text_board_draws_the_marks():
     drawing = "\n".join(draw(Position.start(), marks(Lighting({24: "source", 7: "destination",
                                                                "bar:white": "hit"}))))
     assert " S " in drawing and " D " in drawing and "bar:white H" in drawing
+
+
+# --- prompts: what the board asks, on the turn lights and the dice -----------------------
+
+WHITE_LIGHT, AMBER, RED, GREEN = TURN_COLOUR, CUBE_COLOUR, (255, 0, 0), (0, 255, 0)
+
+
+def pips(leds: LedConfig, faces: tuple[int, int]) -> set[int]:
+    lit = set()
+    for die, face in zip(("die:1", "die:2"), faces):
+        pattern = range(7) if face == FULL else PIP_PATTERNS.get(face, ())
+        lit |= {leds.targets[die][pip] for pip in pattern}
+    return lit
+
+
+def test_every_prompt_has_a_look():
+    assert set(PROMPT_LOOKS) == set(PROMPTS)
+    with pytest.raises(ValueError, match="unknown prompt 'dance'"):
+        Prompt("dance")
+
+
+def test_roll_or_double_alternates_white_and_amber_on_the_players_turn_light(leds):
+    lighting = Lighting(turn=Side.WHITE, prompt=Prompt("roll_or_double", Side.WHITE))
+    assert colours(lighting, leds, 0.5) == {led(leds, "turn:white"): WHITE_LIGHT}
+    assert colours(lighting, leds, 1.5) == {led(leds, "turn:white"): AMBER}
+    only_roll = Lighting(turn=Side.WHITE, prompt=Prompt("roll", Side.WHITE))
+    assert colours(only_roll, leds, 0.75) == {}
+
+
+def test_the_opening_asks_both_players(leds):
+    lit = colours(Lighting(prompt=Prompt("opening")), leds, ON)
+    assert lit == {led(leds, "turn:white"): WHITE_LIGHT, led(leds, "turn:black"): WHITE_LIGHT}
+
+
+@pytest.mark.parametrize(("dead", "white_faces", "red_faces"),
+                         [(0, (5, 2), (0, 0)), (1, (5, 0), (0, 2)), (2, (0, 0), (5, 2))])
+def test_dice_that_cannot_be_played_are_red(leds, dead, white_faces, red_faces):
+    asks = "no_play" if dead == 2 else "move"
+    lit = colours(Lighting(dice=(5, 2), prompt=Prompt(asks, Side.BLACK, dead_dice=dead)), leds, ON)
+    dice = {index: colour for index, colour in lit.items() if index != led(leds, "turn:black")}
+    assert dice == {**dict.fromkeys(pips(leds, white_faces), DICE_COLOUR),
+                    **dict.fromkeys(pips(leds, red_faces), RED)}
+
+
+@pytest.mark.parametrize(("answers", "faces"),
+                         [({"white.cube": "drop"}, (FULL, 0)),
+                          ({"hold white.cube": "beaver"}, (FULL, FULL))])
+def test_a_double_lights_one_amber_die_and_two_when_a_beaver_is_allowed(leds, answers, faces):
+    lit = colours(Lighting(prompt=Prompt("doubled", Side.WHITE, answers)), leds, ON)
+    assert {index for index, colour in lit.items() if colour == AMBER} == pips(leds, faces)
+
+
+def test_confirming_a_drop_blinks_fast_in_amber(leds):
+    lighting = Lighting(prompt=Prompt("confirm_drop", Side.BLACK))
+    assert colours(lighting, leds, 0.05)[led(leds, "turn:black")] == AMBER
+    assert colours(lighting, leds, FAST_OFF) == {}
+
+
+@pytest.mark.parametrize(("number", "faces"), [(0, (FULL, FULL)), (1, (1, 0)), (8, (6, 2)), (12, (6, 6))])
+def test_numbers_are_shown_as_dice_adding_up_to_them(number, faces):
+    assert number_faces(number) == faces
+
+
+def test_a_game_won_shows_the_points_in_green_and_more_than_twelve_blinks(leds):
+    lit = colours(Lighting(prompt=Prompt("game_over", Side.BLACK, number=4)), leds, OFF)
+    assert lit == {**dict.fromkeys(pips(leds, (4, 0)), GREEN), led(leds, "turn:black"): GREEN}
+    many = Lighting(prompt=Prompt("game_over", Side.BLACK, number=16))
+    assert pips(leds, (6, 6)) <= set(colours(many, leds, ON))
+    assert not pips(leds, (6, 6)) & set(colours(many, leds, OFF))
+
+
+def test_a_mismatch_lights_both_turn_lights_red(leds):
+    lit = colours(Lighting({6: "missing"}, prompt=Prompt("mismatch")), leds, ON)
+    assert lit[led(leds, "turn:white")] == lit[led(leds, "turn:black")] == RED
+
+
+def test_the_lights_event_carries_the_question():
+    lighting = Lighting({5: "extra"}, prompt=Prompt("game_over", Side.WHITE, {"white.cube": "new session"}, number=2))
+    assert lights_event(lighting) == {"event": "lights", "roles": {"5": "extra"}, "asks": "game_over",
+                                      "side": "white", "answers": {"white.cube": "new session"}, "number": 2}
+    assert lights_event(Lighting()) == {"event": "lights", "roles": {}}
+
+
+def test_every_prompt_blinks_on_schedule(leds):
+    for asks in PROMPTS:
+        lighting = Lighting(dice=(3, 1), prompt=Prompt(asks, Side.WHITE, number=20, dead_dice=1))
+        now = 0.1
+        for _ in range(6):
+            edge = next_change(lighting, now)
+            if edge is None:
+                break
+            assert colours(lighting, leds, now) == colours(lighting, leds, (now + edge) / 2)
+            now = edge
