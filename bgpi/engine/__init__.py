@@ -1,0 +1,26 @@
+"""Hints and a computer opponent through GNU Backgammon (a shell package: it starts
+processes and reads clocks; the pure table core never imports it).
+
+`open_engine(kind)` gives an `Engine`; `Situation` describes a position with its
+cube and score; answers are `RankedPlay` lists and `CubeAdvice`; failures are
+`EngineError` (`NoEngine`, `EngineTimeout`).
+"""
+
+from bgpi.engine.advice import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    CubeAdvice,
+    EngineError,
+    EngineTimeout,
+    NoEngine,
+    RankedPlay,
+    Situation,
+    Strength,
+    parse_level,
+)
+from bgpi.engine.engine import KINDS, Engine, open_engine
+
+__all__ = [
+    "DEFAULT_LEVEL", "KINDS", "LEVELS", "CubeAdvice", "Engine", "EngineError", "EngineTimeout",
+    "NoEngine", "RankedPlay", "Situation", "Strength", "open_engine", "parse_level",
+]
