@@ -19,7 +19,7 @@ from bgpi.cli.errors import UsageError
 
 def build_parser() -> argparse.ArgumentParser:
     # Imported here so that `bgpi --help` stays fast and each command loads only its own code.
-    from bgpi.cli import diag, export, replay, rules, run, selfplay
+    from bgpi.cli import diag, export, hint, replay, rules, run, selfplay
 
     parser = argparse.ArgumentParser(
         prog="bgpi",
@@ -27,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"bgpi {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in (run, replay, rules, diag, export, selfplay):
+    for module in (run, replay, rules, hint, diag, export, selfplay):
         module.register(subparsers)
     return parser
 
