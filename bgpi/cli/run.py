@@ -11,6 +11,7 @@ stopped.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import signal
 import sys
@@ -18,6 +19,7 @@ import threading
 from pathlib import Path
 
 from bgpi.cli.errors import UsageError
+from bgpi.cli.settings import RunSettings, load_settings
 from bgpi.hardware.board import BOARD_KINDS, default_board_kind
 from bgpi.hardware.frames import closed_switches
 from bgpi.hardware.profile import ProfileError, load_profile
@@ -43,6 +45,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="run the board (the simulated one when no board is attached)",
         description=__doc__.split("\n\n")[1].replace("\n", " "),
     )
+    parser.add_argument("--settings", metavar="FILE", type=Path,
+                        help="the service's settings file (board, profile, brightness, session "
+                             "rules; see systemd/bgpi.toml); options given here win over it")
     parser.add_argument("--board", choices=BOARD_KINDS, default=None,
                         help="pi: the real board; sim: the simulated one (default: pi on a Raspberry Pi)")
     parser.add_argument("--profile", metavar="FILE", help="board profile (default: the packaged one)")
@@ -67,15 +72,23 @@ def _run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
-    kind = args.board or default_board_kind()
+    try:
+        settings = load_settings(args.settings) if args.settings else RunSettings()
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    kind = args.board or settings.board or default_board_kind()
     state = args.state or default_state_dir()
     try:
-        profile = load_profile(args.profile)
+        profile = load_profile(args.profile or settings.profile)
+        if settings.brightness is not None:
+            profile = dataclasses.replace(
+                profile, leds=dataclasses.replace(profile.leds, brightness=settings.brightness))
         config = json.loads(args.config)
         if not isinstance(config, dict):
             raise ValueError("--config takes a JSON object")  # noqa: TRY004 (bad input)
         if args.match is not None:
             config["match"] = args.match
+        config = settings.config(config)
         if args.new:
             _set_aside(state)
         earlier = read_journal(state) if journal_path(state).exists() else None

@@ -1,0 +1,78 @@
+"""The service's settings file (`bgpi run --settings`, /etc/bgpi/bgpi.toml).
+
+The installer writes the default one (systemd/bgpi.toml, which documents every key).
+Only the file's shape is checked here; the values of the session's rules are checked
+where they are used (`bgpi.rules.session.Settings`, the table), like ``--config``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bgpi.hardware.board import BOARD_KINDS
+
+TOP_KEYS = ("board", "profile", "brightness", "session", "money")
+SESSION_KEYS = ("match", "lenient")
+MONEY_KEYS = ("jacoby", "beavers", "auto_doubles")
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """What the file sets; None where it leaves the choice to `bgpi run`'s defaults."""
+
+    board: str | None = None
+    profile: str | None = None
+    brightness: float | None = None
+    session: dict[str, Any] = field(default_factory=dict)
+    """The [session] table: match, lenient."""
+    money: dict[str, Any] = field(default_factory=dict)
+    """The [money] table: rules for money play only."""
+
+    def config(self, given: dict[str, Any]) -> dict[str, Any]:
+        """A new session's settings (as ``--config`` takes them): `given` (from the
+        command line) over the file's; the [money] rules only if it is money play."""
+        config = {**self.session, **given}
+        if not config.get("match"):
+            config = {**self.money, **config}
+        return config
+
+
+def load_settings(path: Path) -> RunSettings:
+    """The settings in `path`.  Raises ValueError naming the file and every problem."""
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ValueError(f"settings {path}: cannot read it: {error.strerror or error}") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise ValueError(f"settings {path}: {error}") from None
+    problems: list[str] = []
+    _known(document, TOP_KEYS, "", problems)
+    board = document.get("board")
+    if board is not None and board not in BOARD_KINDS:
+        problems.append(f"board: expected one of {', '.join(BOARD_KINDS)}, got {board!r}")
+    profile = document.get("profile", "")
+    if not isinstance(profile, str):
+        problems.append(f"profile: expected a file name, got {profile!r}")
+    brightness = document.get("brightness")
+    if brightness is not None and not (type(brightness) in (int, float) and 0 < brightness <= 1):
+        problems.append(f"brightness: expected a number in (0, 1], got {brightness!r}")
+    tables = []
+    for name, keys in (("session", SESSION_KEYS), ("money", MONEY_KEYS)):
+        table = document.get(name, {})
+        if not isinstance(table, dict):
+            problems.append(f"{name}: expected a table [{name}]")
+            table = {}
+        _known(table, keys, f"{name}.", problems)
+        tables.append(table)
+    if problems:
+        raise ValueError(f"settings {path}: " + "; ".join(problems))
+    return RunSettings(board, profile or None, brightness, *tables)
+
+
+def _known(table: dict, keys: tuple[str, ...], prefix: str, problems: list[str]) -> None:
+    for key in table:
+        if key not in keys:
+            problems.append(f"{prefix}{key}: unknown key (expected one of {', '.join(keys)})")

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Install bgpi as a service that starts at boot, or take it off again (systemd/README.md).
+#
+#   sudo systemd/install.sh              install, or update to this copy (safe to repeat)
+#   sudo systemd/install.sh --uninstall  remove the service, the code and the user; keep
+#                                        the settings (/etc/bgpi) and the games (/var/lib/bgpi)
+#   --root DIR   work on the file system under DIR instead of / and start nothing (a
+#                throwaway root for testing; DIR/etc must hold passwd, group, shadow, gshadow)
+#
+# Run it from a copy of the repository, as root.  pip reads its usual PIP_* variables
+# (e.g. PIP_INDEX_URL); Raspberry Pi OS points pip at piwheels for armv7l wheels.
+set -euo pipefail
+
+PREFIX=/opt/bgpi              # the virtual environment lives in $PREFIX/venv
+SETTINGS=/etc/bgpi/bgpi.toml
+UNIT=/etc/systemd/system/bgpi.service
+USER_NAME=bgpi
+GROUPS_NEEDED=(gpio spi dialout)   # /dev/gpiochip*, /dev/spidev*, /dev/ttyACM*
+SOURCE=$(cd "$(dirname "$0")/.." && pwd)
+
+say() { printf 'bgpi install: %s\n' "$*"; }
+fail() { printf 'bgpi install: %s\n' "$*" >&2; exit 2; }
+
+root=/
+action=install
+while (($#)); do
+    case $1 in
+        --root) (($# >= 2)) || fail "--root needs a directory"; root=$2; shift 2 ;;
+        --uninstall) action=uninstall; shift ;;
+        -h|--help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        *) fail "unknown option $1 (try --help)" ;;
+    esac
+done
+((EUID == 0)) || fail "run it as root (sudo $0)"
+[[ -d $root ]] || fail "--root $root is not a directory"
+root=$(cd "$root" && pwd)
+live=false
+[[ $root == / ]] && live=true
+at() { printf '%s%s' "${root%/}" "$1"; }     # a path inside the root
+shadow_opts=()
+$live || shadow_opts=(--prefix "$root")      # useradd and friends edit $root/etc only
+systemctl_opts=()
+$live || systemctl_opts=(--root="$root")
+
+has_group() { grep -q "^$1:" "$(at /etc/group)"; }
+has_user() { grep -q "^$1:" "$(at /etc/passwd)"; }
+
+install_service() {
+    if $live && ! python3 -c 'import ensurepip' 2>/dev/null; then
+        say "installing python3-venv"
+        apt-get install -y python3-venv
+    fi
+
+    for group in "${GROUPS_NEEDED[@]}"; do
+        has_group "$group" || { say "creating group $group"; groupadd "${shadow_opts[@]}" --system "$group"; }
+    done
+    local groups
+    groups=$(IFS=,; echo "${GROUPS_NEEDED[*]}")
+    if has_user "$USER_NAME"; then
+        usermod "${shadow_opts[@]}" --append --groups "$groups" "$USER_NAME"
+    else
+        say "creating user $USER_NAME"
+        useradd "${shadow_opts[@]}" --system --user-group --no-create-home \
+            --home-dir /var/lib/bgpi --shell /usr/sbin/nologin --groups "$groups" "$USER_NAME"
+    fi
+
+    local venv
+    venv=$(at "$PREFIX/venv")
+    [[ -x $venv/bin/python ]] || { say "creating $PREFIX/venv"; python3 -m venv "$venv"; }
+    say "installing bgpi from $SOURCE with its Raspberry Pi packages"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$SOURCE[pi]"
+    # The service cannot write under /opt: compile now, not at every start.
+    "$venv/bin/python" -m compileall -q "$venv/lib" >/dev/null
+
+    if [[ -e $(at "$SETTINGS") ]]; then
+        say "keeping the settings in $SETTINGS"
+    else
+        say "writing the default settings to $SETTINGS"
+        install -D -m 0644 "$SOURCE/systemd/bgpi.toml" "$(at "$SETTINGS")"
+    fi
+    install -D -m 0644 "$SOURCE/systemd/bgpi.service" "$(at "$UNIT")"
+    if $live; then
+        systemctl daemon-reload
+        systemctl enable bgpi.service
+        systemctl restart bgpi.service
+        say "started; see: systemctl status bgpi, journalctl -u bgpi -f"
+    else
+        systemctl "${systemctl_opts[@]}" enable bgpi.service 2>/dev/null
+        say "installed under $root (nothing started)"
+    fi
+}
+
+uninstall_service() {
+    if [[ -e $(at "$UNIT") ]]; then
+        if $live; then
+            systemctl disable --now bgpi.service
+        else
+            systemctl "${systemctl_opts[@]}" disable bgpi.service 2>/dev/null
+        fi
+        rm -f "$(at "$UNIT")"
+        ! $live || systemctl daemon-reload
+    fi
+    rm -rf "$(at "$PREFIX")"
+    if has_user "$USER_NAME"; then
+        userdel "${shadow_opts[@]}" "$USER_NAME"
+    fi
+    say "removed; kept $SETTINGS and /var/lib/bgpi (the games): delete them by hand if unwanted"
+}
+
+"${action}_service"
