@@ -1,12 +1,16 @@
 """The journal: an append-only, fsync'd record of the table log in the state directory.
 
 Every table-log event (board-script.md) is one JSON object on one line of
-``journal.jsonl``.  `Journal.append` returns only once the line is on the disk,
-so whatever the board shows afterwards can be rebuilt after a crash or a power
-cut.  `read_journal` reads it back and never fails on a damaged line: a line
-cut short by a power cut (or the zeros some file systems leave after one) is
-reported and skipped, and so is a corrupt line in the middle; every other
-event is kept.
+``journal.jsonl``, followed by a space and the CRC-32 of the JSON text in eight hex
+digits, so that a flipped byte is found even where the line still parses.
+`Journal.append` returns only once the line is on the disk, so whatever the board
+shows afterwards can be rebuilt after a crash or a power cut.  `read_journal` reads
+it back and never fails on a damaged line: a line cut short by a power cut (or the
+zeros some file systems leave after one) is reported and skipped; a damaged line
+before the end (a wrong checksum, not a JSON object) ends the events that can be
+trusted, and `Journal.keep_prefix` sets the damaged file aside and keeps only them.
+Journals written before checksums (lines of bare JSON) still read; once a line
+carries a checksum, every later line must.
 
 The journal knows JSON and files, nothing of the rules.  It is Linux-minded
 (fsync of directories, flock), as is the board.
@@ -18,11 +22,14 @@ import errno
 import fcntl
 import json
 import os
+import re
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
 JOURNAL_NAME = "journal.jsonl"
+_CHECKSUMMED = re.compile(rb"(\{.*\}) ([0-9a-f]{8})", re.DOTALL)
 
 
 class JournalError(Exception):
@@ -49,21 +56,37 @@ def journal_path(state_dir: Path) -> Path:
 
 @dataclass(frozen=True, slots=True)
 class JournalRead:
-    """What `read_journal` found: the events in order, and the damaged lines skipped."""
+    """What `read_journal` found: the events that can be trusted, in order, and the
+    damaged lines.
+
+    `events` stop before the first damaged line (`damaged`, its number; None if no line
+    is damaged); `ends[i]` is the byte offset just past the line of `events[i]`, and
+    `lines[i]` its line number.
+    """
 
     events: tuple[dict[str, Any], ...]
     problems: tuple[str, ...]
+    damaged: int | None = None
+    lines: tuple[int, ...] = ()
+    ends: tuple[int, ...] = ()
+
+
+def encode(event: dict[str, Any]) -> bytes:
+    """The journal line of `event`: its JSON, a space, its CRC-32, a newline."""
+    text = json.dumps(event).encode()
+    return b"%s %08x\n" % (text, zlib.crc32(text))
 
 
 def read_journal(state_dir: Path) -> JournalRead:
-    """The events of the journal in `state_dir`, oldest first.
+    """The events of the journal in `state_dir`, oldest first, up to the first damage.
 
-    A missing journal is an empty one (a board that never played).  A line that
-    is not a JSON object is skipped and named in `problems`: "journal line N is
-    truncated: skipped" for the last line when it has no newline, "journal line
-    N is corrupt: skipped" otherwise.  A last line that lacks only its newline
-    but is a whole JSON object is kept: its write got to the end.  Raises
-    JournalError when the file exists but cannot be read.
+    A missing journal is an empty one (a board that never played).  The last line,
+    when it has no newline, was cut short by a power cut: "journal line N is
+    truncated: skipped" (but a whole event lacking only its newline is kept: its write
+    got to the end).  Any other line that is not a JSON object with the right
+    checksum (or a bare JSON object in a journal from before checksums) is damaged:
+    `damaged` names it, and it and every line after it are left out.  Blank lines
+    are skipped.  Raises JournalError when the file exists but cannot be read.
     """
     path = journal_path(state_dir)
     try:
@@ -72,23 +95,33 @@ def read_journal(state_dir: Path) -> JournalRead:
         return JournalRead((), ())
     except OSError as error:
         raise JournalError(_describe("cannot read the journal", path, error)) from None
-    lines = data.split(b"\n")
     events: list[dict[str, Any]] = []
-    problems: list[str] = []
-    for number, line in enumerate(lines, start=1):
-        is_tail = number == len(lines)  # after the last newline: "" unless cut short
-        if not line.strip():
-            if line and is_tail:
-                problems.append(f"journal line {number} is truncated: skipped")
+    lines: list[int] = []
+    ends: list[int] = []
+    problems: tuple[str, ...] = ()
+    damaged = None
+    start = number = 0
+    checksummed = False
+    while start < len(data):
+        number += 1
+        end = data.find(b"\n", start)
+        line = data[start:] if end < 0 else data[start:end]
+        if end >= 0 and not line.strip():
+            start = end + 1
             continue
-        event = _decode(line)
-        if event is not None:
-            events.append(event)
-        elif is_tail:
-            problems.append(f"journal line {number} is truncated: skipped")
-        else:
-            problems.append(f"journal line {number} is corrupt: skipped")
-    return JournalRead(tuple(events), tuple(problems))
+        event = _decode(line, checksummed)
+        if event is None:
+            if end < 0:
+                problems = (f"journal line {number} is truncated: skipped",)
+            else:
+                damaged = number
+            break
+        checksummed = checksummed or _CHECKSUMMED.fullmatch(line) is not None
+        start = len(data) if end < 0 else end + 1
+        events.append(event)
+        lines.append(number)
+        ends.append(start)
+    return JournalRead(tuple(events), problems, damaged, tuple(lines), tuple(ends))
 
 
 class Journal:
@@ -151,18 +184,56 @@ class Journal:
         """Write `event` as one line and return once it is on the disk (fsync'd).
 
         Raises TypeError if `event` is not a dict of JSON values, JournalError
-        if the journal is closed or the disk refuses the write.
+        if the journal is closed or the disk refuses the write (a full disk); then
+        the journal is as it was before, so the same event may be appended again.
         """
         if not isinstance(event, dict):
             raise TypeError(f"a journal event is a dict, not {type(event).__name__}")
         if self._fd is None:
             raise JournalError(f"the journal {self._path} is closed")
-        line = (json.dumps(event) + "\n").encode()
+        line = encode(event)
         try:
-            _write_all(self._fd, line)
-            os.fsync(self._fd)
+            size = os.fstat(self._fd).st_size
+            try:
+                _write_all(self._fd, line)
+                os.fsync(self._fd)
+            except OSError:
+                # Cut off what part of the line got written: the next line starts clean.
+                os.ftruncate(self._fd, size)
+                raise
         except OSError as error:
             raise JournalError(_describe("cannot write the journal", self._path, error)) from None
+
+    def keep_prefix(self, end: int) -> Path:
+        """Set the whole journal aside, never to be deleted, and go on with its first
+        `end` bytes only: the lines before a damaged one.  Returns where the whole
+        journal was kept (``journal.damaged.N.jsonl`` beside it).
+
+        The shortened journal replaces the old one in one rename, so a power cut at any
+        moment leaves a whole journal, one or the other.  Raises JournalError if the
+        disk refuses.
+        """
+        if self._fd is None:
+            raise JournalError(f"the journal {self._path} is closed")
+        kept = free_name(self._path, "damaged")
+        partial = self._path.with_name(self._path.name + ".new")
+        try:
+            data = os.pread(self._fd, os.fstat(self._fd).st_size, 0)
+            _write_file(kept, data)
+            _write_file(partial, data[:end])
+            os.replace(partial, self._path)
+            _fsync_dir(self._path.parent)
+            fd = os.open(self._path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
+        except OSError as error:
+            raise JournalError(_describe("cannot set the damaged journal aside", self._path, error)) from None
+        try:
+            _lock(fd, self._path)
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(self._fd)
+        self._fd = fd
+        return kept
 
     def close(self) -> None:
         """Release the file (and its lock); closing twice is harmless."""
@@ -177,10 +248,19 @@ class Journal:
         self.close()
 
 
-def _decode(line: bytes) -> dict[str, Any] | None:
+def _decode(line: bytes, checksummed: bool) -> dict[str, Any] | None:
+    """The event on `line`; None if it is damaged.  A line without a checksum is taken
+    only from a journal written before checksums (`checksummed`: an earlier line had one).
+    """
+    if (match := _CHECKSUMMED.fullmatch(line)) is not None:
+        if zlib.crc32(match[1]) != int(match[2], 16):
+            return None
+        line = match[1]
+    elif checksummed:
+        return None
     try:
         value = json.loads(line)
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
 
@@ -203,7 +283,8 @@ def _repair_tail(fd: int, path: Path) -> str | None:
         data = os.pread(fd, size, 0)
         start = data.rfind(b"\n") + 1
         number = data.count(b"\n") + 1
-        if _decode(data[start:]) is not None:
+        previous = data[data.rfind(b"\n", 0, max(start - 1, 0)) + 1:max(start - 1, 0)]
+        if _decode(data[start:], _CHECKSUMMED.fullmatch(previous) is not None) is not None:
             _write_all(fd, b"\n")
             action = f"journal line {number} lacked its newline: added"
         else:
@@ -213,6 +294,26 @@ def _repair_tail(fd: int, path: Path) -> str | None:
     except OSError as error:
         raise JournalError(_describe("cannot repair the journal", path, error)) from None
     return action
+
+
+def free_name(path: Path, kind: str) -> Path:
+    """The first of ``journal.KIND.1.jsonl``, ``journal.KIND.2.jsonl``, ... beside `path`
+    that does not exist (``journal.1.jsonl``, ... for an empty `kind`)."""
+    stem = f"{path.stem}.{kind}" if kind else path.stem
+    number = 1
+    while (kept := path.with_name(f"{stem}.{number}{path.suffix}")).exists():
+        number += 1
+    return kept
+
+
+def _write_file(path: Path, data: bytes) -> None:
+    """`data` as the whole of a new file at `path`, on the disk when this returns."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+    try:
+        _write_all(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _write_all(fd: int, data: bytes) -> None:

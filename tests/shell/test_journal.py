@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import zlib
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from bgpi.shell.journal import (
     Journal,
     JournalError,
     default_state_dir,
+    encode,
     journal_path,
     read_journal,
 )
@@ -96,17 +99,93 @@ def test_zeros_after_a_power_cut_are_a_truncated_line(tmp_path):
     assert read.problems == ("journal line 2 is truncated: skipped",)
 
 
-def test_a_corrupt_line_in_the_middle_loses_nothing_else(tmp_path):
+def test_a_corrupt_line_in_the_middle_ends_the_trusted_events(tmp_path):
     write(tmp_path, OPENING)
     with journal_path(tmp_path).open("ab") as file:
         file.write(b'{"event": "roll", "play\xff\n[1, 2]\n')
     write(tmp_path, PLAY)
     read = read_journal(tmp_path)
-    assert read.events == (OPENING, PLAY)
-    assert read.problems == (
-        "journal line 2 is corrupt: skipped",
-        "journal line 3 is corrupt: skipped",
-    )
+    assert read.events == (OPENING,)
+    assert read.damaged == 2 and read.problems == ()
+    assert read.lines == (1,) and read.ends == (len(encode(OPENING)),)
+
+
+def test_lines_carry_a_checksum_that_finds_a_flipped_byte(tmp_path):
+    write(tmp_path, OPENING, PLAY, ROLL)
+    data = journal_path(tmp_path).read_bytes()
+    assert data == encode(OPENING) + encode(PLAY) + encode(ROLL)
+    text, checksum = data.splitlines()[0].rsplit(b" ", 1)
+    assert json.loads(text) == OPENING and int(checksum, 16) == zlib.crc32(text)
+    # "white": 3 becomes "white": 2: the line still parses, the checksum tells.
+    flipped = data.replace(b'"white": 3', b'"white": 2', 1)
+    journal_path(tmp_path).write_bytes(flipped)
+    read = read_journal(tmp_path)
+    assert read.events == () and read.damaged == 1
+
+
+def test_a_journal_from_before_checksums_still_reads(tmp_path):
+    legacy = "".join(json.dumps(event) + "\n" for event in (OPENING, PLAY))
+    journal_path(tmp_path).write_text(legacy)
+    write(tmp_path, ROLL)
+    read = read_journal(tmp_path)
+    assert read.events == (OPENING, PLAY, ROLL) and read.damaged is None
+    # After the first checksummed line a bare one is damage.
+    with journal_path(tmp_path).open("a") as file:
+        file.write(json.dumps(PLAY) + "\n")
+    assert read_journal(tmp_path).damaged == 4
+
+
+def test_deep_nesting_is_damage_not_a_crash(tmp_path):
+    write(tmp_path, OPENING)
+    with journal_path(tmp_path).open("a") as file:
+        file.write("[" * 100_000 + "\n")
+    write(tmp_path, PLAY)
+    read = read_journal(tmp_path)
+    assert read.events == (OPENING,) and read.damaged == 2
+
+
+def test_keeping_the_trusted_prefix_sets_the_whole_journal_aside(tmp_path):
+    write(tmp_path, OPENING)
+    with journal_path(tmp_path).open("a") as file:
+        file.write("garbage\n")
+    write(tmp_path, PLAY)
+    whole = journal_path(tmp_path).read_bytes()
+    read = read_journal(tmp_path)
+    with Journal.open(tmp_path) as journal:
+        kept = journal.keep_prefix(read.ends[-1])
+        journal.append(ROLL)
+    assert kept == tmp_path / "journal.damaged.1.jsonl" and kept.read_bytes() == whole
+    assert read_journal(tmp_path).events == (OPENING, ROLL)
+    with Journal.open(tmp_path) as journal:
+        assert journal.keep_prefix(0) == tmp_path / "journal.damaged.2.jsonl"
+    assert read_journal(tmp_path).events == ()
+
+
+def test_a_refused_write_leaves_the_journal_as_it_was(tmp_path, monkeypatch):
+    write(tmp_path, OPENING)
+    real_write = os.write
+
+    def half_then_full(fd: int, data) -> int:
+        real_write(fd, bytes(data[:10]))
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    with Journal.open(tmp_path) as journal:
+        monkeypatch.setattr(os, "write", half_then_full)
+        with pytest.raises(JournalError, match="cannot write the journal .*: No space left on device"):
+            journal.append(PLAY)
+        monkeypatch.setattr(os, "write", real_write)
+        journal.append(PLAY)
+    read = read_journal(tmp_path)
+    assert read.events == (OPENING, PLAY) and read.damaged is None
+
+
+def test_a_last_line_cut_before_its_checksum_is_cut_off(tmp_path):
+    write(tmp_path, OPENING)
+    with journal_path(tmp_path).open("a") as file:
+        file.write(json.dumps(PLAY))  # a bare JSON object after checksummed lines
+    assert read_journal(tmp_path).problems == ("journal line 2 is truncated: skipped",)
+    with Journal.open(tmp_path) as journal:
+        assert journal.repair == "journal line 2 is truncated: cut off"
 
 
 def test_appending_after_a_truncated_tail_starts_a_fresh_line(tmp_path):
@@ -122,8 +201,8 @@ def test_appending_after_a_truncated_tail_starts_a_fresh_line(tmp_path):
 
 def test_a_whole_last_event_missing_only_its_newline_is_kept(tmp_path):
     write(tmp_path, OPENING)
-    with journal_path(tmp_path).open("a") as file:
-        file.write(json.dumps(ROLL))
+    with journal_path(tmp_path).open("ab") as file:
+        file.write(encode(ROLL).rstrip(b"\n"))
     assert read_journal(tmp_path).events == (OPENING, ROLL)
     with Journal.open(tmp_path) as journal:
         assert journal.repair == "journal line 2 lacked its newline: added"
