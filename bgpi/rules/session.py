@@ -12,9 +12,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bgpi.rules.cube import Cube, CubeError
-from bgpi.rules.ids import MAX_SCORE, GameState, MatchKey
+from bgpi.rules.ids import MAX_MATCH_LENGTH, MAX_SCORE, GameState, MatchKey
 from bgpi.rules.position import Position, Side
 from bgpi.rules.result import GameResult
+
+
+MAX_AUTO_DOUBLES = 8
+"""Automatic doubles per game at most: a cube of 256 before the first roll is plenty."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,10 +42,12 @@ class Settings:
     """The keys of a board script's `config` line that are session settings."""
 
     def __post_init__(self) -> None:
-        _check_count("match", self.match_length)
+        # A Match ID holds matches to 64 and a cube up to 2**15: beyond them no table log
+        # could be written.
+        _check_count("match", self.match_length, MAX_MATCH_LENGTH)
         _check_flag("jacoby", self.jacoby)
         _check_flag("beavers", self.beavers)
-        _check_count("auto_doubles", self.auto_doubles)
+        _check_count("auto_doubles", self.auto_doubles, MAX_AUTO_DOUBLES)
         if self.match_length:
             for name, wanted in (
                 ("jacoby", self.jacoby),
@@ -365,9 +371,11 @@ class Game:
         )
 
 
-def _check_count(name: str, value: object) -> None:
+def _check_count(name: str, value: object, most: int | None = None) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise ValueError(f"{name}: expected a whole number 0 or more, not {value!r}")
+    if most is not None and value > most:
+        raise ValueError(f"{name}: at most {most}, not {value}")
 
 
 def _check_flag(name: str, value: object) -> None:

@@ -22,6 +22,7 @@ from bgpi.hardware.locations import LOCATIONS, Location
 from bgpi.hardware.profile import Switch
 from bgpi.shell.script import (
     LINE_SECONDS,
+    MAX_WAIT,
     Board,
     Hold,
     Press,
@@ -73,8 +74,10 @@ class Recorder:
 
     def _at(self, time_s: float, line: Slot | Press | Hold | SetDice) -> None:
         wait_ms = self._origin_ms + round(time_s * 1000) - self._board_ms
-        if wait_ms > 0:
-            self._emit(Wait(wait_ms / 1000))
+        while wait_ms > 0:
+            chunk = min(wait_ms, round(MAX_WAIT * 1000))  # a long pause is several lines
+            self._emit(Wait(chunk / 1000))
+            wait_ms -= chunk
         self._emit(line)
 
     def _emit(self, line: ScriptLine) -> None:

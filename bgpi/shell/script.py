@@ -14,7 +14,6 @@ a missing key, a line out of order).
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +22,7 @@ from typing import Any
 
 from bgpi.hardware.locations import BARS, POINTS, TRAYS, Location, describe
 from bgpi.hardware.profile import BUTTON_NAMES, Geometry
-from bgpi.rules.ids import MAX_MATCH_LENGTH, MatchKey, decode_match_id, position_from_id
+from bgpi.rules.ids import MatchKey, decode_match_id, position_from_id
 from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Settings
 
@@ -159,10 +158,6 @@ def _config_problems(settings: Mapping[str, Any]) -> list[str]:
                 Settings.from_config({key: settings[key]})
             except ValueError as error:
                 rules.append(str(error))
-    match = settings.get("match", 0)
-    if isinstance(match, int) and match > MAX_MATCH_LENGTH:
-        # The table log writes gnubg Match IDs, which cannot hold a longer match.
-        rules.append(f"match: at most {MAX_MATCH_LENGTH} points (gnubg's longest), not {match}")
     if not isinstance(settings.get("lenient", False), bool):
         problems.append(f"lenient: expected true or false, not {_json(settings['lenient'])}")
     if not rules:
@@ -265,6 +260,11 @@ class Hold:
         _check_button(self.button)
 
 
+MAX_WAIT = 3600.0
+"""The longest wait line, in seconds: every second of board time is scanned, so a
+replay takes about a second for each minute of it.  Longer pauses are several lines."""
+
+
 @dataclass(frozen=True)
 class Wait:
     """``{"wait": s}``: `seconds` of board time pass (kept as a float)."""
@@ -275,8 +275,8 @@ class Wait:
     def __post_init__(self) -> None:
         seconds = self.seconds
         if (isinstance(seconds, bool) or not isinstance(seconds, int | float)
-                or not math.isfinite(seconds) or seconds < 0):
-            raise ValueError(f"a wait is a number of seconds, 0 or more, not {_json(seconds)}")
+                or not 0 <= seconds <= MAX_WAIT):
+            raise ValueError(f"a wait is a number of seconds, 0 to {MAX_WAIT:g}, not {_json(seconds)}")
         object.__setattr__(self, "seconds", float(seconds))
 
 
@@ -403,6 +403,9 @@ class _Parser:
             return
         except ValueError as error:
             self.problem(number, f"not JSON: {error}")
+            return
+        except RecursionError:
+            self.problem(number, "not JSON this board reads: nested too deeply")
             return
         kind = self.kind(number, document)
         if kind is None:

@@ -62,7 +62,8 @@ def test_config_defaults_follow_the_kind_of_play():
 
 
 @pytest.mark.parametrize(
-    "config", [{"match": -1}, {"match": "5"}, {"jacoby": 1}, {"auto_doubles": True}]
+    "config", [{"match": -1}, {"match": "5"}, {"jacoby": 1}, {"auto_doubles": True},
+               {"match": 65}, {"auto_doubles": 9}, {"auto_doubles": 10**18}]
 )
 def test_config_values_of_the_wrong_type_are_refused(config):
     with pytest.raises(ValueError, match=f"^{next(iter(config))}:"):

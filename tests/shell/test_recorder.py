@@ -76,6 +76,13 @@ def test_times_are_kept_to_the_millisecond():
     assert lines[1] == '{"wait": 0.457}\n'
 
 
+def test_a_long_pause_is_several_waits_each_within_bounds():
+    recorder, lines = recording()
+    recorder.switch_changed(2 * 3600 + 5.0, 8, 0, True)
+    assert lines[1:] == ['{"wait": 3600}\n', '{"wait": 3600}\n', '{"wait": 5}\n',
+                         '{"slot": [8, 0, true]}\n']
+
+
 def test_zero_waits_are_left_out():
     recorder, lines = recording(start_s=10.0)
     recorder.switch_changed(10.0, 8, 0, True)
