@@ -12,16 +12,25 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from bgpi import __version__
 from bgpi.cli.errors import UsageError
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line naming the problem and --help, exit 2
+    (argparse's own print the whole usage first)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     # Imported here so that `bgpi --help` stays fast and each command loads only its own code.
     from bgpi.cli import diag, export, hint, replay, rules, run, selfplay
 
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="bgpi",
         description="The software of a physical backgammon board run by a Raspberry Pi.",
     )

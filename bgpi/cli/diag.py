@@ -27,6 +27,10 @@ CHECK_FRAMES = 50
 """Frames the self-test reads from an empty real board."""
 
 
+LIMITS = {"seconds": 86_400, "frames": 10_000_000}
+"""The most --seconds (a day) and --frames a live test takes."""
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "diag", help="check the board's sensors, lights and buttons",
@@ -40,8 +44,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--board", choices=("sim", "pi"),
                         help="the real board or a simulated one (default: pi on a Raspberry Pi, "
                              "else sim)")
-    parser.add_argument("--seconds", type=float, metavar="S", help="stop a live test after S seconds")
-    parser.add_argument("--frames", type=int, metavar="N", help="stop `sensors` after N frames")
+    parser.add_argument("--seconds", type=float, metavar="S",
+                        help=f"stop a live test after S seconds (0..{LIMITS['seconds']})")
+    parser.add_argument("--frames", type=int, metavar="N",
+                        help=f"stop `sensors` after N frames (0..{LIMITS['frames']})")
     parser.set_defaults(handler=run)
 
 
@@ -55,9 +61,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     if args.check == (args.test is not None):
         raise UsageError("give either a test (sensors, leds, buttons, wiring) or --check")
-    for option in ("seconds", "frames"):
-        if (value := getattr(args, option)) is not None and value < 0:
-            raise UsageError(f"--{option} must not be negative, got {value}")
+    for option, most in LIMITS.items():
+        if (value := getattr(args, option)) is not None and not 0 <= value <= most:
+            raise UsageError(f"--{option}: expected 0..{most}, got {value}")
     try:
         profile = load_profile(args.profile)
     except ProfileError as error:

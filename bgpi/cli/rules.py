@@ -125,12 +125,17 @@ def batch_line(text: str) -> dict:
         request = json.loads(text)
     except json.JSONDecodeError as error:
         raise ValueError(f"not JSON: {error.msg} at column {error.colno}") from None
+    except RecursionError:
+        raise ValueError("not JSON this command reads: nested too deeply") from None
     if not isinstance(request, dict):
         raise ValueError('expected an object {"position_id": ..., "dice": [a, b]}')  # noqa: TRY004 (bad input)
     missing = [key for key in ("position_id", "dice") if key not in request]
     if missing:
         raise ValueError("missing " + " and ".join(f'"{key}"' for key in missing))
     identifier = request["position_id"]
+    if not isinstance(identifier, str):
+        raise ValueError(f'"position_id": expected a gnubg Position ID (a string), '
+                         f"got {json.dumps(identifier)[:40]}")
     waiting, moving = decode_position_id(identifier)
     dice = parse_dice(request["dice"])
     results = sorted({board_id((theirs, own)) for own, theirs in legal_results(moving, waiting, dice)})

@@ -16,7 +16,6 @@ from bgpi.rules.ids import MAX_MATCH_LENGTH, MAX_SCORE, GameState, MatchKey
 from bgpi.rules.position import Position, Side
 from bgpi.rules.result import GameResult
 
-
 MAX_AUTO_DOUBLES = 8
 """Automatic doubles per game at most: a cube of 256 before the first roll is plenty."""
 

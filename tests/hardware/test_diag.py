@@ -68,9 +68,11 @@ def test_a_test_or_check_is_required(argv):
         diag(*argv)
 
 
-def test_negative_limits_are_refused():
-    with pytest.raises(UsageError, match="--frames must not be negative"):
-        diag("sensors", "--board", "sim", "--frames", "-1")
+@pytest.mark.parametrize(("option", "value"), [("--frames", "-1"), ("--frames", "10000001"),
+                                               ("--seconds", "1e300"), ("--seconds", "nan")])
+def test_limits_outside_their_range_are_refused(option, value):
+    with pytest.raises(UsageError, match=f"^{option}: expected 0..[0-9]+, got "):
+        diag("sensors", "--board", "sim", option, value)
 
 
 def test_check_passes_on_a_good_simulated_board():
