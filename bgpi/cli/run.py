@@ -25,16 +25,11 @@ from bgpi.hardware.frames import closed_switches
 from bgpi.hardware.profile import ProfileError, load_profile
 from bgpi.rules.position import Side
 from bgpi.shell.console import Console, stdin_is_terminal
-from bgpi.shell.journal import (
-    Journal,
-    JournalError,
-    default_state_dir,
-    journal_path,
-    read_journal,
-)
+from bgpi.shell.journal import JournalError, default_state_dir, free_name, journal_path
 from bgpi.shell.live import run_live
 from bgpi.shell.recorder import Recorder
-from bgpi.shell.simtable import BOARD_FILE, SimulatedTable, TableRunner, resume
+from bgpi.shell.recovery import open_state
+from bgpi.shell.simtable import BOARD_FILE, SimulatedTable, TableRunner
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
 
@@ -91,8 +86,9 @@ def _run(args: argparse.Namespace) -> int:
         config = settings.config(config)
         if args.new:
             _set_aside(state)
-        earlier = read_journal(state) if journal_path(state).exists() else None
-        journal = Journal.open(state)
+        sensing = Sensing(profile.geometry)
+        opened = open_state(state, sensing)
+        journal = opened.journal
     except (ProfileError, JournalError) as error:
         raise UsageError(str(error)) from None
     except (json.JSONDecodeError, ValueError) as error:
@@ -109,14 +105,15 @@ def _run(args: argparse.Namespace) -> int:
         else:
             print(f"  {json.dumps(event)}", file=out)
 
-    sensing = Sensing(profile.geometry)
+    for note in opened.notes:
+        print(f"bgpi run: {note}", file=sys.stderr)
     try:
-        if earlier is not None and earlier.events:
-            for problem in earlier.problems:
-                print(f"bgpi run: {problem}", file=sys.stderr)
-            table, opening = resume(earlier, sensing)
+        if opened.table is not None:
+            table, opening = opened.table, []
         else:
             table, opening = _new_table(sensing, config, args.position, Side.parse(args.turn))
+        if (resumed := opened.resumed_event()) is not None:
+            opening.append(resumed)
     except ValueError as error:
         journal.close()
         raise UsageError(str(error)) from None
@@ -156,8 +153,5 @@ def _set_aside(state: Path) -> None:
     old = journal_path(state)
     if not old.exists():
         return
-    number = 1
-    while (kept := old.with_name(f"journal.{number}.jsonl")).exists():
-        number += 1
-    old.rename(kept)
+    old.rename(free_name(old, ""))
     (state / BOARD_FILE).unlink(missing_ok=True)

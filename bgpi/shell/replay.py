@@ -11,9 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bgpi.hardware.profile import Profile
-from bgpi.shell.journal import Journal, read_journal
+from bgpi.shell.recovery import open_state
 from bgpi.shell.script import LINE_SECONDS, BoardPosition, Move, Script, Wait
-from bgpi.shell.simtable import SimulatedTable, resume
+from bgpi.shell.simtable import SimulatedTable
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
 
@@ -27,9 +27,9 @@ def replay(
     warn: Callable[[str], None] = lambda message: None,
 ) -> None:
     """Run `script`; every table-log event goes to the journal (if any), then to `write`."""
-    # Read before opening: opening repairs a truncated last line, which is worth a warning.
-    earlier = read_journal(state_dir) if state_dir is not None else None
-    journal = Journal.open(state_dir) if state_dir is not None else None
+    sensing = Sensing(profile.geometry)
+    opened = open_state(state_dir, sensing) if state_dir is not None else None
+    journal = opened.journal if opened is not None else None
 
     def emit(event: dict) -> None:
         if journal is not None:
@@ -37,11 +37,10 @@ def replay(
         write(event)
 
     try:
-        sensing = Sensing(profile.geometry)
-        for problem in earlier.problems if earlier is not None else ():
-            warn(problem)
-        if earlier is not None and earlier.events:
-            table, opening = resume(earlier, sensing)
+        for note in opened.notes if opened is not None else ():
+            warn(note)
+        if opened is not None and opened.table is not None:
+            table, opening = opened.table, []
             sim = SimulatedTable(profile, table, emit, seed)
             sim.restore_board(state_dir)
         else:
@@ -51,6 +50,8 @@ def replay(
                 sim.set_position(script.board.position)
             elif script.board.kind == "start":
                 sim.set_position(table.position)
+        if opened is not None and (resumed := opened.resumed_event()) is not None:
+            opening.append(resumed)
         for event in opening:
             emit(event)
         try:

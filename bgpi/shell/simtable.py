@@ -26,12 +26,11 @@ from bgpi.hardware.locations import LOCATIONS, Location, parse_location
 from bgpi.hardware.profile import Profile, Switch
 from bgpi.rules.position import Position
 from bgpi.shell import script
-from bgpi.shell.journal import JournalRead
 from bgpi.shell.recorder import Recorder
 from bgpi.table.controller import Table
 from bgpi.table.inputs import Press, Rolled, Sensed, Tick
 from bgpi.table.lights import DICE_COLOUR, Lighting, colours, lights_event, next_change
-from bgpi.table.tracker import Sensing, checkers_on
+from bgpi.table.tracker import checkers_on
 
 Emit = Callable[[dict], None]
 
@@ -215,13 +214,6 @@ class SimulatedTable(TableRunner):
         for location, count in checkers.items():
             self.sim.set_checkers(location, count)
         return True
-
-
-def resume(read: JournalRead, sensing: Sensing) -> tuple[Table, list[dict]]:
-    """The table a journal leaves behind, and the `resumed` event that says so.
-    Raises ValueError for a journal that does not begin a session."""
-    table = Table.resume(list(read.events), sensing)
-    return table, [{"event": "resumed", "events": len(read.events), "problems": list(read.problems)}]
 
 
 def position_checkers(position: Position) -> dict[Location, int]:

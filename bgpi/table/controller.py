@@ -73,6 +73,28 @@ class Table(TableState, FollowingTurn, Doubling, TableView):
             table.apply(event)
         return table
 
+    @classmethod
+    def resume_prefix(cls, events: list[dict], sensing: Sensing) -> tuple[Table | None, int]:
+        """The table the longest prefix of `events` that applies cleanly leaves behind,
+        and how many events that prefix holds; (None, 0) if not even the first event
+        begins a session.  For a journal that may be damaged: an event of the wrong
+        shape, or one the game does not allow there, ends the prefix."""
+        if not events or events[0].get("event") != "session":
+            return None, 0
+        table = cls(sensing)
+        applied = 0
+        try:
+            for event in events:
+                table.apply(event)
+                applied += 1
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+            # An event may fail halfway through changing the table: build it again
+            # from the events before it, which applied cleanly.
+            if applied == 0:
+                return None, 0
+            return cls.resume(events[:applied], sensing), applied
+        return table, applied
+
     # -- inputs --------------------------------------------------------------------
 
     def handle(self, happened: Input) -> list[dict]:
