@@ -1,0 +1,72 @@
+"""A simulated `machine` module: the Pico's pins wired to a board that exists in memory.
+
+Put this directory first on the path and the firmware runs unchanged under CPython or
+the MicroPython unix port.  `BOARD` is the simulated board: which reed switches are
+closed (`closed`, bit ``mux * 16 + channel``) and which buttons are down (`down`, a set
+of pins).  A multiplexer's signal pin reads low while the switch on the channel its
+select pins choose is closed, as the real circuit does.
+"""
+
+
+class SimBoard:
+    def __init__(self):
+        self.pins = {}
+        self.select = ()
+        self.signal = {}
+        self.closed = 0
+        self.down = set()
+        self.reads = 0
+        self.writes = 0
+
+    def wire(self, select, signal):
+        """Which GP pins are the select lines (S0 first) and each multiplexer's signal."""
+        self.select = tuple(select)
+        self.signal = {pin: mux for mux, pin in enumerate(signal)}
+
+    def level(self, pin):
+        self.reads += 1
+        mux = self.signal.get(pin)
+        if mux is not None:
+            channel = 0
+            for line, select in enumerate(self.select):
+                if self.pins[select].driven:
+                    channel |= 1 << line
+            return 0 if self.closed >> (mux * 16 + channel) & 1 else 1
+        return 0 if pin in self.down else 1
+
+
+BOARD = SimBoard()
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    OPEN_DRAIN = 2
+    PULL_UP = 1
+    PULL_DOWN = 2
+
+    def __init__(self, id, mode=-1, pull=-1, value=None):
+        self.id = id
+        self.mode = mode
+        self.driven = value or 0
+        BOARD.pins[id] = self
+
+    def init(self, mode=-1, pull=-1, value=None):
+        self.mode = mode
+        if value is not None:
+            self.driven = value
+
+    def value(self, level=None):
+        if level is None:
+            return self.driven if self.mode == Pin.OUT else BOARD.level(self.id)
+        BOARD.writes += 1
+        self.driven = 1 if level else 0
+        return None
+
+    __call__ = value
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
