@@ -1,11 +1,12 @@
 """`bgpi run`: the board, live.
 
 On a Raspberry Pi it runs the real board; elsewhere, or with `--board sim`, the
-simulated one.  The journal in the state directory records every event; a run
-that finds a journal resumes that session where it stopped (after a power cut
-too), and `--new` starts a fresh one.  On the simulated board at a terminal the
-keyboard moves the checkers; without a terminal (as under systemd) it runs until
-stopped.
+simulated one, and serves the board's page at http://127.0.0.1:8700 (`--port`,
+`--listen` with an access token, `--no-page`; with `--settings`, as its [page] table
+says).  The journal in the state directory records every event; a run that finds a
+journal resumes that session where it stopped (after a power cut too), and `--new`
+starts a fresh one.  On the simulated board at a terminal the keyboard moves the
+checkers; without a terminal (as under systemd) it runs until stopped.
 """
 
 from __future__ import annotations
@@ -25,13 +26,22 @@ from bgpi.hardware.frames import closed_switches
 from bgpi.hardware.profile import ProfileError, load_profile
 from bgpi.rules.position import Side
 from bgpi.shell.console import Console, stdin_is_terminal
-from bgpi.shell.journal import JournalError, default_state_dir, free_name, journal_path
+from bgpi.shell.journal import (
+    Journal,
+    JournalError,
+    default_state_dir,
+    free_name,
+    journal_path,
+)
 from bgpi.shell.live import run_live
 from bgpi.shell.recorder import Recorder
 from bgpi.shell.recovery import open_state
 from bgpi.shell.simtable import BOARD_FILE, SimulatedTable, TableRunner
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
+from bgpi.web.bridge import Bridge
+from bgpi.web.page import add_page_options, open_page
+from bgpi.web.words import Story
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -59,6 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--record", metavar="FILE", type=Path,
                         help="record the switches and buttons as a board script (slot, press, wait lines)")
     parser.add_argument("--seed", type=int, help="seed of the simulated dice (default: the OS's random source)")
+    add_page_options(parser)
     parser.set_defaults(handler=_run)
 
 
@@ -97,8 +108,11 @@ def _run(args: argparse.Namespace) -> int:
     terminal = kind == "sim" and stdin_is_terminal()
     out = sys.stdout
 
+    bridge = Bridge(Story.of(opened.history))
+
     def emit(event: dict) -> None:
         journal.append(event)  # on the disk before it is shown
+        bridge.hear(event)
         if not terminal:
             out.write(json.dumps(event) + "\n")
             out.flush()
@@ -123,19 +137,42 @@ def _run(args: argparse.Namespace) -> int:
     except (OSError, RuntimeError, ValueError) as error:
         journal.close()
         raise UsageError(f"cannot open the {kind} board: {error}") from None
+
+    def new_session(runner: TableRunner, config: dict) -> None:  # asked for by the page
+        nonlocal journal
+        table, opening = Table.new(sensing, config)
+        journal.close()
+        _set_aside(state)
+        journal = Journal.open(state)
+        runner.replace_table(table)
+        if kind == "sim":
+            runner.set_position(table.position)
+        for event in opening:
+            emit(event)
+
+    bridge.start_session = new_session
+    page = None
     try:
         if kind == "sim":
             runner.restore_board(state)
+        try:
+            page = open_page(args, settings.page, bridge, profile.geometry, state)
+        except (OSError, ValueError) as error:
+            raise UsageError(f"cannot serve the page: {error} (--port N for another port, --no-page for none)") from None
+        board = "the simulated board" if kind == "sim" else "the board"
+        print(f"bgpi run: {board} is running" + (f"; its page: {page.url}" if page else ""), file=sys.stderr, flush=True)
         for event in opening:
             emit(event)
         runner.scan()
         record = args.record.open("w", encoding="utf-8") if args.record else None
         if record is not None:
             runner.recorder = Recorder(record, closed_switches(runner.debouncer.stable, profile.sensors), runner.now)
-        run_live(runner, stop, Console(sys.stdin, out) if terminal else None)
+        run_live(runner, stop, Console(sys.stdin, out) if terminal else None, after_scan=bridge.after_scan)
         if kind == "sim":
             runner.save_board(state)
     finally:
+        if page is not None:
+            page.stop()
         runner.close()
         journal.close()
     return 0

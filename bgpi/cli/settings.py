@@ -14,9 +14,10 @@ from typing import Any
 
 from bgpi.hardware.board import BOARD_KINDS
 
-TOP_KEYS = ("board", "profile", "brightness", "session", "money")
+TOP_KEYS = ("board", "profile", "brightness", "session", "money", "page")
 SESSION_KEYS = ("match", "lenient")
 MONEY_KEYS = ("jacoby", "beavers", "auto_doubles")
+PAGE_KEYS = ("enabled", "listen", "port")
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,9 @@ class RunSettings:
     """The [session] table: match, lenient."""
     money: dict[str, Any] = field(default_factory=dict)
     """The [money] table: rules for money play only."""
+    page: dict[str, Any] | None = None
+    """The [page] table: enabled, listen, port (`bgpi.web.page`); None without a settings
+    file, where the page is served on 127.0.0.1 unless --no-page."""
 
     def config(self, given: dict[str, Any]) -> dict[str, Any]:
         """A new session's settings (as ``--config`` takes them): `given` (from the
@@ -60,7 +64,7 @@ def load_settings(path: Path) -> RunSettings:
     if brightness is not None and not (type(brightness) in (int, float) and 0 < brightness <= 1):
         problems.append(f"brightness: expected a number in (0, 1], got {brightness!r}")
     tables = []
-    for name, keys in (("session", SESSION_KEYS), ("money", MONEY_KEYS)):
+    for name, keys in (("session", SESSION_KEYS), ("money", MONEY_KEYS), ("page", PAGE_KEYS)):
         table = document.get(name, {})
         if not isinstance(table, dict):
             problems.append(f"{name}: expected a table [{name}]")

@@ -25,10 +25,15 @@ def run_live(
     runner: TableRunner,
     stop: threading.Event,
     console: Console | None = None,
+    after_scan: Callable[[TableRunner], None] | None = None,
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
 ) -> None:
-    """Scan at the profile's rate until `stop` is set (or the console quits)."""
+    """Scan at the profile's rate until `stop` is set (or the console quits).
+
+    `after_scan` is called after every scan, on this thread (the web page's bridge);
+    it must return at once.
+    """
     # Everything loaded so far lives as long as the board: keeping it out of the
     # collector's reach keeps its pauses short (a full collection of it costs
     # milliseconds here, and some 15 times more on a Pi Zero 2 W).
@@ -45,6 +50,8 @@ def run_live(
         if wait > 0:
             sleep(wait)
         runner.scan()
+        if after_scan is not None:
+            after_scan(runner)
         if console is not None and not console_turn(runner, console):
             break
         if console is not None and console.redraw_at is not None and runner.frames >= console.redraw_at:

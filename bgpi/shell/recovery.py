@@ -32,6 +32,8 @@ class Opened:
     """One line for each thing wrong with the journal and what was done about it."""
     damaged: Path | None = None
     """Where a damaged journal was set aside."""
+    history: tuple[dict, ...] = ()
+    """The events the table was resumed from (the page tells the session's story from them)."""
 
     def resumed_event(self) -> dict | None:
         """The ``resumed`` event that tells the table log what was read back (None if
@@ -52,7 +54,7 @@ def open_state(state_dir: Path, sensing: Sensing) -> Opened:
     try:
         events = list(earlier.events)
         table, applied = Table.resume_prefix(events, sensing)
-        opened = Opened(journal, table, applied, list(earlier.problems))
+        opened = Opened(journal, table, applied, list(earlier.problems), history=tuple(events[:applied]))
         if applied < len(events):
             bad_line: int | None = earlier.lines[applied]
         else:

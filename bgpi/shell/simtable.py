@@ -74,8 +74,18 @@ class TableRunner:
     def now(self) -> float:
         return self.frames * self.period
 
+    @property
+    def lighting(self) -> Lighting | None:
+        """The lights on show (replaced, never changed, when they change); None before the first scan."""
+        return self._lighting
+
     def close(self) -> None:
         self.board.close()
+
+    def replace_table(self, table: Table) -> None:
+        """Run `table` (a new session) from the next scan on, fed the switches as they read then."""
+        self.table = table
+        self._stable = self._counts = None
 
     def press(self, button: str, long: bool = False) -> None:
         """A button press; recorded after the core has seen it, so that the dice it

@@ -79,7 +79,7 @@ def test_the_live_loop_plays_typed_hands_at_the_pace_of_a_clock():
 
 
 def test_bgpi_run_as_a_service_journals_and_stops_on_sigterm(tmp_path):
-    command = [sys.executable, "-m", "bgpi", "run", "--board", "sim", "--state", str(tmp_path), "--seed", "2"]
+    command = [sys.executable, "-m", "bgpi", "run", "--board", "sim", "--state", str(tmp_path), "--seed", "2", "--no-page"]
     with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True,
                           env=os.environ | {"NOTIFY_SOCKET": ""}) as service:
         first = service.stdout.readline()

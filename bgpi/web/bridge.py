@@ -1,0 +1,137 @@
+"""The bridge between the scan loop and the web server, which run on different threads.
+
+The scan loop owns the table and the board: nothing else touches them.  Once per scan
+it calls `Bridge.after_scan`, which carries out the hands the page asked for (one
+board-script line at a time, letting board time pass between lines as a script does)
+and, when anything the page shows has changed, builds a fresh view (`table_view`) and
+hands it, with the events heard since, to the `listener` (the web server, which only
+schedules the work on its own event loop: the scan loop never waits for a client).
+The web server's thread only ever submits `Request`s and reads `view`, which is
+replaced whole, never changed in place.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bgpi.shell.script import LINE_SECONDS, Action, Wait
+from bgpi.shell.simtable import SimulatedTable
+from bgpi.web.view import table_view
+from bgpi.web.words import Story
+
+Listener = Callable[[list[dict], dict], None]
+Done = Callable[[list[dict], str | None], None]
+"""Called on the scan loop's thread once a request is carried out: the events it caused,
+and the problem that stopped it (None if none)."""
+"""Called on the scan loop's thread with the events heard since the last call and the
+new view; it must return at once."""
+
+
+@dataclass
+class Request:
+    """Board-script lines the page asked for, carried out in order between scans.
+
+    `done` is called on the scan loop's thread once the board has settled after the last
+    line, with the events they caused and, if a line could not be carried out (lifting
+    from an empty point), the problem as ``line N: ...``; the lines after it are skipped.
+    """
+
+    lines: tuple[Action | NewSession, ...]
+    done: Done
+    events: list[dict] = field(default_factory=list)
+    next_line: int = 0
+    resume_at: int | None = None
+    """The scan at which the next line is due."""
+
+
+@dataclass(frozen=True)
+class NewSession:
+    """A request's line that starts a new session with `config` (a checked config line)."""
+
+    config: dict
+    line: int = 1
+
+
+SessionStarter = Callable[[object, dict], None]
+"""Starts a new session with `config` on the runner (on the scan loop's thread); raises
+ValueError or OSError with a message for the page if it cannot."""
+
+
+class Bridge:
+    """The page's way into a running table; see the module docstring."""
+
+    def __init__(self, story: Story | None = None, start_session: SessionStarter | None = None) -> None:
+        self.story = story if story is not None else Story()
+        self.start_session = start_session
+        """How this board starts a new session; None if it cannot (the page says so)."""
+        self.view: dict | None = None
+        """The latest view, replaced whole after each change; None before the first scan."""
+        self.listener: Listener | None = None
+        self._requests: queue.SimpleQueue[Request] = queue.SimpleQueue()
+        self._request: Request | None = None
+        self._heard: list[dict] = []
+        self._shown: tuple = ()
+
+    # -- any thread ------------------------------------------------------------------
+
+    def submit(self, request: Request) -> None:
+        """Queue `request`; requests are carried out one after another, in order."""
+        self._requests.put(request)
+
+    # -- the scan loop's thread ------------------------------------------------------------
+
+    def hear(self, event: dict) -> None:
+        """Every table-log event of the table, as it is emitted (after journaling)."""
+        self.story.hear(event)
+        self._heard.append(event)
+        if self._request is not None:
+            self._request.events.append(event)
+
+    def after_scan(self, runner) -> None:
+        """Carry out the page's hands that are due, then publish what changed."""
+        self._hands(runner)
+        table = runner.table
+        shown = (table, table.seen, runner.lighting)
+        if self._heard or self.view is None or any(a is not b for a, b in zip(shown, self._shown)):
+            self._shown = shown
+            self.view = table_view(table, runner.profile.geometry, runner.profile.leds, self.story,
+                                   simulated=isinstance(runner, SimulatedTable))
+            heard, self._heard = self._heard, []
+            if self.listener is not None:
+                self.listener(heard, self.view)
+
+    def _hands(self, runner) -> None:
+        if self._request is None:
+            try:
+                self._request = self._requests.get_nowait()
+            except queue.Empty:
+                return
+        request = self._request
+        if request.resume_at is None:
+            request.resume_at = runner.frames
+        while runner.frames >= request.resume_at:
+            if request.next_line == len(request.lines):
+                self._finish(None)
+                return
+            line = request.lines[request.next_line]
+            request.next_line += 1
+            seconds = line.seconds if isinstance(line, Wait) else LINE_SECONDS
+            request.resume_at = runner.frames + max(1, round(seconds / runner.period))
+            if isinstance(line, Wait):
+                continue
+            try:
+                if isinstance(line, NewSession):
+                    self.start_session(runner, line.config)
+                    continue
+                shown = runner.act(line)
+            except (ValueError, OSError) as error:
+                self._finish(f"line {line.line}: {error}")
+                return
+            if shown is not None:
+                request.events.append(shown)
+
+    def _finish(self, problem: str | None) -> None:
+        request, self._request = self._request, None
+        request.done(request.events, problem)

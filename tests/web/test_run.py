@@ -1,0 +1,111 @@
+"""`bgpi run` serves the page: it says where in its first line, and the page can start a session."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from bgpi.cli import main
+from bgpi.web.page import TOKEN_FILE
+
+ENV = os.environ | {"NOTIFY_SOCKET": ""}
+
+
+@contextmanager
+def running(tmp_path: Path, *options: str):
+    command = [sys.executable, "-m", "bgpi", "run", "--board", "sim", "--state", str(tmp_path), "--seed", "3",
+               "--port", "0", *options]
+    with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, env=ENV) as service:
+        try:
+            yield service, service.stderr.readline()
+        finally:
+            service.send_signal(signal.SIGTERM)
+            service.wait(timeout=20)
+    assert service.returncode == 0
+
+
+def get(url: str, path: str = "api/state", **request) -> dict:
+    with urllib.request.urlopen(urllib.request.Request(url.split("?")[0] + path, **request), timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def test_run_serves_the_page_and_says_where_first(tmp_path):
+    with running(tmp_path) as (service, first):
+        found = re.fullmatch(r"bgpi run: the simulated board is running; its page: (http://127\.0\.0\.1:\d+/)\n", first)
+        assert found, first
+        url = found.group(1)
+        assert json.loads(service.stdout.readline()) == {"event": "session", "config": {}}
+        assert get(url)["board"] == "sim"
+        answer = get(url, "api/session", method="POST", data=json.dumps({"config": {"match": 3}}).encode())
+        assert answer["events"] == [{"event": "session", "config": {"match": 3}}]
+        assert get(url)["match_length"] == 3
+    # The page's new session set the old journal aside, as --new does.
+    assert (tmp_path / "journal.1.jsonl").exists()
+    assert '"match": 3' in (tmp_path / "journal.jsonl").read_text()
+
+
+def test_listening_on_an_address_needs_the_token_it_prints(tmp_path):
+    with running(tmp_path, "--listen", "127.0.0.1") as (_, first):
+        url = re.search(r"its page: (\S+)", first).group(1)
+        token = (tmp_path / TOKEN_FILE).read_text().strip()
+        assert url.endswith(f"/?token={token}") and len(token) >= 20
+        assert stat.S_IMODE((tmp_path / TOKEN_FILE).stat().st_mode) == 0o600
+        with pytest.raises(urllib.error.HTTPError, match="401"):
+            get(url)
+        assert get(url, headers={"Authorization": f"Bearer {token}"})["phase"] == "setup"
+    with running(tmp_path, "--listen", "127.0.0.1") as (_, again):
+        assert again.rstrip().endswith(f"?token={token}")  # kept: a bookmark survives a restart
+
+
+def test_a_port_in_use_is_one_line_and_exit_2(tmp_path, capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status = main(["run", "--board", "sim", "--state", str(tmp_path), "--port", str(port)])
+    assert status == 2
+    error = capsys.readouterr().err
+    assert error.startswith("bgpi run: cannot serve the page:") and error.count("\n") == 1
+    assert "--no-page" in error
+
+
+def test_no_page_serves_nothing(tmp_path):
+    with running(tmp_path, "--no-page") as (_, first):
+        assert first == "bgpi run: the simulated board is running\n"
+
+
+def test_a_settings_file_serves_the_page_only_if_it_says_so(tmp_path):
+    quiet = tmp_path / "quiet.toml"
+    quiet.write_text('board = "sim"\n')
+    with running(tmp_path, "--settings", str(quiet)) as (_, first):
+        assert first == "bgpi run: the simulated board is running\n"
+    shown = tmp_path / "shown.toml"
+    shown.write_text('board = "sim"\n[page]\nenabled = true\nlisten = "127.0.0.1"\nport = 0\n')
+    with running(tmp_path, "--settings", str(shown)) as (_, first):
+        assert "its page: http://127.0.0.1:" in first and "?token=" in first
+
+
+def test_a_resumed_session_tells_its_story_from_the_journal(tmp_path):
+    lines = "\n".join(json.dumps(line) for line in (
+        {"dice": [3, 1]}, {"press": "white.turn"}, {"move": [8, 5]}, {"move": [6, 5]}, {"press": "white.turn"}))
+    with running(tmp_path) as (_, first):
+        url = re.search(r"its page: (\S+)", first).group(1)
+        get(url, "api/actions", method="POST", data=lines.encode())
+    with running(tmp_path) as (_, first):
+        url = re.search(r"its page: (\S+)", first).group(1)
+        state = get(url)
+    assert state["plays"] == [{"player": "white", "kind": "play", "dice": [3, 1], "move": "8/5 6/5"}]
+    assert state["turn"] == "black" and state["checkers"]["5"] == {"count": 2, "colour": "white"}

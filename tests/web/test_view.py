@@ -1,0 +1,68 @@
+"""The page's view of a table: checkers as the switches read them, lights, cube."""
+
+from __future__ import annotations
+
+from bgpi.hardware.profile import load_profile
+from bgpi.rules.position import Position, Side
+from bgpi.table.controller import Table
+from bgpi.table.inputs import Press, Rolled, Sensed
+from bgpi.table.lights import Lighting
+from bgpi.table.tracker import Sensing
+from bgpi.web.view import checkers_view, lights_view
+
+PROFILE = load_profile()
+
+
+def playing(first: int = 3, second: int = 1) -> Table:
+    sensing = Sensing(PROFILE.geometry)
+    table, _ = Table.new(sensing, {})
+    table.handle(Sensed(sensing.of(table.position)))
+    table.handle(Press("white.turn"))
+    table.handle(Rolled(first, second))
+    return table
+
+
+def test_checkers_are_counted_by_the_switches_and_coloured_by_the_game():
+    table = playing()
+    sensing = table.sensing
+    start = dict(zip(sensing.locations, sensing.of(Position.start())))
+    start[8] -= 1  # a white checker lifted from the 8-point ...
+    start[1] += 1  # ... put down on black's 24-point (an illegal place)
+    table.handle(Sensed(tuple(start[location] for location in sensing.locations)))
+    view = checkers_view(table, PROFILE.geometry)
+    assert view["8"] == {"count": 2, "colour": "white"}
+    assert view["1"] == {"count": 3, "colour": "black"}  # the game's colour for the point
+
+
+def test_a_point_the_switches_read_full_shows_the_games_count():
+    sensing = Sensing(PROFILE.geometry)
+    position = Position.start()
+    white = list(position.checkers(Side.WHITE))
+    white[5], white[7] = 7, 1  # seven on the 6-point, one left on the 8-point
+    crowded = Position(tuple(white), position.checkers(Side.BLACK))
+    table, _ = Table.new(sensing, {})
+    table.position = crowded
+    table.handle(Sensed(sensing.of(crowded)))
+    view = checkers_view(table, PROFILE.geometry)
+    assert view["6"] == {"count": 7, "colour": "white"}
+    assert view["8"] == {"count": 1, "colour": "white"}
+
+
+def test_an_unexplained_checker_on_an_empty_point_is_the_movers():
+    table = playing()
+    sensing = table.sensing
+    counts = dict(zip(sensing.locations, sensing.of(Position.start())))
+    counts[8] -= 1
+    counts[2] += 1
+    table.handle(Sensed(tuple(counts[location] for location in sensing.locations)))
+    assert checkers_view(table, PROFILE.geometry)["2"] == {"count": 1, "colour": "white"}
+
+
+def test_lights_carry_colour_and_blink():
+    lighting = Lighting(roles={8: "source", 5: "destination", 4: "destination", 2: "rejected"},
+                        combined=frozenset({4}))
+    view = lights_view(lighting)
+    assert view["8"] == {"role": "source", "colour": "#ffffff", "period": 1.0, "duty": 0.5}
+    assert view["5"]["colour"] == "#00ff00" and view["5"]["period"] is None
+    assert view["4"]["colour"] == "#004800"  # reached only with both dice: dimmer
+    assert view["2"]["period"] == 0.25
