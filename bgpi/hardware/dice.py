@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import secrets
-import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from bgpi.hardware.leds import Colour, Leds
 from bgpi.hardware.profile import DICE, LedConfig
@@ -37,16 +37,17 @@ def tumble(final: tuple[int, int], frames: int = ROLL_FRAMES,
            randbelow: RandBelow = secrets.randbelow) -> list[tuple[int, int]]:
     """The faces a roll animation shows: `frames - 1` random ones, then `final`.
 
-    Consecutive faces of a die differ, so every frame visibly moves.
+    Consecutive faces of a die differ, the last random one from `final` too, so every
+    frame visibly moves.
     """
-    faces = []
+    faces = [final]
     shown = final
     for _ in range(frames - 1):
-        # randbelow(5) picks one of the five faces other than the one shown.
+        # randbelow(5) picks one of the five faces other than the one shown; drawn
+        # backwards from `final`, so that the step onto it moves as well.
         shown = tuple((face + randbelow(5)) % 6 + 1 for face in shown)  # type: ignore[assignment]
         faces.append(shown)
-    faces.append(final)
-    return faces
+    return faces[::-1]
 
 
 def dice_indices(config: LedConfig, faces: tuple[int, int]) -> tuple[int, ...]:
@@ -60,14 +61,25 @@ def dice_lights(leds: Leds, faces: tuple[int, int], colour: Colour) -> dict[int,
     return dict.fromkeys(dice_indices(leds.config, faces), colour)
 
 
-def show_roll(leds: Leds, final: tuple[int, int], colour: Colour,
-              around: Mapping[int, Colour] | None = None,
-              frame_seconds: float = FRAME_SECONDS,
-              sleep: Callable[[float], None] = time.sleep) -> None:
-    """Tumble the dice on the LEDs for a moment, then leave `final` showing.
+@dataclass(frozen=True)
+class Tumble:
+    """A roll's animation on the dice LEDs, in board time: each of `faces` shows for
+    `frame_seconds` from `start`.  Nothing waits for it: whoever draws the LEDs asks
+    `faces_at` on every frame, so the switches are scanned all the while."""
 
-    `around` (LED index -> colour) stays lit on the rest of the board meanwhile.
-    """
-    for faces in tumble(final):
-        leds.show({**(around or {}), **dice_lights(leds, faces, colour)})
-        sleep(frame_seconds)
+    start: float
+    faces: tuple[tuple[int, int], ...]
+    frame_seconds: float = FRAME_SECONDS
+
+    def faces_at(self, now: float) -> tuple[int, int] | None:
+        """The faces shown at board time `now`; None once the animation is over."""
+        step = int((now - self.start) / self.frame_seconds)
+        return self.faces[max(0, step)] if step < len(self.faces) else None
+
+    def over(self, lit: Mapping[int, Colour], config: LedConfig, faces: tuple[int, int],
+             colour: Colour) -> dict[int, Colour]:
+        """`lit` (LED index -> colour) with the dice showing `faces` instead of what it had."""
+        dice = {index for die in DICE for index in config.targets[die]}
+        frame = {index: shade for index, shade in lit.items() if index not in dice}
+        frame.update(dict.fromkeys(dice_indices(config, faces), colour))
+        return frame

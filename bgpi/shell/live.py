@@ -2,23 +2,68 @@
 
 The loop paces scans by the clock (the profile's scan rate), feeds the core
 through a `TableRunner`, journals every event before it is shown, tells systemd
-it is alive, and, on the simulated board at a terminal, takes hands from the
-keyboard (`bgpi.shell.console`) and draws the board with its lights after each move.
+it is alive and what it is doing, and, on the simulated board at a terminal, takes
+hands from the keyboard (`bgpi.shell.console`) and draws the board with its lights
+after each move.
+
+Board time (`TableRunner.now`, frames x period) stays on the clock: a frame that
+runs over its period is counted, and the slots it overran are skipped rather than
+scanned back to back, so the board never lags the clock by more than a period.
+Overruns are reported in the log and the status line once a minute at most.
 """
 
 from __future__ import annotations
 
 import gc
+import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TextIO
 
 from bgpi.shell import sdnotify
 from bgpi.shell.console import HELP, Console, console_turn
 from bgpi.shell.simtable import TableRunner
 
-WATCHDOG_SECONDS = 5.0
-"""How often systemd hears that the loop is alive (the unit's WatchdogSec is larger)."""
+REPORT_SECONDS = 60.0
+"""Overruns are reported at most this often."""
+STATUS_SECONDS = 1.0
+"""How often the status line is brought up to date (when it changed)."""
+
+
+@dataclass
+class Overruns:
+    """Frames that took longer than their period, since the last report."""
+
+    period: float
+    """The scan period, in seconds."""
+    frames: int = 0
+    """Frames that ran over their period."""
+    skipped: int = 0
+    """Scan slots left out because a frame ran over."""
+    worst: float = 0.0
+    """The longest frame, in seconds."""
+
+    def add(self, took: float) -> None:
+        """Count a frame that took `took` seconds."""
+        self.worst = max(self.worst, took)
+        if took > self.period:
+            self.frames += 1
+
+    def __bool__(self) -> bool:
+        return bool(self.frames or self.skipped)
+
+    def __str__(self) -> str:
+        return (f"{self.frames} frames ran over their {self.period * 1000:g} ms period, "
+                f"{self.skipped} scans skipped, worst frame {self.worst * 1000:.1f} ms")
+
+
+def status_line(runner: TableRunner) -> str:
+    """What `systemctl status` shows: the board's rate and where the game stands."""
+    state = runner.table.state_event()
+    turn = f", {state['turn']} on turn" if state["turn"] else ""
+    return f"scanning at {1 / runner.period:g} Hz; {state['phase']}{turn}"
 
 
 def run_live(
@@ -28,27 +73,40 @@ def run_live(
     after_scan: Callable[[TableRunner], None] | None = None,
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
+    log: TextIO | None = None,
 ) -> None:
     """Scan at the profile's rate until `stop` is set (or the console quits).
 
     `after_scan` is called after every scan, on this thread (the web page's bridge);
-    it must return at once.
+    it must return at once.  Pings systemd's watchdog at half its interval
+    (``$WATCHDOG_USEC``), keeps ``STATUS=`` up to date and writes overrun reports to
+    `log` (stderr).
     """
+    log = log or sys.stderr
     # Everything loaded so far lives as long as the board: keeping it out of the
     # collector's reach keeps its pauses short (a full collection of it costs
     # milliseconds here, and some 15 times more on a Pi Zero 2 W).
     gc.freeze()
+    period = runner.period
+    watchdog = sdnotify.watchdog_interval()
+    started = clock() - runner.frames * period  # board time 0 was that long ago
+    last_watchdog = last_status_check = last_report = clock()
+    overruns = Overruns(period)
+    shown_status = status_line(runner)
     sdnotify.ready()
-    started = clock()
-    last_watchdog = started
+    sdnotify.status(shown_status)
     if console is not None:
         print(HELP, file=console.out)
         console.draw(runner.table)
     while not stop.is_set():
-        due = started + (runner.frames + 1) * runner.period
-        wait = due - clock()
-        if wait > 0:
-            sleep(wait)
+        now = clock()
+        due = started + (runner.frames + 1) * period
+        if now < due:
+            sleep(due - now)
+        elif (behind := int((now - due) / period)) > 0:
+            runner.skip(behind)
+            overruns.skipped += behind
+        begun = clock()
         runner.scan()
         if after_scan is not None:
             after_scan(runner)
@@ -57,7 +115,20 @@ def run_live(
         if console is not None and console.redraw_at is not None and runner.frames >= console.redraw_at:
             console.redraw_at = None
             console.draw(runner.table)
-        if clock() - last_watchdog >= WATCHDOG_SECONDS:
+        now = clock()
+        overruns.add(now - begun)
+        if watchdog is not None and now - last_watchdog >= watchdog:
             sdnotify.watchdog()
-            last_watchdog = clock()
+            last_watchdog = now
+        if now - last_report >= REPORT_SECONDS and overruns:
+            print(f"bgpi run: in the last {now - last_report:.0f} s: {overruns}", file=log, flush=True)
+            sdnotify.status(f"{status_line(runner)}; {overruns}")
+            overruns = Overruns(period)
+            last_report = now
+        elif now - last_status_check >= STATUS_SECONDS:
+            last_status_check = now
+            if (line := status_line(runner)) != shown_status:
+                sdnotify.status(line)
+                shown_status = line
     sdnotify.stopping()
+    sdnotify.status("stopping")

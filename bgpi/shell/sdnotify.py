@@ -44,6 +44,20 @@ def stopping() -> bool:
     return notify("STOPPING=1")
 
 
+def watchdog_interval() -> float | None:
+    """How often to ping the watchdog, in seconds: half of ``$WATCHDOG_USEC``, as
+    sd_watchdog_enabled(3) advises; None when systemd expects no pings (unset, zero, or
+    ``$WATCHDOG_PID`` naming another process)."""
+    pid = os.environ.get("WATCHDOG_PID")
+    if pid is not None and pid != str(os.getpid()):
+        return None
+    try:
+        usec = int(os.environ.get("WATCHDOG_USEC", ""))
+    except ValueError:
+        return None
+    return usec / 2e6 if usec > 0 else None
+
+
 def status(text: str) -> bool:
     """A one-line status for ``systemctl status``; line breaks become spaces."""
     return notify("STATUS=" + " ".join(text.splitlines()))

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from bgpi.hardware.board import open_board
 from bgpi.hardware.debounce import Debouncer
-from bgpi.hardware.dice import show_roll
+from bgpi.hardware.dice import Tumble, tumble
 from bgpi.hardware.frames import Counter, closed_switches
 from bgpi.hardware.locations import LOCATIONS, Location, parse_location
 from bgpi.hardware.profile import Profile, Switch
@@ -69,6 +69,8 @@ class TableRunner:
         self._counts = None
         self._lighting: Lighting | None = None
         self._blink: float | None = None  # board time of the next blink edge
+        self._tumble: Tumble | None = None  # the dice animation under way
+        self._faces: tuple[int, int] | None = None  # the tumbling faces last shown
 
     @property
     def now(self) -> float:
@@ -93,6 +95,11 @@ class TableRunner:
         self.feed(Press(button, long))
         if self.recorder is not None:
             self.recorder.button(self.now, button, long)
+
+    def skip(self, frames: int) -> None:
+        """Let `frames` scan periods pass unscanned: the live loop fell behind the clock,
+        and board time follows the clock, not the scans."""
+        self.frames += frames
 
     def advance(self, seconds: float) -> None:
         """Let `seconds` of board time pass, scanning the switches all the while."""
@@ -131,21 +138,28 @@ class TableRunner:
             if self.recorder is not None:
                 self.recorder.dice(self.now, first, second)
             if self.animate_dice:
-                # The play tree is built once the dice land; people see them tumble meanwhile.
-                around = colours(self._lighting or Lighting(), self.profile.leds, self.now)
-                show_roll(self.board.leds, (first, second), DICE_COLOUR, around)
+                # Shown frame by frame by `show_lights`, while the scans go on.
+                self._tumble = Tumble(self.now, tuple(tumble((first, second))))
             for event in self.table.handle(Rolled(first, second)):
                 self.emit(event)
         self.show_lights()
 
     def show_lights(self) -> None:
-        """Show the core's lights when they change, and at every blink edge."""
+        """Show the core's lights when they change, at every blink edge, and at every
+        step of a dice animation (which shows over the core's dice until it ends)."""
         lighting = self.table.lighting()
         changed = lighting != self._lighting
-        if changed or (self._blink is not None and self.now >= self._blink):
+        faces = None if self._tumble is None else self._tumble.faces_at(self.now)
+        if faces is None:
+            self._tumble = None
+        if changed or faces != self._faces or (self._blink is not None and self.now >= self._blink):
             if changed:
                 self._lighting = lighting
-            self.board.leds.show(colours(lighting, self.profile.leds, self.now))
+            lit = colours(lighting, self.profile.leds, self.now)
+            if faces is not None:
+                lit = self._tumble.over(lit, self.profile.leds, faces, DICE_COLOUR)
+            self.board.leds.show(lit)
+            self._faces = faces
             self._blink = next_change(lighting, self.now)
 
     def lights_event(self) -> dict:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from statistics import NormalDist
 
 import pytest
 
-from bgpi.hardware.dice import PIP_PATTERNS, dice_lights, roll, show_roll, tumble
-from bgpi.hardware.leds import OFF, Leds, SimulatedPixels
+from bgpi.hardware.dice import PIP_PATTERNS, Tumble, dice_lights, roll, tumble
+from bgpi.hardware.leds import Leds, SimulatedPixels
 
 ROLLS = 60_000
 P_VALUE = 0.001
@@ -87,7 +88,7 @@ def test_pip_patterns_have_as_many_pips_as_the_face():
 def test_tumble_ends_on_the_roll_and_always_moves():
     faces = tumble((6, 1), frames=30)
     assert len(faces) == 30 and faces[-1] == (6, 1)
-    for before, after in zip([(6, 1), *faces[:-2]], faces[:-1]):
+    for before, after in itertools.pairwise(faces):  # the step onto the roll included
         assert before[0] != after[0] and before[1] != after[1]
     assert all(1 <= face <= 6 for pair in faces for face in pair)
 
@@ -99,11 +100,14 @@ def test_dice_light_their_pips(profile):
     assert set(lit) == {die1[0], die1[6], *(die2[p] for p in (0, 1, 3, 5, 6))}
 
 
-def test_show_roll_leaves_the_roll_and_the_board_lit(profile):
-    pixels = SimulatedPixels(profile.leds.count)
-    leds = Leds(profile.leds, pixels)
-    show_roll(leds, (3, 3), (0, 0, 255), around={0: (255, 0, 0)}, sleep=lambda s: None)
-    lit = {index for index, colour in enumerate(pixels.shown) if colour != OFF}
+def test_a_tumble_shows_each_face_for_its_time_then_ends(profile):
+    faces = tuple(tumble((3, 3)))
+    animation = Tumble(start=1.0, faces=faces, frame_seconds=0.06)
+    assert [animation.faces_at(1.0 + 0.06 * step + 0.01) for step in range(8)] == list(faces)
+    assert animation.faces_at(1.0 + 0.06 * 8) is None
+    lit = animation.over({0: (255, 0, 0), profile.leds.targets["die:1"][1]: (9, 9, 9)},
+                         profile.leds, (3, 3), (0, 0, 255))
     die1, die2 = profile.leds.targets["die:1"], profile.leds.targets["die:2"]
-    assert lit == {0, *(die1[p] for p in (0, 3, 6)), *(die2[p] for p in (0, 3, 6))}
-    assert pixels.shows == 8
+    # The board stays lit; the dice show only the tumbling faces.
+    assert lit == {0: (255, 0, 0), **dict.fromkeys((*(die1[p] for p in (0, 3, 6)),
+                                                    *(die2[p] for p in (0, 3, 6))), (0, 0, 255))}
