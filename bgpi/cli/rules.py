@@ -208,6 +208,8 @@ def describe(key: MatchKey | None, on_roll: Side) -> list[str]:
         lines.append(f"{key.dice_owner.label} doubled: {key.turn.label} to take or drop")
     elif key.dice != (0, 0):
         lines.append(f"{key.dice_owner.label} rolled {key.dice[0]}{key.dice[1]}")
+    elif key.crawford or key.cube_owner not in (None, key.dice_owner):
+        lines.append(f"{key.dice_owner.label} to roll")  # no double: Crawford, or not the cube's owner
     else:
         lines.append(f"{key.dice_owner.label} to roll or double")
     return lines

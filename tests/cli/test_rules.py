@@ -14,7 +14,7 @@ import pytest
 from bgpi.cli import main
 from bgpi.cli.rules import answer_batch
 from bgpi.cli.selfplay import self_play_log
-from bgpi.rules.ids import board_id, decode_match_id, position_from_id, position_id
+from bgpi.rules.ids import MatchKey, board_id, decode_match_id, match_id, position_from_id, position_id
 from bgpi.rules.position import Position, Side
 from bgpi.rules.selfplay import corpus
 
@@ -163,3 +163,19 @@ def test_the_console_command_runs_without_a_traceback():
         [sys.executable, "-m", "bgpi", "selfplay", "--seed", "4"], capture_output=True, text=True, check=True
     )
     assert json.loads(done.stdout.splitlines()[-1])["event"] == "state"
+
+
+@pytest.mark.parametrize(
+    ("key", "words"),
+    [
+        (MatchKey(match_length=5, score=(4, 2), crawford=True), "white to roll"),
+        (MatchKey(cube_value=2, cube_owner=Side.BLACK), "white to roll"),
+        (MatchKey(cube_value=2, cube_owner=Side.WHITE), "white to roll or double"),
+        (MatchKey(match_length=5, score=(4, 2)), "white to roll or double"),  # post-Crawford
+        (MatchKey(dice_owner=Side.BLACK, turn=Side.BLACK), "black to roll or double"),
+    ],
+)
+def test_show_says_to_roll_where_no_double_is_allowed(capsys, key, words):
+    status, out, _ = run(capsys, "rules", "show", f"{START}:{match_id(key)}")
+    assert status == 0
+    assert out.rstrip().splitlines()[-1].strip() == words
