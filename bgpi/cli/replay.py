@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 
+from bgpi.cli.config import check_config, parse_config
 from bgpi.cli.errors import UsageError
 from bgpi.hardware.profile import ProfileError, load_profile
 from bgpi.shell.journal import JournalError
-from bgpi.shell.replay import replay
+from bgpi.shell.replay import ReplayError, replay
 from bgpi.shell.script import ScriptError, load_script
 
 
@@ -30,15 +33,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, help="seed of the dice the script does not set")
     parser.add_argument("--state", metavar="DIR", type=Path, help="state directory for the journal")
     parser.add_argument("--profile", metavar="FILE", help="board profile (default: the packaged one)")
+    parser.add_argument("--config", metavar="JSON",
+                        help="session settings (as for bgpi run); the script's config line overrides them")
     parser.set_defaults(handler=_replay)
 
 
 def _replay(args: argparse.Namespace) -> int:
+    config = parse_config(args.config)
     try:
         profile = load_profile(args.profile)
         script = load_script(args.script, profile.geometry)
     except (ProfileError, ScriptError) as error:
         raise UsageError(str(error)) from None
+    if config:
+        script = replace(script, config=MappingProxyType(check_config(config | dict(script.config))))
 
     def write(event: dict) -> None:
         sys.stdout.write(json.dumps(event) + "\n")
@@ -49,6 +57,6 @@ def _replay(args: argparse.Namespace) -> int:
 
     try:
         replay(script, profile, write, args.state, args.seed, warn)
-    except JournalError as error:
+    except (JournalError, ReplayError) as error:
         raise UsageError(str(error)) from None
     return 0

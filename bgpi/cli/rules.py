@@ -134,7 +134,7 @@ def batch_line(text: str) -> dict:
         raise ValueError("missing " + " and ".join(f'"{key}"' for key in missing))
     identifier = request["position_id"]
     if not isinstance(identifier, str):
-        raise ValueError(f'"position_id": expected a gnubg Position ID (a string), '
+        raise ValueError(f'"position_id": expected a gnubg Position ID (a string), '  # noqa: TRY004
                          f"got {json.dumps(identifier)[:40]}")
     waiting, moving = decode_position_id(identifier)
     dice = parse_dice(request["dice"])

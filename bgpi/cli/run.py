@@ -5,8 +5,8 @@ simulated one, and serves the board's page at http://127.0.0.1:8700 (`--port`,
 `--listen` with an access token, `--no-page`; with `--settings`, as its [page] table
 says).  The journal in the state directory records every event; a run that finds a
 journal resumes that session where it stopped (after a power cut too), and `--new`
-starts a fresh one.  On the simulated board at a terminal the keyboard moves the
-checkers; without a terminal (as under systemd) it runs until stopped.
+starts a fresh one.  On the simulated board the keyboard (or a pipe) moves the
+checkers; without either (as under systemd) it runs until stopped.
 """
 
 from __future__ import annotations
@@ -14,16 +14,21 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import signal
 import sys
 import threading
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
+from bgpi.cli.config import SETTINGS_HELP, check_config, parse_config
 from bgpi.cli.errors import UsageError
 from bgpi.cli.settings import RunSettings, load_settings
 from bgpi.hardware.board import BOARD_KINDS, default_board_kind
 from bgpi.hardware.frames import closed_switches
 from bgpi.hardware.profile import ProfileError, load_profile
+from bgpi.rules.ids import decode_match_id
 from bgpi.rules.position import Side
 from bgpi.shell.console import Console, stdin_is_terminal
 from bgpi.shell.journal import (
@@ -36,6 +41,7 @@ from bgpi.shell.journal import (
 from bgpi.shell.live import run_live
 from bgpi.shell.recorder import Recorder
 from bgpi.shell.recovery import open_state
+from bgpi.shell.script import BoardPosition
 from bgpi.shell.simtable import BOARD_FILE, SimulatedTable, TableRunner
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
@@ -49,6 +55,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "run",
         help="run the board (the simulated one when no board is attached)",
         description=__doc__.split("\n\n")[1].replace("\n", " "),
+        epilog=SETTINGS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--settings", metavar="FILE", type=Path,
                         help="the service's settings file (board, profile, brightness, session "
@@ -60,17 +68,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="state directory with the journal (default: $BGPI_STATE or ~/.local/state/bgpi)")
     parser.add_argument("--new", action="store_true",
                         help="start a new session; the old journal is kept beside the new one")
-    parser.add_argument("--match", type=int, metavar="N", help="play a match to N points (default: money play)")
-    parser.add_argument("--config", metavar="JSON", default="{}",
-                        help='session settings as in a board script, e.g. \'{"beavers": true, "lenient": true}\'')
-    parser.add_argument("--position", metavar="ID[:MATCHID]", help="practise a gnubg position")
-    parser.add_argument("--turn", choices=("white", "black"), default="white",
-                        help="who is on roll in --position (default: white)")
+    parser.add_argument("--match", type=int, metavar="N",
+                        help="a new session: a match to N points (default: money play)")
+    parser.add_argument("--config", metavar="JSON",
+                        help='a new session\'s settings (below), e.g. \'{"beavers": true, "lenient": true}\'')
+    parser.add_argument("--position", metavar="ID[:MATCHID]",
+                        help="a new session practising a gnubg position; a Match ID also gives "
+                             "the player on roll, cube, score, match length and Crawford game")
+    parser.add_argument("--turn", choices=("white", "black"), default=None,
+                        help="who is on roll in --position (default: the Match ID's, else white)")
     parser.add_argument("--record", metavar="FILE", type=Path,
                         help="record the switches and buttons as a board script (slot, press, wait lines)")
+    parser.add_argument("--json", action="store_true",
+                        help="on the simulator at a terminal: print the table log as JSON, not in words")
     parser.add_argument("--seed", type=int, help="seed of the simulated dice (default: the OS's random source)")
     add_page_options(parser)
     parser.set_defaults(handler=_run)
+
+
+@dataclass(frozen=True)
+class _NewSession:
+    """What the arguments ask of a new session; checked before anything is touched."""
+
+    config: dict
+    position: BoardPosition | None
+    asked: bool
+    """Whether the command line asks for anything of a new session."""
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -78,6 +101,7 @@ def _run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
+    # Every argument is checked, and the board opened, before the state directory is touched.
     try:
         settings = load_settings(args.settings) if args.settings else RunSettings()
     except ValueError as error:
@@ -86,73 +110,75 @@ def _run(args: argparse.Namespace) -> int:
     state = args.state or default_state_dir()
     try:
         profile = load_profile(args.profile or settings.profile)
-        if settings.brightness is not None:
-            profile = dataclasses.replace(
-                profile, leds=dataclasses.replace(profile.leds, brightness=settings.brightness))
-        config = json.loads(args.config)
-        if not isinstance(config, dict):
-            raise ValueError("--config takes a JSON object")  # noqa: TRY004 (bad input)
-        if args.match is not None:
-            config["match"] = args.match
-        config = settings.config(config)
-        if args.new:
-            _set_aside(state)
-        sensing = Sensing(profile.geometry)
-        opened = open_state(state, sensing)
-        journal = opened.journal
-    except (ProfileError, JournalError) as error:
+    except ProfileError as error:
         raise UsageError(str(error)) from None
-    except (json.JSONDecodeError, ValueError) as error:
-        raise UsageError(f"--config: {error}") from None
+    if settings.brightness is not None:
+        profile = dataclasses.replace(
+            profile, leds=dataclasses.replace(profile.leds, brightness=settings.brightness))
+    new = _new_session(args, settings)
+    if state.exists() and not state.is_dir():
+        raise UsageError(f"the state directory {state} is not a directory")
+    journal_exists = journal_path(state).exists()
+    if journal_exists and not args.new and (new.asked or args.turn or args.config is not None):
+        raise UsageError(f"a session is in progress in {state}: run without --match, --config, "
+                         "--position and --turn to resume it, or add --new to start a new one "
+                         "(the old journal is kept)")
+    if args.new and journal_exists and not os.access(state, os.W_OK):
+        raise UsageError(f"cannot set the journal in {state} aside: permission denied")
+    sensing = Sensing(profile.geometry)
+    table, opening = _new_table(sensing, new)
 
     terminal = kind == "sim" and stdin_is_terminal()
+    words = kind == "sim" and not args.json
     out = sys.stdout
-
-    bridge = Bridge(Story.of(opened.history))
+    journal = console = bridge = page = None
 
     def emit(event: dict) -> None:
         journal.append(event)  # on the disk before it is shown
         bridge.hear(event)
-        if not terminal:
+        if console is not None and words:
+            console.say(event)
+        else:
             out.write(json.dumps(event) + "\n")
             out.flush()
-        else:
-            print(f"  {json.dumps(event)}", file=out)
 
-    for note in opened.notes:
-        print(f"bgpi run: {note}", file=sys.stderr)
     try:
+        # Opened for the new session's table; a resumed one takes its place below.
+        runner = SimulatedTable(profile, table, emit, args.seed) if kind == "sim" else TableRunner(profile, table, emit, "pi")
+    except Exception as error:  # noqa: BLE001 (board libraries fail in their own ways: AttributeError, ImportError, ...)
+        raise UsageError(f"cannot open the {kind} board: {error}") from None
+    try:
+        record = _open_record(args.record)
+        try:
+            if args.new:
+                _set_aside(state)
+            opened = open_state(state, sensing)
+        except (OSError, JournalError) as error:
+            raise UsageError(_state_problem(state, error)) from None
+        journal = opened.journal
+        bridge = Bridge(Story.of(opened.history))
+        for note in opened.notes:
+            print(f"bgpi run: {note}", file=sys.stderr)
         if opened.table is not None:
-            table, opening = opened.table, []
-        else:
-            table, opening = _new_table(sensing, config, args.position, Side.parse(args.turn))
+            runner.replace_table(opened.table)
+            opening = []
         if (resumed := opened.resumed_event()) is not None:
             opening.append(resumed)
-    except ValueError as error:
-        journal.close()
-        raise UsageError(str(error)) from None
+        console = Console(sys.stdin, out, words=words) if kind == "sim" and _interactive(terminal) else None
 
-    try:
-        runner = SimulatedTable(profile, table, emit, args.seed) if kind == "sim" else TableRunner(profile, table, emit, "pi")
-    except (OSError, RuntimeError, ValueError) as error:
-        journal.close()
-        raise UsageError(f"cannot open the {kind} board: {error}") from None
+        def new_session(runner: TableRunner, config: dict) -> None:  # asked for by the page
+            nonlocal journal
+            table, opening = Table.new(sensing, config)
+            journal.close()
+            _set_aside(state)
+            journal = Journal.open(state)
+            runner.replace_table(table)
+            if kind == "sim":
+                runner.set_position(table.position)
+            for event in opening:
+                emit(event)
 
-    def new_session(runner: TableRunner, config: dict) -> None:  # asked for by the page
-        nonlocal journal
-        table, opening = Table.new(sensing, config)
-        journal.close()
-        _set_aside(state)
-        journal = Journal.open(state)
-        runner.replace_table(table)
-        if kind == "sim":
-            runner.set_position(table.position)
-        for event in opening:
-            emit(event)
-
-    bridge.start_session = new_session
-    page = None
-    try:
+        bridge.start_session = new_session
         if kind == "sim":
             runner.restore_board(state)
         try:
@@ -164,25 +190,84 @@ def _run(args: argparse.Namespace) -> int:
         for event in opening:
             emit(event)
         runner.scan()
-        record = args.record.open("w", encoding="utf-8") if args.record else None
         if record is not None:
             runner.recorder = Recorder(record, closed_switches(runner.debouncer.stable, profile.sensors), runner.now)
-        run_live(runner, stop, Console(sys.stdin, out) if terminal else None, after_scan=bridge.after_scan)
+        run_live(runner, stop, console, after_scan=bridge.after_scan)
         if kind == "sim":
             runner.save_board(state)
     finally:
         if page is not None:
             page.stop()
         runner.close()
-        journal.close()
+        if journal is not None:
+            journal.close()
     return 0
 
 
-def _new_table(sensing: Sensing, config: dict, position: str | None, turn: Side) -> tuple[Table, list[dict]]:
+def _interactive(terminal: bool) -> bool:
+    """Hands come from stdin at a terminal, and from a pipe (`printf 'p wt\\nq\\n' | bgpi run`)."""
+    return terminal or (sys.stdin is not None and not sys.stdin.isatty() and not _stdin_is_null())
+
+
+def _stdin_is_null() -> bool:
+    """Under systemd stdin is /dev/null: no hands, the board runs until stopped."""
+    try:
+        return os.path.samefile("/dev/null", f"/proc/self/fd/{sys.stdin.fileno()}")
+    except (OSError, ValueError, AttributeError):
+        return True
+
+
+def _new_session(args: argparse.Namespace, settings: RunSettings) -> _NewSession:
+    """The new session the arguments (over the settings file) describe; UsageError for any
+    fault in them.  `asked` is only what the command line asks."""
+    given = parse_config(args.config, args.match)
+    if args.position is None:
+        if args.turn is not None:
+            raise UsageError("--turn says who is on roll in --position; give --position too")
+        return _NewSession(check_config(settings.config(given)), None, bool(given))
+    config = given
+    position_text, _, match_text = args.position.partition(":")
+    turn = Side.parse(args.turn) if args.turn else None
+    key_turn = None
+    if match_text:
+        try:
+            key_turn = decode_match_id(match_text).dice_owner
+        except ValueError as error:
+            raise UsageError(f"--position: {error}") from None
+        if turn is not None and turn is not key_turn:
+            raise UsageError(f"--turn {turn.label} disagrees with the Match ID, which has "
+                             f"{key_turn.label} on roll")
+        if "match" in config:
+            raise UsageError("--position with a Match ID takes the match length from it: "
+                             "leave out --match")
+    try:
+        position = BoardPosition(position_text, turn or key_turn or Side.WHITE, match_text or None)
+    except ValueError as error:
+        raise UsageError(f"--position: {error}") from None
+    return _NewSession(check_config(settings.config(config)), position, True)
+
+
+def _new_table(sensing: Sensing, new: _NewSession) -> tuple[Table, list[dict]]:
+    position = new.position
     if position is None:
-        return Table.new(sensing, config)
-    position_text, _, match_text = position.partition(":")
-    return Table.new(sensing, config, position_text, turn, match_text or None)
+        return Table.new(sensing, new.config)
+    return Table.new(sensing, new.config, position.position_id, position.turn, position.match_id)
+
+
+def _open_record(path: Path | None) -> TextIO | None:
+    if path is None:
+        return None
+    try:
+        return path.open("w", encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"--record: cannot write {path}: {error.strerror or error}") from None
+
+
+def _state_problem(state: Path, error: Exception) -> str:
+    if isinstance(error, JournalError):
+        return str(error)
+    reason = "permission denied" if isinstance(error, PermissionError) else (error.strerror or str(error))
+    return f"cannot set the journal in {state} aside: {reason}"
 
 
 def _set_aside(state: Path) -> None:

@@ -97,8 +97,9 @@ class SimulatedBoard:
     def lift(self, location: Location, count: int = 1) -> None:
         """Pick `count` checkers up from `location`; ValueError if there are fewer."""
         if count > self.checkers(location):
+            held = self.checkers(location)
             raise ValueError(f"cannot lift {count} from {describe(location)}: "
-                             f"{self.checkers(location)} there")
+                             + ("there is no checker there" if not held else f"only {held} there"))
         self.set_checkers(location, self.checkers(location) - count)
 
     def set_checkers(self, location: Location, count: int) -> None:

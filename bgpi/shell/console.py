@@ -1,8 +1,10 @@
 """The terminal simulator's hands: lines typed at a keyboard become board-script actions.
 
-`bgpi run` on the simulated board at a terminal reads one hand per line (`parse_hand`),
-carries it out between scans (`console_turn`), and draws the board with its lights once
-the debouncer has seen what the hand did (`Console.draw`).
+`bgpi run` on the simulated board reads one hand per line (`parse_hand`) from a terminal
+or a pipe, carries it out between scans (`console_turn`), says what the board made of it
+in words (`bgpi.shell.words`; JSON with `--json`), and draws the board as its switches
+read it, with its lights and a status line, once the debouncer has seen what the hand
+did (`Console.draw`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import threading
 from dataclasses import dataclass
 from typing import TextIO
 
-from bgpi.hardware.locations import parse_location
+from bgpi.hardware.locations import TRAYS, parse_location
+from bgpi.rules.position import Position, Side
 from bgpi.shell.script import (
     Hold,
     Lift,
@@ -29,7 +32,9 @@ from bgpi.shell.script import (
 )
 from bgpi.shell.simtable import SimulatedTable, TableRunner
 from bgpi.shell.textboard import draw
-from bgpi.table.lights import legend, marks
+from bgpi.shell.words import ask, say
+from bgpi.table.lights import legend, lights_event, marks
+from bgpi.table.tracker import checkers_on
 
 HELP = """\
 Hands on the simulated board, one per line:
@@ -38,10 +43,15 @@ Hands on the simulated board, one per line:
   p BUTTON      press a button          h BUTTON  hold a button (long press)
                 buttons: wt wc bt bc hint (white.turn, white.cube, black.turn, black.cube)
   d A B         the next roll shows A and B
-  w SECONDS     wait
+  w SECONDS     wait that long before the next hand
   s             show the state           q         quit
   or any board-script line, e.g. {"move": [13, 7]}
-Locations: points 1..24 (white's count), bar:white, bar:black, off:white, off:black."""
+Locations: points 1..24 (white's count), bar:white, bar:black, off:white, off:black.
+The buttons: turn rolls, commits a play, takes a double, passes a roll that cannot be
+played; cube doubles, and drops when doubled: press it twice (the first press asks,
+turn goes back); hold cube to beaver. Between games cube chooses a new match or money
+play (cube: next, turn: start, hold cube: back). The line under the board says what
+the board waits for and which buttons answer (hardware/legend.md is the card)."""
 
 BUTTONS = {"wt": "white.turn", "wc": "white.cube", "bt": "black.turn", "bc": "black.cube"}
 
@@ -82,13 +92,23 @@ def parse_hand(text: str):
         if verb in ("p", "h") and len(args) == 1:
             button = BUTTONS.get(args[0], args[0])
             return Press(button) if verb == "p" else Hold(button)
-        if verb == "d" and len(args) == 2:
-            return SetDice(int(args[0]), int(args[1]))
-        if verb == "w" and len(args) == 1:
-            return Wait(float(args[0]))
+        if verb == "d":
+            return SetDice(*_numbers(args, 2, int, "d A B: two dice 1 to 6, e.g. d 3 1"))
+        if verb == "w":
+            (seconds,) = _numbers(args, 1, float, "w SECONDS: a number of seconds, e.g. w 2")
+            return Wait(seconds)
     except ValueError as error:
         raise ValueError(str(error)) from None
     raise ValueError(f"{text.strip()!r}: type ? for help")
+
+
+def _numbers(args: list[str], count: int, kind, usage: str) -> list:
+    if len(args) != count:
+        raise ValueError(usage)
+    try:
+        return [kind(arg) for arg in args]
+    except ValueError:
+        raise ValueError(usage) from None
 
 
 def _location(text: str):
@@ -102,8 +122,9 @@ class Console:
     keyboard; `take` hands the lines over between scans.
     """
 
-    def __init__(self, source: TextIO, out: TextIO) -> None:
+    def __init__(self, source: TextIO, out: TextIO, words: bool = True) -> None:
         self.out = out
+        self.words = words
         self.redraw_at: int | None = None
         """The scan after which to draw the board: once debouncing has seen the last hand."""
         self._lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
@@ -123,15 +144,66 @@ class Console:
         except queue.Empty:
             return []
 
+    def say(self, event: dict) -> None:
+        """Show one table-log event: in words, or as JSON."""
+        print(f"  {say(event) if self.words else json.dumps(event)}", file=self.out)
+
     def draw(self, table) -> None:
+        """The board as its switches read it, its lights, and the status line."""
         lighting = table.lighting()
-        shown = table.node.position if table.node is not None else table.position
-        print("\n".join(draw(shown, marks(lighting))), file=self.out)
+        print("\n".join(draw(as_read(table), marks(lighting))), file=self.out)
         print(legend(), file=self.out)
-        state = table.state_event()
-        dice = f", dice {state['dice'][0]}{state['dice'][1]}" if state["dice"] else ""
-        print(f"[{state['phase']}{', ' + state['turn'] + ' on turn' if state['turn'] else ''}{dice}] > ",
-              end="", file=self.out, flush=True)
+        asked = ask(lights_event(lighting))
+        if asked:
+            print(asked, file=self.out)
+        print(f"[{status(table)}] > ", end="", file=self.out, flush=True)
+
+
+def status(table) -> str:
+    """Phase, turn and dice; cube, score and match length."""
+    state = table.state_event()
+    parts = [state["phase"]]
+    if state["turn"]:
+        parts.append(f"{state['turn']} on turn")
+    if state["dice"]:
+        parts.append(f"dice {state['dice'][0]}{state['dice'][1]}")
+    if table.game is not None:
+        cube = table.game.cube
+        parts.append(f"cube {cube.value}" + ("" if cube.owner is None else f" ({cube.owner.label}'s)"))
+    score = state["score"]
+    parts.append(f"score white {score['white']}, black {score['black']}")
+    length = table.settings.match_length
+    parts.append(f"match to {length}" if length else "money play")
+    return ", ".join(parts)
+
+
+def as_read(table) -> Position:
+    """The position the switches read: the game's position (with the play in progress),
+    less lifted checkers and with checkers put down where the game has none.  Counts
+    above a row of switches cannot be read and are the game's."""
+    believed = table.node.position if table.node is not None else table.position
+    if table.seen is None:
+        return believed
+    white, black = list(believed.white), list(believed.black)
+    sensing = table.sensing
+    for location, seen, limit in zip(sensing.locations, table.seen, sensing.limits):
+        have = checkers_on(believed, location)
+        if min(have, limit) == seen:
+            continue
+        if location in TRAYS:
+            continue  # borne-off checkers are the ones missing from 15
+        if isinstance(location, str):  # a bar half holds one colour
+            side = Side.parse(location.partition(":")[2])
+            (white if side is Side.WHITE else black)[24] = seen
+            continue
+        side = believed.at(location)[0]
+        if side is None:  # put down where the game has none: the mover's, as a rule
+            side = Side.WHITE if table.turn is None else table.turn
+        other = black if side is Side.WHITE else white
+        other[location - 1 if side is Side.BLACK else 24 - location] = 0
+        own = white if side is Side.WHITE else black
+        own[location - 1 if side is Side.WHITE else 24 - location] = seen
+    return Position(tuple(white), tuple(black))
 
 
 def console_turn(runner: TableRunner, console: Console) -> bool:
@@ -144,22 +216,26 @@ def console_turn(runner: TableRunner, console: Console) -> bool:
         if text.strip() in ("?", "help"):
             print(HELP, file=console.out)
             continue
+        settle = 2 * runner.profile.sensors.debounce_frames
         try:
             hand = parse_hand(text)
             if isinstance(hand, Quit):
                 return False
-            perform(runner, hand, console.out)
+            if isinstance(hand, Wait):
+                settle += round(hand.seconds / runner.period)
+            perform(runner, hand, console)
         except ValueError as error:
             print(f"  {error}", file=console.out)
         # Debouncing takes a few scans: draw once the core has seen what the hand did.
-        console.redraw_at = runner.frames + 2 * runner.profile.sensors.debounce_frames
+        console.redraw_at = runner.frames + settle
     return True
 
 
-def perform(runner: TableRunner, hand, out: TextIO) -> None:
-    """Do one hand at the live board (time passes by the clock, not here)."""
+def perform(runner: TableRunner, hand, console: Console) -> None:
+    """Do one hand at the live board (time passes by the clock, not here: a wait only
+    holds the next hand back)."""
     if isinstance(hand, Wait):
-        return  # the clock runs on its own
+        return
     if not isinstance(runner, SimulatedTable):
         if not isinstance(hand, (Press, Hold)):
             raise ValueError("on a real board, hands move the checkers and roll the dice")  # noqa: TRY004
@@ -167,7 +243,7 @@ def perform(runner: TableRunner, hand, out: TextIO) -> None:
         return
     shown = runner.act(hand)
     if shown is not None:
-        print(json.dumps(shown), file=out)
+        console.say(shown)
 
 
 def stdin_is_terminal() -> bool:

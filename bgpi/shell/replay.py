@@ -12,7 +12,14 @@ from pathlib import Path
 
 from bgpi.hardware.profile import Profile
 from bgpi.shell.recovery import open_state
-from bgpi.shell.script import LINE_SECONDS, BoardPosition, Move, Script, Wait
+from bgpi.shell.script import (
+    LINE_SECONDS,
+    BoardPosition,
+    Move,
+    Script,
+    Wait,
+    format_line,
+)
 from bgpi.shell.simtable import SimulatedTable
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
@@ -75,8 +82,20 @@ def _new_table(script: Script, sensing: Sensing) -> tuple[Table, list[dict]]:
     return Table.new(sensing, dict(script.config))
 
 
+class ReplayError(ValueError):
+    """A script line that cannot be carried out on the board as it stands (lifting from an
+    empty point); the message is one line naming the script line."""
+
+
 def _perform(sim: SimulatedTable, line, emit: Callable[[dict], None]) -> None:
     """Do what one script line says, letting its board time pass."""
+    try:
+        _carry_out(sim, line, emit)
+    except ValueError as error:
+        raise ReplayError(f"line {line.line}: {format_line(line)}: {error}") from None
+
+
+def _carry_out(sim: SimulatedTable, line, emit: Callable[[dict], None]) -> None:
     if isinstance(line, Wait):
         sim.advance(line.seconds)
     elif isinstance(line, Move):

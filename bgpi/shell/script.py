@@ -261,8 +261,8 @@ class Hold:
 
 
 MAX_WAIT = 3600.0
-"""The longest wait line, in seconds: every second of board time is scanned, so a
-replay takes about a second for each minute of it.  Longer pauses are several lines."""
+"""The longest wait line, in seconds; longer pauses are several lines.  Board time in
+which nothing changes is skipped (`TableRunner.advance`), so waits replay quickly."""
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ lifts and places checkers on the simulated board.
 from __future__ import annotations
 
 import json
+import math
 import random
 import secrets
 from collections import deque
@@ -33,6 +34,9 @@ from bgpi.table.lights import DICE_COLOUR, Lighting, colours, lights_event, next
 from bgpi.table.tracker import checkers_on
 
 Emit = Callable[[dict], None]
+
+QUIET_SCANS = 10
+"""Scans in a row that changed nothing before `TableRunner.advance` skips board time."""
 
 BOARD_FILE = "board.json"
 """In a state directory: the checkers on the simulated board when it stopped."""
@@ -61,7 +65,10 @@ class TableRunner:
         self.debouncer = Debouncer(wiring.debounce_frames)
         self.counter = Counter(wiring, profile.geometry)
         self.period = 1 / wiring.scan_hz
-        self.frames = 0
+        self.frames = 0  # board time, in frames
+        self.scans = 0  # frames actually scanned: `advance` skips quiet ones
+        self.emitted = 0  # table-log events so far
+        self._raw = None  # the last frame read, before debouncing
         self.dice: deque[tuple[int, int]] = deque()
         # Seeded dice only where a seed is asked for (replays, tests); else the OS's.
         self.randbelow = random.Random(seed).randrange if seed is not None else secrets.randbelow
@@ -102,14 +109,32 @@ class TableRunner:
         self.frames += frames
 
     def advance(self, seconds: float) -> None:
-        """Let `seconds` of board time pass, scanning the switches all the while."""
-        for _ in range(max(1, round(seconds / self.period))):
+        """Let `seconds` of board time pass, scanning the switches all the while.
+
+        Board time in which nothing can change is skipped: once the switches have
+        settled and `QUIET_SCANS` scans in a row changed nothing, time jumps to the
+        core's next deadline (`Table.next_deadline`) or to the end of the wait.  The
+        table log is the same as if every frame had been scanned; an hour of waiting
+        costs a few scans.
+        """
+        end = self.frames + max(1, round(seconds / self.period))
+        quiet = 0
+        while self.frames < end:
+            emitted = self.emitted
             self.scan()
+            quiet = quiet + 1 if self._raw == self._stable and self.emitted == emitted else 0
+            if quiet >= QUIET_SCANS:
+                quiet = 0
+                deadline = self.table.next_deadline()
+                target = end if deadline is None else min(end, math.ceil(deadline / self.period - 1e-9))
+                self.frames = max(self.frames, target - 1)  # the next scan is at `target`
 
     def scan(self) -> None:
         """One frame: read the switches and buttons, feed the core what changed, and the time."""
         self.frames += 1
-        stable = self.debouncer.update(self.board.scanner.scan())
+        self.scans += 1
+        self._raw = self.board.scanner.scan()
+        stable = self.debouncer.update(self._raw)
         if stable != self._stable:
             self._record(stable)
             self._stable = stable
@@ -132,6 +157,7 @@ class TableRunner:
     def feed(self, happened) -> None:
         """Give the core one input; carry out what it asks (dice) and show what it says."""
         for event in self.table.handle(happened):
+            self.emitted += 1
             self.emit(event)
         while self.table.wants_roll:
             first, second = self.dice.popleft() if self.dice else (self.randbelow(6) + 1, self.randbelow(6) + 1)
@@ -141,6 +167,7 @@ class TableRunner:
                 # Shown frame by frame by `show_lights`, while the scans go on.
                 self._tumble = Tumble(self.now, tuple(tumble((first, second))))
             for event in self.table.handle(Rolled(first, second)):
+                self.emitted += 1
                 self.emit(event)
         self.show_lights()
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from bgpi.rules.ids import position_id
 from bgpi.rules.position import Side
 from bgpi.rules.result import GameResult
-from bgpi.table.doubling import Doubling
+from bgpi.table.doubling import DROP_CONFIRM, Doubling
 from bgpi.table.inputs import Input, Press, Rolled, Sensed, Tick
 from bgpi.table.state import TableState
 from bgpi.table.tracker import Counts, Sensing
@@ -112,6 +112,17 @@ class Table(TableState, FollowingTurn, Doubling, TableView):
         elif isinstance(happened, Rolled):
             self._dice_rolled(happened.first, happened.second)
         return self._out
+
+    def next_deadline(self) -> float | None:
+        """The next board time at which a `Tick` alone may change something (the end of
+        a grace period, of a drop's question); None if time alone changes nothing.
+        The shell may skip the board time before it when nothing else happens."""
+        deadlines = []
+        if self.unexplained_since is not None and self.mismatch is None:
+            deadlines.append(self.unexplained_since + GRACE)
+        if self.drop_asked is not None:
+            deadlines.append(self.drop_asked + DROP_CONFIRM)
+        return min(deadlines, default=None)
 
     def _emit(self, event: dict) -> None:
         self.apply(event)

@@ -14,7 +14,14 @@ import pytest
 from bgpi.cli import main
 from bgpi.cli.rules import answer_batch
 from bgpi.cli.selfplay import self_play_log
-from bgpi.rules.ids import MatchKey, board_id, decode_match_id, match_id, position_from_id, position_id
+from bgpi.rules.ids import (
+    MatchKey,
+    board_id,
+    decode_match_id,
+    match_id,
+    position_from_id,
+    position_id,
+)
 from bgpi.rules.position import Position, Side
 from bgpi.rules.selfplay import corpus
 

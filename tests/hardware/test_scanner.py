@@ -81,7 +81,7 @@ def test_trays_without_switches_hold_checkers_unseen(profile, sim, scanner):
 
 def test_lifting_more_than_there_is_is_refused(sim):
     sim.place(1)
-    with pytest.raises(ValueError, match="cannot lift 2 from point 1: 1 there"):
+    with pytest.raises(ValueError, match="cannot lift 2 from point 1: only 1 there"):
         sim.lift(1, 2)
 
 

@@ -239,6 +239,7 @@ def test_a_config_keeps_its_own_copy():
     (lambda: Wait(-1), "a wait is a number of seconds, 0 to 3600, not -1"),
     (lambda: Wait(float("inf")), "a wait is a number of seconds, 0 to 3600"),
     (lambda: Wait(float("nan")), "a wait is a number of seconds, 0 to 3600"),
+    (lambda: Wait(1e308), "a wait is a number of seconds, 0 to 3600, not 1e+308"),
     (lambda: Show("board"), 'cannot show "board"'),
     (lambda: Board("position"), 'unknown board "position"'),
     (lambda: BoardPosition("AAAA", Side.WHITE), "position ID 'AAAA' has 4 characters"),

@@ -94,7 +94,7 @@ def test_lines_that_are_not_hands_are_refused(live, body, problem):
 def test_a_line_the_board_cannot_carry_out_stops_the_request(live):
     status, answer = live.act({"press": "white.turn"}, {"lift": 9}, {"press": "white.turn"})
     assert status == 409
-    assert answer["problems"] == ["line 2: cannot lift 1 from point 9: 0 there"]
+    assert answer["problems"] == ["line 2: cannot lift 1 from point 9: there is no checker there"]
     assert kinds(answer["events"]) == ["start", "opening"]
 
 

@@ -1,0 +1,47 @@
+"""A session's settings on the command line: `--config JSON` (and `--match N`), as `run` and
+`replay` take them, validated exactly as a board script's ``config`` line is."""
+
+from __future__ import annotations
+
+import json
+
+from bgpi.cli.errors import UsageError
+from bgpi.shell.script import Config
+
+SETTINGS_HELP = """\
+session settings (--config, a JSON object; the same keys as a board script's config line):
+  "match": N           a match to N points (1..64); without it, money play (--match N says the same)
+  "jacoby": true|false money play: gammons count single unless the cube was turned (default true)
+  "beavers": true      money play: the player doubled may take and redouble at once (default false)
+  "auto_doubles": N    money play: each tie on the opening roll doubles the cube, at most N
+                       times a game (default 0: off)
+  "lenient": true      the opponent may accept an illegal play as made (default false)
+"""
+
+
+def parse_config(text: str | None, match: int | None = None) -> dict:
+    """The settings `--config` gives (with `--match`), checked like a script's config line.
+
+    Raises UsageError naming every fault: JSON that is not an object, unknown keys,
+    values of the wrong kind or range, money-only settings in a match.
+    """
+    try:
+        config = json.loads(text) if text else {}
+    except json.JSONDecodeError as error:
+        raise UsageError(f"--config: not JSON: {error.msg} at column {error.colno}") from None
+    if not isinstance(config, dict):
+        raise UsageError('--config takes a JSON object, such as \'{"beavers": true}\'')
+    if match is not None:
+        if "match" in config and config["match"] != match:
+            raise UsageError(f"--match {match} and --config's match {config['match']} disagree")
+        config["match"] = match
+    return check_config(config)
+
+
+def check_config(config: dict) -> dict:
+    """`config` if it is a valid config object; else UsageError naming every fault."""
+    try:
+        Config(config)
+    except ValueError as error:
+        raise UsageError(f"--config: {error}") from None
+    return config
