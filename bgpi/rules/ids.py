@@ -78,9 +78,14 @@ def position_id(position: Position, on_roll: Side) -> str:
 def board_id(board: Board) -> str:
     """The Position ID of gnubg's anBoard (the caller vouches for a valid board)."""
     # Bit i of the key is character i of the string: 1s for checkers, a 0 after each location.
-    bits = "".join("1" * count + "0" for side in board for count in side)
+    # The batch command writes one ID per legal play, so each location's run is looked up.
+    waiting, moving = board
+    bits = "".join([_RUNS[count] for count in waiting] + [_RUNS[count] for count in moving])
     key = int(bits[::-1], 2).to_bytes(_POSITION_KEY_BITS // 8, "little")
     return _to_base64(key, POSITION_ID_LENGTH)
+
+
+_RUNS = tuple("1" * count + "0" for count in range(2 * CHECKERS + 1))  # a location's bits by its count (80 bits hold 30 checkers)
 
 
 def decode_position_id(text: str) -> Board:
@@ -110,7 +115,7 @@ def decode_position_id(text: str) -> Board:
         raise ValueError(
             f"position ID {text!r}: trailing garbage, bits set after the last location"
         )
-    counts = tuple(len(run) for run in runs[: 2 * _LOCATIONS])
+    counts = tuple(map(len, runs[: 2 * _LOCATIONS]))
     board = (counts[:_LOCATIONS], counts[_LOCATIONS:])
     problems = board_problems(board)
     if problems:

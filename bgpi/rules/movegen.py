@@ -9,10 +9,21 @@ The search follows GNU Backgammon's `GenerateMoves`, the rules oracle:
   the larger-die rule (rules.md §4);
 * plays are the same play when they lead to the same position.
 
-The board is searched as a mutable list with do/undo, and each result is named by
-an integer built up step by step (4 bits a location, plus a bit per hit point),
-which keeps the hot loop free of tuple building.  This module knows nothing of
-the physical board and reads no clock.
+It runs for every roll at the table and for every line of the batch command, so
+the representation is chosen for CPython's speed (each line of Python costs tens
+of nanoseconds, a call in C over a whole board about the same):
+
+* the mover's checkers are a list `board` by location (0 off, 1..24 the mover's
+  points, 25 the bar), changed in place and put back (do/undo);
+* the opponent is only seen as what a landing meets, one byte per location
+  (`_OPEN`, `_BLOT` or `_CLOSED`), made by one `bytes.translate`;
+* each result is named by an integer key built up step by step: one byte per
+  location holding the mover's count (so `int.to_bytes` reads the counts back in
+  one call), then 3 bits per point counting the landings on an opposing blot
+  there.  A step adds a precomputed number (`_LAND`, `_UNIT`), and sets of keys
+  remove duplicate results without building a tuple per result.
+
+This module knows nothing of the physical board and reads no clock.
 """
 
 from __future__ import annotations
@@ -20,13 +31,22 @@ from __future__ import annotations
 from bgpi.rules.play import Dice, Play, Step
 from bgpi.rules.position import BAR, OFF, Checkers, Position, Side
 
-# The key of a result: 4 bits per location of the mover's own count (0 = off,
-# 1..24, 25 = bar), then 3 bits per point counting the mover's landings on an
-# opposing blot there (any landing count above zero means the blot was hit; the
-# count itself follows from the final position, so keys stay one per result).
-_UNIT = tuple(1 << (4 * location) for location in range(26))
-_HIT = tuple(1 << (104 + 3 * point) for point in range(25))
-_HIT_FIELDS = 104
+# What a checker landing on a location meets, by the opponent's count there.
+_OPEN, _BLOT, _CLOSED = 0, 1, 2
+_KIND = bytes([_OPEN, _BLOT] + [_CLOSED] * 254)  # bytes.translate table: count -> kind
+
+_LOCATIONS = 26  # 0 off, 1..24 the points, 25 the bar
+_HIT_FIELDS = 8 * _LOCATIONS  # the first bit of the landings-on-blots fields
+_KEY_BYTES = (_HIT_FIELDS + 3 * 25 + 7) // 8
+# _UNIT[location]: one checker there.  _LAND[kind][location]: one checker landing
+# there.  A landing on a blot also counts in that point's 3-bit hit field: any
+# count above zero means the blot was hit, and the count itself follows from the
+# final position, so keys stay one per result.
+_UNIT = tuple(1 << (8 * location) for location in range(_LOCATIONS))
+_LAND = (
+    _UNIT,
+    tuple(unit + (1 << (_HIT_FIELDS + 3 * location)) for location, unit in enumerate(_UNIT)),
+)
 
 _RawStep = tuple[int, int, int, bool]  # a Step's fields, while searching
 
@@ -40,8 +60,9 @@ def legal_plays(position: Position, side: Side, dice: Dice) -> list[Play]:
     """
     own = position.checkers(side)
     opponent = position.checkers(side.opponent)
+    board, kind = _layout(own, opponent)
     plays = []
-    for raw in _search(own, opponent, dice).values():
+    for raw in _search(board, kind, dice).values():
         steps = tuple(Step(*step) for step in raw)
         plays.append(Play(side, steps, Position.of(side, *_apply(own, opponent, steps))))
     return plays
@@ -53,7 +74,7 @@ def legal_results(own: Checkers, opponent: Checkers, dice: Dice) -> list[tuple[C
     The fast path for callers that need only the results, such as the batch
     command: no Step or Play objects are built.
     """
-    start = _start_key([0, *own])
+    start = _start_key(own)
     return [_decode(start + change, opponent) for change in result_keys(own, opponent, dice)]
 
 
@@ -66,22 +87,23 @@ def result_keys(own: Checkers, opponent: Checkers, dice: Dice) -> set[int]:
     doubles: how many steps each point's checkers take); the rest go through
     the full search.
     """
-    board, closed, blot = _layout(own, opponent)
-    outside = sum(own[6:])  # checkers outside the home board, the bar included
-    changes = None
+    board, kind = _layout(own, opponent)
     if own[24]:
-        changes = _from_bar(board, closed, blot, dice)
-    elif dice.is_double:
+        return _from_bar(board, kind, dice)
+    outside = sum(own[6:])  # checkers outside the home board
+    if dice.is_double:
         if outside >= 4:  # all four steps cannot even bring them home
-            changes = _doubles(board, closed, blot, dice.first, 4)
+            return _doubles(board, kind, dice.first, 4)
     elif outside >= 2:  # one step brings at most one home, so nothing bears off
-        changes = _two_dice(board, closed, blot, dice.first, dice.second)
-    return changes or set(_search(own, opponent, dice))
+        changes = _two_dice(board, kind, dice.first, dice.second)
+        if changes:
+            return changes
+    return set(_search(board, kind, dice))
 
 
 def _decode(key: int, opponent: Checkers) -> tuple[Checkers, Checkers]:
     """The (own, opponent) counts that an absolute key names, given the opponent before the play."""
-    own = tuple((key >> (4 * location)) & 15 for location in range(1, 26))
+    own = tuple(key.to_bytes(_KEY_BYTES, "little")[1:_LOCATIONS])
     hits = key >> _HIT_FIELDS
     if not hits:
         return own, opponent
@@ -91,6 +113,11 @@ def _decode(key: int, opponent: Checkers) -> tuple[Checkers, Checkers]:
             theirs[24 - point] = 0
             theirs[24] += 1
     return own, tuple(theirs)
+
+
+def _start_key(own: Checkers) -> int:
+    """The absolute key of the mover's checkers before the play."""
+    return int.from_bytes(bytes((0, *own)), "little")
 
 
 def step_destination(own: Checkers, opponent: Checkers, source: int, die: int) -> int | None:
@@ -115,35 +142,35 @@ def step_destination(own: Checkers, opponent: Checkers, source: int, die: int) -
 
 
 def _highest(own: Checkers | list[int]) -> int:
-    """The highest own point (25 for the bar) that holds a checker, 0 if none."""
-    for index in range(24, -1, -1):
+    """The highest own point (25 for the bar) that holds a checker, 0 if none:
+    `own` counts from point 1, and may stop early (the home board only)."""
+    for index in range(len(own) - 1, -1, -1):
         if own[index]:
             return index + 1
     return 0
 
 
-def _layout(own: Checkers, opponent: Checkers) -> tuple[list[int], list[bool], list[bool]]:
-    """The mover's counts by own point (0 off, 25 the bar), and which points are closed or blots."""
-    facing = opponent[23::-1]  # the opponent's counts on the mover's points 1..24
-    closed = [False, *map(_CLOSED.__getitem__, facing), True]
-    blot = [False, *map(_BLOT.__getitem__, facing), False]
-    return [0, *own], closed, blot
+def _layout(own: Checkers, opponent: Checkers) -> tuple[list[int], bytes]:
+    """The mover's counts by location, and what a landing meets on each (location 25 has none)."""
+    facing = bytes(opponent[23::-1])  # the opponent's counts on the mover's points 1..24
+    return [0, *own], (b"\0" + facing).translate(_KIND)
 
 
-_CLOSED = (False, False) + (True,) * 14  # by the opponent's count on a point
-_BLOT = (False, True) + (False,) * 14
+def _single_steps(occupied: list[int], kind: bytes, die: int) -> dict[int, int]:
+    """{source: change of key} for the steps of `die` from the points `occupied`
+    (highest first) that land on an open point of the board."""
+    steps = {}
+    for source in occupied:
+        destination = source - die
+        if destination <= 0:
+            break
+        meets = kind[destination]
+        if meets != _CLOSED:
+            steps[source] = _LAND[meets][destination] - _UNIT[source]
+    return steps
 
 
-def _start_key(board: list[int]) -> int:
-    return sum(count * unit for count, unit in zip(board, _UNIT))
-
-
-def _landing(source: int, destination: int, blot: list[bool]) -> int:
-    """The change of key when one checker moves from `source` to `destination` on the board."""
-    return _UNIT[destination] - _UNIT[source] + (_HIT[destination] if blot[destination] else 0)
-
-
-def _two_dice(board: list[int], closed: list[bool], blot: list[bool], a: int, b: int) -> set[int]:
+def _two_dice(board: list[int], kind: bytes, a: int, b: int) -> set[int]:
     """Key changes of the plays of two different dice using both, when neither
     bar nor bear-off can take part.
 
@@ -152,56 +179,71 @@ def _two_dice(board: list[int], closed: list[bool], blot: list[bool], a: int, b:
     dice needs either middle point open.  Empty when no play uses both dice.
     """
     occupied = [point for point in range(24, 0, -1) if board[point]]
-    by_a = [(s, s - a, _landing(s, s - a, blot)) for s in occupied if s - a > 0 and not closed[s - a]]
-    by_b = [(s, s - b, _landing(s, s - b, blot)) for s in occupied if s - b > 0 and not closed[s - b]]
-    changes = {
-        change_a + change_b
-        for source_a, _, change_a in by_a
-        for source_b, _, change_b in by_b
-        if source_a != source_b or board[source_a] > 1
-    }
-    for first, second in ((by_a, b), (by_b, a)):
-        for _, middle, change in first:
-            end = middle - second
-            if end > 0 and not closed[end]:
-                changes.add(change + _landing(middle, end, blot))
+    by_a = _single_steps(occupied, kind, a)
+    by_b = _single_steps(occupied, kind, b)
+    changes = {change_a + change_b for change_a in by_a.values() for change_b in by_b.values()}
+    for source in by_a.keys() & by_b.keys():
+        if board[source] == 1:
+            # A lone checker cannot take both steps from its point.  No legal
+            # play takes two checkers from a point that held one, so this sum
+            # names no other play.
+            changes.discard(by_a[source] + by_b[source])
+    for first, die, other in ((by_a, a, b), (by_b, b, a)):
+        for source, change in first.items():
+            middle = source - die
+            end = middle - other
+            if end > 0 and kind[end] != _CLOSED:
+                changes.add(change + _LAND[kind[end]][end] - _UNIT[middle])
     return changes
 
 
-def _doubles(board: list[int], closed: list[bool], blot: list[bool], die: int, steps: int) -> set[int]:
+def _doubles(board: list[int], kind: bytes, die: int, steps: int) -> set[int]:
     """Key changes of the plays of `steps` steps of `die` when neither bar nor
     bear-off can take part.
 
     Landing points never change during the play, so each point's checkers can be
-    moved on their own: the play is how many steps each checker takes.  The
-    results are built up point by point, by the number of steps used so far.
+    moved on their own: the play is how many steps each checker takes, and the
+    most steps any play uses (`target`) is known before the search.  The results
+    are built up point by point in `by_used[steps used so far]`, updated in place
+    from the most steps down (a knapsack), keeping only partial plays that the
+    points still to come can complete to `target`.
     """
-    by_steps: dict[int, set[int]] = {0: {0}}
-    for source in range(24, 0, -1):
+    movers = []  # (alike checkers that can move, walk) by point, highest first
+    capacity = 0  # the steps all of them could take
+    for source in range(24, die, -1):
         if not board[source]:
             continue
         # walk[k]: the change of key when one checker from `source` takes k steps
         walk = [0]
         point = source
-        while len(walk) <= steps and point - die > 0 and not closed[point - die]:
-            walk.append(walk[-1] + _landing(point, point - die, blot))
+        while len(walk) <= steps and point > die and kind[point - die] != _CLOSED:
+            walk.append(walk[-1] + _LAND[kind[point - die]][point - die] - _UNIT[point])
             point -= die
-        if len(walk) == 1:
-            continue
-        moves = [
-            (sum(split), sum(walk[taken] for taken in split))
-            for split in _SPLITS[min(board[source], 4)][len(walk) - 1]
-        ]
-        grown = {used: set(keys) for used, keys in by_steps.items()}
-        for used, keys in by_steps.items():
-            for taken, change in moves:
-                if used + taken <= steps:
-                    grown.setdefault(used + taken, set()).update(key + change for key in keys)
-        by_steps = grown
-    return by_steps[max(by_steps)]
+        if len(walk) > 1:
+            checkers = min(board[source], steps)
+            movers.append((checkers, walk))
+            capacity += checkers * (len(walk) - 1)
+    target = min(steps, capacity)
+    by_used = [{0}] + [set() for _ in range(target)]
+    rest = capacity  # the steps the points after this one could take
+    for checkers, walk in movers:
+        rest -= checkers * (len(walk) - 1)
+        # moves[taken]: the changes of key when these checkers take `taken` steps in all
+        moves = [[sum(map(walk.__getitem__, split)) for split in splits] for splits in _SHARES[checkers][len(walk) - 1]]
+        # From the most steps down, so that each level grows from levels this point has not grown yet.
+        for total in range(target, max(target - rest, 1) - 1, -1):
+            by_used[total].update([
+                key + change
+                for taken in range(1, total + 1)
+                for key in by_used[total - taken]
+                for change in moves[taken]
+            ])
+        for used in range(target - rest):
+            by_used[used].clear()  # the points to come cannot complete these
+    return by_used[target]
 
 
-def _from_bar(board: list[int], closed: list[bool], blot: list[bool], dice: Dice) -> set[int]:
+def _from_bar(board: list[int], kind: bytes, dice: Dice) -> set[int]:
     """Key changes of the plays with checkers on the bar (rules.md §5): enter
     them all first, then play on.
 
@@ -211,128 +253,147 @@ def _from_bar(board: list[int], closed: list[bool], blot: list[bool], dice: Dice
     on_bar = board[25]
     if dice.is_double:
         die = dice.first
-        if closed[25 - die]:
+        entry = 25 - die
+        if kind[entry] == _CLOSED:
             return {0}
         entering = min(on_bar, 4)
-        entered = entering * _landing(25, 25 - die, blot)
+        entered = entering * (_LAND[kind[entry]][entry] - _UNIT[25])
         if entering == 4 or on_bar > 4:
             return {entered}
         board[25] -= entering
-        board[25 - die] += entering
-        return {entered + change for change in _doubles(board, closed, blot, die, 4 - entering)}
-    entries = [die for die in dice if not closed[25 - die]]
+        board[entry] += entering
+        return {entered + change for change in _doubles(board, kind, die, 4 - entering)}
+    entries = [die for die in dice if kind[25 - die] != _CLOSED]
     if on_bar >= 2 or not entries:
-        return {sum(_landing(25, 25 - die, blot) for die in entries[:on_bar])}
+        return {sum(_LAND[kind[25 - die]][25 - die] - _UNIT[25] for die in entries[:on_bar])}
+    # The landing points do not change when the checker enters, so the other
+    # die moves any checker already on a point, or the entered one.
+    occupied = [point for point in range(24, 0, -1) if board[point]]
     changes = set()
     for die, other in ((dice.first, dice.second), (dice.second, dice.first)):
         if die not in entries:
             continue
-        board[25] -= 1
-        board[25 - die] += 1
-        entered = _landing(25, 25 - die, blot)
-        for source in range(24, 0, -1):
-            end = source - other
-            if board[source] and end > 0 and not closed[end]:
-                changes.add(entered + _landing(source, end, blot))
-        board[25] += 1
-        board[25 - die] -= 1
+        entry = 25 - die
+        entered = _LAND[kind[entry]][entry] - _UNIT[BAR]
+        moved = _single_steps(occupied if board[entry] else [entry, *occupied], kind, other)
+        changes.update([entered + change for change in moved.values()])
     if changes:
         return changes
     # Only one die can be played: the larger one if it can enter (rules.md §4).
-    return {_landing(25, 25 - max(entries), blot)}
+    entry = 25 - max(entries)
+    return {_LAND[kind[entry]][entry] - _UNIT[25]}
 
 
-def _splits(checkers: int, reach: int) -> list[tuple[int, ...]]:
-    """Ways to share 1..4 steps among `checkers` alike checkers that go at most `reach` steps each."""
-    found = set()
+def _shares(checkers: int, reach: int) -> list[list[tuple[int, ...]]]:
+    """Ways to share 0..4 steps among `checkers` alike checkers that go at most
+    `reach` steps each, by the steps in all: [steps][way] = the steps of each checker."""
+    by_steps: list[list[tuple[int, ...]]] = [[] for _ in range(5)]
 
     def share(left: int, most: int, taken: tuple[int, ...]) -> None:
         if taken:
-            found.add(taken)
+            by_steps[sum(taken)].append(taken)
         if len(taken) < checkers:
             for steps in range(1, min(most, left) + 1):
                 share(left - steps, steps, (*taken, steps))
 
     share(4, reach, ())
-    return sorted(found)
+    return by_steps
 
 
-# _SPLITS[checkers][reach], for 1..4 alike checkers that may take 1..4 steps each
-_SPLITS = [[[]] * 5] + [[[]] + [_splits(c, r) for r in range(1, 5)] for c in range(1, 5)]
+# _SHARES[checkers][reach], for 1..4 alike checkers that may take 1..4 steps each
+_SHARES = [[[]] * 5] + [[[]] + [_shares(c, r) for r in range(1, 5)] for c in range(1, 5)]
 
 
-def _search(own: Checkers, opponent: Checkers, dice: Dice) -> dict[int, tuple[_RawStep, ...]]:
+def _search(board: list[int], kind: bytes, dice: Dice) -> dict[int, tuple[_RawStep, ...]]:
     """The legal plays as {result key (relative): steps}, first-found steps for each result.
 
     Steps are kept as plain (source, destination, die, hit) tuples here: the
-    search makes many more of them than it keeps.
+    search makes many more of them than it keeps.  Two dice are searched as two
+    nested loops, one per order of the dice; doubles depth first.
     """
-    board, closed, blot = _layout(own, opponent)
+    outside = sum(board[7:])
+    # No checker moves up the board, so the highest one now bounds every source.
+    top = _highest(board[1:])
+    if dice.is_double:
+        return _search_doubles(board, kind, dice.first, top, outside)
+    by_dice = {}  # the plays using one die, by that die
+    both: dict[int, tuple[_RawStep, ...]] = {}
+    for first, second in ((dice.first, dice.second), (dice.second, dice.first)):
+        single = by_dice.setdefault(first, {})
+        for source, destination, hit, change in _legal_steps(board, kind, first, top, outside):
+            board[source] -= 1
+            board[destination] += 1
+            after = _legal_steps(board, kind, second, top, outside - (source > 6 >= destination))
+            board[source] += 1
+            board[destination] -= 1
+            step = (source, destination, first, hit)
+            if not after:
+                single.setdefault(change, (step,))
+            for source_2, destination_2, hit_2, change_2 in after:
+                if change + change_2 not in both:
+                    both[change + change_2] = (step, (source_2, destination_2, second, hit_2))
+    if both:
+        return both
+    # One die only: the larger one when either can be played (rules.md §4).
+    for die in sorted(by_dice, reverse=True):
+        if by_dice[die]:
+            return by_dice[die]
+    return {0: ()}
+
+
+def _search_doubles(board: list[int], kind: bytes, die: int, top: int, outside: int) -> dict[int, tuple[_RawStep, ...]]:
+    """`_search` for doubles: steps from points in non-increasing order, as many as can be played."""
     found: dict[int, tuple[_RawStep, ...]] = {}
-    best = [0, 0]  # the most dice used so far, and the largest total of them
+    most = [0]  # the most steps any play found so far takes
     path: list[_RawStep] = []
-    doubles = dice.is_double
 
-    def save(used: int, pips: int, key: int) -> None:
-        if used < best[0] or (used == best[0] and pips < best[1]):
+    def search(used: int, top: int, key: int, outside: int) -> None:
+        steps = _legal_steps(board, kind, die, top, outside) if used < 4 else ()
+        if not steps:
+            if used > most[0]:
+                found.clear()
+                most[0] = used
+            if used == most[0] and key not in found:
+                found[key] = tuple(path)
             return
-        if used > best[0] or pips > best[1]:
-            found.clear()
-            best[0], best[1] = used, pips
-        if key not in found:
-            found[key] = tuple(path)
-
-    def search(rolls: tuple[int, ...], depth: int, top: int, pips: int, key: int) -> None:
-        if depth == len(rolls):
-            save(depth, pips, key)
-            return
-        die = rolls[depth]
-        if board[25]:
-            sources = (25,)
-        else:
-            sources = range(top, 0, -1)
-        moved = False
-        for source in sources:
-            if not board[source]:
-                continue
-            destination = source - die
-            if destination > 0:
-                if closed[destination]:
-                    continue
-            else:
-                if any(board[7:]):  # a checker outside the home board or on the bar
-                    continue
-                if destination < 0:
-                    highest = 6
-                    while not board[highest]:
-                        highest -= 1
-                    if source != highest:
-                        continue
-                destination = 0
-            hit = blot[destination] and not board[destination]
+        for source, destination, hit, change in steps:
             board[source] -= 1
             board[destination] += 1
             path.append((source, destination, die, hit))
-            search(
-                rolls,
-                depth + 1,
-                source if doubles else 24,
-                pips + die,
-                key - _UNIT[source] + _UNIT[destination] + (_HIT[destination] if blot[destination] else 0),
-            )
+            search(used + 1, source, key + change, outside - (source > 6 >= destination))
             path.pop()
             board[source] += 1
             board[destination] -= 1
-            moved = True
-        if not moved:
-            save(depth, pips, key)
 
-    if doubles:
-        search(dice.steps, 0, 24, 0, 0)
-    else:
-        search((dice.first, dice.second), 0, 24, 0, 0)
-        search((dice.second, dice.first), 0, 24, 0, 0)
+    search(0, top, 0, outside)
     return found
+
+
+def _legal_steps(board: list[int], kind: bytes, die: int, top: int, outside: int) -> list[tuple[int, int, bool, int]]:
+    """The steps of `die` allowed on their own now, from points `top` and below
+    (or from the bar while a checker waits there), highest source first, as
+    (source, destination, hit, change of key).  `outside` counts the checkers
+    outside the home board, the bar included: none may bear off while it is
+    not zero."""
+    if board[BAR]:
+        entry = BAR - die
+        meets = kind[entry]
+        if meets == _CLOSED:
+            return []
+        return [(BAR, entry, meets == _BLOT and not board[entry], _LAND[meets][entry] - _UNIT[BAR])]
+    steps = []
+    for source in range(top, 0, -1):
+        if not board[source]:
+            continue
+        destination = source - die
+        if destination > 0:
+            meets = kind[destination]
+            if meets != _CLOSED:
+                hit = meets == _BLOT and not board[destination]
+                steps.append((source, destination, hit, _LAND[meets][destination] - _UNIT[source]))
+        elif not outside and (destination == 0 or source == _highest(board[1:7])):
+            steps.append((source, OFF, False, _UNIT[OFF] - _UNIT[source]))
+    return steps
 
 
 def _apply(own: Checkers, opponent: Checkers, steps: tuple[Step, ...]) -> tuple[Checkers, Checkers]:
