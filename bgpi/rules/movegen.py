@@ -120,27 +120,6 @@ def _start_key(own: Checkers) -> int:
     return int.from_bytes(bytes((0, *own)), "little")
 
 
-def step_destination(own: Checkers, opponent: Checkers, source: int, die: int) -> int | None:
-    """Where a checker on `source` (own count, BAR for the bar) goes with `die`.
-
-    None when the step is not allowed on its own: no checker there, a checker
-    still on the bar elsewhere, a closed landing point, or a bear-off that
-    rules.md §6 forbids.  Whether the whole play stays legal is the search's
-    business (most dice, larger die).
-    """
-    if not own[source - 1]:
-        return None
-    if own[24] and source != BAR:
-        return None
-    destination = source - die
-    if destination > 0:
-        return None if opponent[24 - destination] >= 2 else destination
-    highest = _highest(own)
-    if highest > 6 or (destination < 0 and source != highest):
-        return None
-    return OFF
-
-
 def _highest(own: Checkers | list[int]) -> int:
     """The highest own point (25 for the bar) that holds a checker, 0 if none:
     `own` counts from point 1, and may stop early (the home board only)."""
@@ -408,7 +387,7 @@ def take_step(
 ) -> tuple[Step, tuple[Checkers, Checkers]]:
     """Move one checker from `source` to `destination` (own count), hitting a blot there.
 
-    The step is not checked: `step_destination` says whether it is allowed.
+    The step is not checked: the caller knows it is allowed.
     """
     mine = list(own)
     theirs = list(opponent)

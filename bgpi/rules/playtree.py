@@ -9,15 +9,24 @@ the dice still unused) so that the tracker can answer in constant time:
 * where may a checker on a given point go next, by one die or by several?
 * is it a *complete* legal play, ready to commit?
 
-It is built while the dice animate.  Its complete nodes are exactly the results of
-`movegen.legal_plays`, which the tests check.
+It is built while the dice animate, on a small Pi, so the search runs on integer
+*node keys* rather than objects: one byte per location for the mover's count
+(0 off, 1..24 the points, 25 the bar), then a bit per point whose opposing blot
+has been hit, then which dice are left (an index into the roll's few multisets
+of dice left).  A step is then one addition, and a node one dictionary entry.
+The `PartialPlay` objects callers see are made once per node after the search,
+each keeping its hash, and the `Step` objects are shared by every tree.
+Whether a node is complete depends only on the dice it leaves, so complete
+nodes are found by their group of dice left.
+
+Its complete nodes are exactly the results of `movegen.legal_plays`, which the
+tests check.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from bgpi.rules.movegen import step_destination, take_step
 from bgpi.rules.play import Dice, Step
 from bgpi.rules.position import BAR, OFF, Position, Side
 
@@ -28,11 +37,19 @@ class PartialPlay:
 
     `dice_left` is sorted from high to low.  The same position can be reached
     with different dice left (bearing off a checker from the 3-point with a 5 or
-    with a 6), so a node is the pair.
+    with a 6), so a node is the pair.  Nodes are dictionary keys everywhere in
+    the table, so the hash is computed once.
     """
 
     position: Position
     dice_left: tuple[int, ...]
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.position, self.dice_left)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,66 +69,116 @@ class Reach:
         return len(self.steps)
 
 
+# The node key: a byte per location, then hit flags, then the index of the dice left.
+_UNIT = tuple(1 << (8 * location) for location in range(BAR + 1))
+_HITS = 8 * (BAR + 1)  # bit _HITS + point: the opposing blot on that point was hit
+_LEFT = _HITS + 32  # the index of the dice left, in PlayTree._lefts
+_KEY_BYTES = _LEFT // 8 + 1
+_LEFT_BYTE = _LEFT // 8
+_HOME = 6  # the highest point of the home board
+
+# _STEPS[source][die][hit]: the one Step object for each step (a bear-off from below
+# the die's number goes to OFF), shared by every tree.
+_STEPS = [
+    [[Step(source, max(source - die, OFF), die, hit) for hit in (False, True)] for die in range(7)]
+    for source in range(BAR + 1)
+]
+
+
 class PlayTree:
     """Every partial play of `side` rolling `dice` in `position`."""
 
     def __init__(self, position: Position, side: Side, dice: Dice) -> None:
         self.side = side
         self.dice = dice
-        self.root = PartialPlay(position, tuple(sorted(dice.steps, reverse=True)))
-        # node -> {(source, die): (step, child)} for every single step allowed on its own
-        self._steps: dict[PartialPlay, dict[tuple[int, int], tuple[Step, PartialPlay]]] = {}
-        self._by_position: dict[Position, list[PartialPlay]] = {}
-        self._expand()
-        total = sum(dice.steps)
-        self._most_dice = max(len(dice.steps) - len(node.dice_left) for node in self._steps)
-        self._most_pips = max(
-            total - sum(node.dice_left)
-            for node in self._steps
-            if len(dice.steps) - len(node.dice_left) == self._most_dice
+        own = position.checkers(side)
+        self._opponent = position.checkers(side.opponent)
+        self._lefts, self._dice_moves = _dice_left(dice)
+        root_key = int.from_bytes(bytes((0, *own)), "little")
+        children = self._search(root_key)
+        # node -> ((step, child), ...) for every single step allowed on its own
+        self._nodes = {key: self._node(key) for key in children}
+        self._steps: dict[PartialPlay, tuple[tuple[Step, PartialPlay], ...]] = {
+            self._nodes[key]: tuple((step, self._nodes[child]) for step, child in found)
+            for key, found in children.items()
+        }
+        self.root = self._nodes[root_key]
+        # The nodes by the dice they leave, fewest dice first; a node's dice used
+        # and pips played follow from its dice left alone.
+        by_left: dict[tuple[int, ...], list[PartialPlay]] = {}
+        for node in self._steps:
+            by_left.setdefault(node.dice_left, []).append(node)
+        self._by_left = sorted(by_left.items(), key=lambda group: len(group[0]))
+        total, most = sum(dice.steps), len(dice.steps)
+        self._most_dice = most - len(self._by_left[0][0])
+        best = max(total - sum(left) for left, _ in self._by_left if most - len(left) == self._most_dice)
+        self._complete = frozenset(
+            node
+            for left, nodes in self._by_left
+            if most - len(left) == self._most_dice and total - sum(left) == best
+            for node in nodes
         )
-        self._complete = frozenset(node for node in self._steps if self._uses_most(node))
         self._acceptable = self._find_acceptable()
         self._reaches: dict[tuple[PartialPlay, int], tuple[Reach, ...]] = {}
+        self._by_position: dict[Position, list[PartialPlay]] | None = None
 
-    def _expand(self) -> None:
-        pending = [self.root]
+    def _search(self, root: int) -> dict[int, list[tuple[Step, int]]]:
+        """{node key: [(step, child key), ...]} for every node below `root`, depth first."""
+        meets = [0, *(min(count, 2) for count in self._opponent[23::-1])]  # 0 open, 1 blot, 2 closed
+        children: dict[int, list[tuple[Step, int]]] = {}
+        pending = [root]
         while pending:
-            node = pending.pop()
-            if node in self._steps:
+            key = pending.pop()
+            if key in children:
                 continue
-            children = {}
-            own = node.position.checkers(self.side)
-            opponent = node.position.checkers(self.side.opponent)
-            sources = [point for point in range(BAR, 0, -1) if own[point - 1]]
-            for die in set(node.dice_left):
-                left = list(node.dice_left)
-                left.remove(die)
-                left = tuple(left)
+            fields = key.to_bytes(_KEY_BYTES, "little")
+            found = []
+            if fields[BAR]:
+                sources = [BAR]
+                home = False
+            else:
+                sources = [point for point in range(BAR - 1, 0, -1) if fields[point]]
+                home = not any(fields[_HOME + 1 : BAR])
+            for die, left_change in self._dice_moves[fields[_LEFT_BYTE]]:
                 for source in sources:
-                    destination = step_destination(own, opponent, source, die)
-                    if destination is None:
+                    destination = source - die
+                    if destination > 0:
+                        if meets[destination] == 2:
+                            continue
+                        hit = meets[destination] == 1 and not key >> (_HITS + destination) & 1
+                        change = _UNIT[destination] + (hit << (_HITS + destination))
+                    elif home and (destination == 0 or source == sources[0]):
+                        destination, hit, change = OFF, False, _UNIT[OFF]
+                    else:
                         continue
-                    step, after = take_step(own, opponent, source, destination, die)
-                    child = PartialPlay(Position.of(self.side, *after), left)
-                    children[(source, die)] = (step, child)
-                    if child not in self._steps:
+                    child = key + change - _UNIT[source] + left_change
+                    found.append((_STEPS[source][die][hit], child))
+                    if child not in children:
                         pending.append(child)
-            self._steps[node] = children
-            self._by_position.setdefault(node.position, []).append(node)
+            children[key] = found
+        return children
 
-    def _uses_most(self, node: PartialPlay) -> bool:
-        used = len(self.dice.steps) - len(node.dice_left)
-        pips = sum(self.dice.steps) - sum(node.dice_left)
-        return used == self._most_dice and pips == self._most_pips
+    def _node(self, key: int) -> PartialPlay:
+        fields = key.to_bytes(_KEY_BYTES, "little")
+        own = tuple(fields[1 : BAR + 1])
+        opponent = self._opponent
+        if key >> _HITS & 0xFFFFFFFF:
+            taken = [point for point in range(1, BAR) if key >> (_HITS + point) & 1]
+            hit = list(opponent)
+            for point in taken:
+                hit[24 - point] = 0
+            hit[24] += len(taken)
+            opponent = tuple(hit)
+        return PartialPlay(Position.of(self.side, own, opponent), self._lefts[fields[_LEFT_BYTE]])
 
     def _find_acceptable(self) -> frozenset[PartialPlay]:
         # Children have fewer dice left than their parents, so visiting nodes by
         # dice left, fewest first, settles every child before its parent.
         acceptable: set[PartialPlay] = set(self._complete)
-        for node in sorted(self._steps, key=lambda n: len(n.dice_left)):
-            if any(child in acceptable for _, child in self._steps[node].values()):
-                acceptable.add(node)
+        for _, nodes in self._by_left:
+            for node in nodes:
+                if any(child in acceptable for _, child in self._steps[node]):
+                    acceptable.add(node)
         return frozenset(acceptable)
 
     # -- queries -------------------------------------------------------------
@@ -127,6 +194,10 @@ class PlayTree:
 
     def find(self, position: Position) -> list[PartialPlay]:
         """The partial plays that show `position` on the board (usually one, or none)."""
+        if self._by_position is None:  # built on first use: the roll does not wait for it
+            self._by_position = {}
+            for node in self._steps:
+                self._by_position.setdefault(node.position, []).append(node)
         return self._by_position.get(position, [])
 
     def is_acceptable(self, node: PartialPlay) -> bool:
@@ -141,9 +212,9 @@ class PlayTree:
         """The legal plays: one node per distinct resulting position and dice left."""
         return [node for node in self._steps if node in self._complete]
 
-    def steps(self, node: PartialPlay) -> list[tuple[Step, PartialPlay]]:
+    def steps(self, node: PartialPlay) -> tuple[tuple[Step, PartialPlay], ...]:
         """Every single step allowed from `node`, with the node it leads to."""
-        return list(self._steps[node].values())
+        return self._steps[node]
 
     def reaches(self, node: PartialPlay, source: int) -> tuple[Reach, ...]:
         """Where a checker lifted from `source` (own count) may legally go from `node`.
@@ -163,8 +234,8 @@ class PlayTree:
         frontier = [((), node, source)]
         while frontier:
             path, at, point = frontier.pop()
-            for (step_source, _), (step, child) in self._steps[at].items():
-                if step_source != point or child not in self._acceptable:
+            for step, child in self._steps[at]:
+                if step.source != point or child not in self._acceptable:
                     continue
                 reach = Reach((*path, step), child)
                 known = found.get((step.destination, child))
@@ -174,3 +245,21 @@ class PlayTree:
                     frontier.append((reach.steps, child, step.destination))
         return tuple(sorted(found.values(), key=lambda r: (r.dice, -r.destination)))
 
+
+def _dice_left(dice: Dice) -> tuple[list[tuple[int, ...]], list[list[tuple[int, int]]]]:
+    """The multisets of dice a play of `dice` can leave (high to low; the whole roll
+    first), and for each, its distinct dice in increasing order with the change of
+    node key that playing one makes."""
+    lefts = [tuple(sorted(dice.steps, reverse=True))]
+    moves: list[list[tuple[int, int]]] = []
+    for index, left in enumerate(lefts):  # grows while it is read: every multiset reachable from the roll
+        playable = []
+        for die in sorted(set(left)):
+            rest = list(left)
+            rest.remove(die)
+            rest = tuple(rest)
+            if rest not in lefts:
+                lefts.append(rest)
+            playable.append((die, (lefts.index(rest) - index) << _LEFT))
+        moves.append(playable)
+    return lefts, moves
