@@ -1,6 +1,6 @@
 """The table on the simulated board: a long session of random legal games played by hand.
 
-    python benchmarks/table.py [--games N] [--seed S] [--gap SCANS] [--no-freeze]
+    python benchmarks/table.py [--games N] [--seed S] [--gap SCANS] [--no-freeze] [--positions N]
 
 Every game starts from the starting position with a press of a turn button and the
 opening roll; every turn is a random legal play (`legal_plays`) performed the way
@@ -11,9 +11,15 @@ After the last checker is off the checkers are put back and the next game starts
 The board is scanned through the real scanner and debouncer at 200 Hz of board time,
 as `bgpi replay` does (`bgpi.shell.simtable.SimulatedTable`).
 
+0. The roll: what the table builds when the dice land, the play tree and its tracker
+   (`Tracker(PlayTree(...))`), for every position and roll of a self-play corpus
+   (`--positions`, seed `--seed`); the 20 slowest are timed again, best of 5, and
+   the slowest is printed as `roll: slowest play tree and tracker T ms (best of 5)`.
+   Goal (issue 14): at most 8 ms here, about 120 ms on a Pi Zero 2 W, under the
+   dice animation.
 1. The core's time per sensor event: the wall time of `Table.handle(Sensed(...))`
-   alone (p50, p99, max).  Goals (issue 4): p99 at most 1 ms and max at most 5 ms
-   here (a Pi Zero 2 W is about 15x slower, and people notice 50 ms).  The longest
+   alone (p50, p99, max).  Goals (issue 14): p99 at most 100 us and max at most
+   0.5 ms of CPU time here (a Pi Zero 2 W is about 15x slower).  The longest
    events are the garbage collector's full collections of the whole process landing
    in one; their share is shown.  Like the service (`bgpi.shell.live.run_live`), the
    run calls `gc.freeze()` once everything is loaded; `--no-freeze` shows the
@@ -44,6 +50,7 @@ import statistics
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 from bgpi.hardware.locations import Location
@@ -51,11 +58,13 @@ from bgpi.hardware.profile import load_profile
 from bgpi.rules.ids import position_id
 from bgpi.rules.movegen import legal_plays
 from bgpi.rules.play import Dice, Play
+from bgpi.rules.playtree import PlayTree
 from bgpi.rules.position import Position, Side
+from bgpi.rules.selfplay import corpus
 from bgpi.shell.simtable import SimulatedTable
 from bgpi.table.controller import Table
 from bgpi.table.inputs import Sensed
-from bgpi.table.tracker import Sensing, bar, location_of
+from bgpi.table.tracker import Sensing, Tracker, bar, location_of
 
 WAIT_LIMIT = 20
 """Scans (0.1 s of board time) to wait for the lights after a visible change before giving up."""
@@ -299,6 +308,37 @@ def percentile(ordered: list, fraction: float):
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
 
 
+def best_of(runs: int, job) -> float:
+    """The fastest of `runs` timings of `job()`, in seconds: the least disturbed by the machine."""
+    timings = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        job()
+        timings.append(time.perf_counter() - started)
+    return min(timings)
+
+
+def roll(positions: int, seed: int) -> None:
+    """The slowest play tree and tracker of a self-play corpus (run with the heap frozen)."""
+    sensing = Sensing(load_profile().geometry)
+
+    def build(position: Position, side: Side, dice: Dice) -> None:
+        Tracker(PlayTree(position, side, dice), sensing)
+
+    once = sorted(((best_of(1, partial(build, *case)), case) for case in corpus(positions, seed=seed)),
+                  key=lambda timing: timing[0])
+    seconds, (position, side, dice) = max(
+        ((best_of(5, partial(build, *case)), case) for _, case in once[-20:]), key=lambda timing: timing[0]
+    )
+    tree = PlayTree(position, side, dice)
+    print(
+        f"roll: slowest play tree and tracker {seconds * 1e3:.1f} ms (best of 5) "
+        f"({side.label} to play {dice} in {position_id(position, side)}: {len(tree.nodes())} partial plays; "
+        f"tree {best_of(5, lambda: PlayTree(position, side, dice)) * 1e3:.1f} ms, "
+        f"tracker {best_of(5, lambda: Tracker(tree, sensing)) * 1e3:.1f} ms; goal 8 ms)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games in the session")
@@ -306,12 +346,14 @@ def main() -> None:
     parser.add_argument("--gap", type=int, default=4, help="scans (5 ms each) after each hand action")
     parser.add_argument("--no-freeze", dest="freeze", action="store_false",
                         help="leave out the gc.freeze() the service makes before it starts")
+    parser.add_argument("--positions", type=int, default=20000, help="size of the corpus the roll is timed on")
     args = parser.parse_args()
-    if args.games < 1 or args.gap < 1:
-        parser.error("--games and --gap must be at least 1")
+    if args.games < 1 or args.gap < 1 or args.positions < 1:
+        parser.error("--games, --gap and --positions must be at least 1")
     if args.freeze:
         gc.collect()
         gc.freeze()  # what is loaded by now stays: full collections skip it
+    roll(args.positions, args.seed)
     rng = random.Random(args.seed)
     folder: Path | None = None
     started = time.perf_counter()

@@ -72,6 +72,7 @@ class Reach:
 # The node key: a byte per location, then hit flags, then the index of the dice left.
 _UNIT = tuple(1 << (8 * location) for location in range(BAR + 1))
 _HITS = 8 * (BAR + 1)  # bit _HITS + point: the opposing blot on that point was hit
+_HIT_FLAGS = (1 << 32) - 1
 _LEFT = _HITS + 32  # the index of the dice left, in PlayTree._lefts
 _KEY_BYTES = _LEFT // 8 + 1
 _LEFT_BYTE = _LEFT // 8
@@ -92,7 +93,7 @@ class PlayTree:
         self.side = side
         self.dice = dice
         own = position.checkers(side)
-        self._opponent = position.checkers(side.opponent)
+        self._opponents = {0: position.checkers(side.opponent)}  # by the hit flags of a node key
         self._lefts, self._dice_moves = _dice_left(dice)
         root_key = int.from_bytes(bytes((0, *own)), "little")
         children = self._search(root_key)
@@ -124,7 +125,7 @@ class PlayTree:
 
     def _search(self, root: int) -> dict[int, list[tuple[Step, int]]]:
         """{node key: [(step, child key), ...]} for every node below `root`, depth first."""
-        meets = [0, *(min(count, 2) for count in self._opponent[23::-1])]  # 0 open, 1 blot, 2 closed
+        meets = [0, *(min(count, 2) for count in self._opponents[0][23::-1])]  # 0 open, 1 blot, 2 closed
         children: dict[int, list[tuple[Step, int]]] = {}
         pending = [root]
         while pending:
@@ -160,15 +161,16 @@ class PlayTree:
 
     def _node(self, key: int) -> PartialPlay:
         fields = key.to_bytes(_KEY_BYTES, "little")
-        own = tuple(fields[1 : BAR + 1])
-        opponent = self._opponent
-        if key >> _HITS & 0xFFFFFFFF:
-            taken = [point for point in range(1, BAR) if key >> (_HITS + point) & 1]
-            hit = list(opponent)
+        hits = key >> _HITS & _HIT_FLAGS
+        opponent = self._opponents.get(hits)
+        if opponent is None:  # the opponent's checkers after these hits, made once per set of hits
+            taken = [point for point in range(1, BAR) if hits >> point & 1]
+            counts = list(self._opponents[0])
             for point in taken:
-                hit[24 - point] = 0
-            hit[24] += len(taken)
-            opponent = tuple(hit)
+                counts[24 - point] = 0
+            counts[24] += len(taken)
+            opponent = self._opponents[hits] = tuple(counts)
+        own = tuple(fields[1 : BAR + 1])
         return PartialPlay(Position.of(self.side, own, opponent), self._lefts[fields[_LEFT_BYTE]])
 
     def _find_acceptable(self) -> frozenset[PartialPlay]:

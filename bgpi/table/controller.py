@@ -111,6 +111,8 @@ class Table(TableState, FollowingTurn, Doubling, TableView):
             self._pressed(happened.button, happened.long)
         elif isinstance(happened, Rolled):
             self._dice_rolled(happened.first, happened.second)
+        if self._out or not isinstance(happened, Tick):
+            self._lights = None  # a tick changes nothing without saying so
         return self._out
 
     def next_deadline(self) -> float | None:

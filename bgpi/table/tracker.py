@@ -19,14 +19,15 @@ Everything here is pure: counts in, readings out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from operator import add, itemgetter
 
-from bgpi.hardware.locations import Location
+from bgpi.hardware.locations import LOCATIONS, Location
 from bgpi.hardware.profile import Geometry
 from bgpi.rules.playtree import PartialPlay, PlayTree
-from bgpi.rules.position import BAR, OFF, Position, Side, absolute_point
+from bgpi.rules.position import BAR, CHECKERS, OFF, Position, Side, absolute_point
 
 Counts = tuple[int, ...]
 """Checkers per sensed location, in `Sensing.locations` order, saturated at the slots."""
@@ -48,6 +49,22 @@ def checkers_on(position: Position, location: Location) -> int:
     return position.on_bar(side) if location.startswith("bar:") else position.borne_off(side)
 
 
+def census(position: Position) -> list[int]:
+    """`checkers_on` every location, in `LOCATIONS` order (points 1..24, bar halves, trays).
+
+    Made for every node of every play tree, so it is counted whole lists at a time:
+    a point holds white's checkers or black's, never both, so its count is the sum.
+    """
+    white, black = position.white, position.black
+    return [
+        *map(add, white[:24], black[23::-1]),
+        white[24],
+        black[24],
+        CHECKERS - sum(white),
+        CHECKERS - sum(black),
+    ]
+
+
 class Sensing:
     """What the switches of a board can see of a position."""
 
@@ -55,13 +72,18 @@ class Sensing:
         self.locations: tuple[Location, ...] = geometry.sensed()
         self.limits = tuple(geometry.slots(location) for location in self.locations)
         self.index = {location: i for i, location in enumerate(self.locations)}
+        self._sensed = itemgetter(*(LOCATIONS.index(location) for location in self.locations))
+        self._fewest = min(self.limits)
 
     def raw(self, position: Position) -> list[int]:
         """The true number of checkers on each sensed location (not saturated)."""
-        return [checkers_on(position, location) for location in self.locations]
+        return list(self._sensed(census(position)))
 
     def saturate(self, raw: Iterable[int]) -> Counts:
-        return tuple(min(count, limit) for count, limit in zip(raw, self.limits))
+        raw = tuple(raw)
+        if max(raw) <= self._fewest:  # as usual, no location holds more than its switches
+            return raw
+        return tuple(map(min, raw, self.limits))
 
     def of(self, position: Position) -> Counts:
         """What the switches read when the board shows `position`."""
@@ -70,6 +92,14 @@ class Sensing:
     def counts(self, by_location: Mapping[Location, int]) -> Counts:
         """Counts from {location: closed switches}; missing locations read 0."""
         return self.saturate(by_location.get(location, 0) for location in self.locations)
+
+    def key(self, raw: Sequence[int]) -> int:
+        """What the switches read for `raw` counts, as one integer with a byte per
+        location: one checker more or less on a location is one addition, and a
+        dictionary lookup hashes one number."""
+        if max(raw) > self._fewest:
+            raw = map(min, raw, self.limits)
+        return int.from_bytes(bytes(raw), "little")
 
     def difference(self, seen: Counts, expected: Counts) -> tuple[dict[Location, int], dict[Location, int]]:
         """({location: checkers missing}, {location: checkers extra}) of `seen` against `expected`."""
@@ -107,7 +137,9 @@ class Tracker:
 
     Every node is indexed by what the switches would read, with each subset of
     its hits still pending, so that the common readings are one dictionary
-    lookup, and a checker in hand or an early bar a few more.
+    lookup, and a checker in hand or an early bar a few more.  The index is
+    keyed by `Sensing.key`, so that "one checker more here" is an addition, not
+    a copy of the counts.
     """
 
     def __init__(self, tree: PlayTree, sensing: Sensing) -> None:
@@ -121,23 +153,37 @@ class Tracker:
             for point in range(1, 25)
             if root.checkers(self.side.opponent)[point - 1] == 1
         ]
-        self._index: dict[Counts, list[Reading]] = {}
+        self._unit = [1 << (8 * slot) for slot in range(len(sensing.locations))]
+        # (slot, location, limit, one more checker there) for each sensed location
+        self._lifts = list(zip(range(len(sensing.locations)), sensing.locations, sensing.limits, self._unit))
+        self._opponent = self.side.opponent
+        self._hits_by_opponent: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._index: dict[int, list[Reading]] = {}
         for node in tree.nodes():
             raw = sensing.raw(node.position)
+            readings = [(raw, frozenset())]
             hits = self.hit_points(node)
-            for size in range(len(hits) + 1):
+            for size in range(1, len(hits) + 1):
                 for pending in combinations(hits, size):
                     counts = list(raw)
                     for point in pending:
                         counts[sensing.index[point]] += 1
                         if self._opponent_bar is not None:
                             counts[self._opponent_bar] -= 1
-                    key = sensing.saturate(counts)
-                    self._index.setdefault(key, []).append(Reading(node, frozenset(pending)))
+                    readings.append((counts, frozenset(pending)))
+            for counts, pending in readings:
+                key = sensing.key(counts)
+                self._index.setdefault(key, []).append(Reading(node, pending))
 
     def hit_points(self, node: PartialPlay) -> tuple[int, ...]:
         """The points (absolute) of blots hit on the way to `node`."""
-        return tuple(point for point in self._blots if node.position.at(point)[0] is not self.side.opponent)
+        # Nodes with the same hits share the opponent's counts: worked out once for each.
+        opponent = node.position.checkers(self._opponent)
+        hits = self._hits_by_opponent.get(opponent)
+        if hits is None:
+            hits = tuple(point for point in self._blots if node.position.at(point)[0] is not self._opponent)
+            self._hits_by_opponent[opponent] = hits
+        return hits
 
     def explain(self, seen: Counts) -> list[Reading]:
         """Every reading that explains `seen`: settled ones, ones with a checker in
@@ -148,7 +194,8 @@ class Tracker:
         of them (a checker put down on a full point reads like one still in hand):
         the caller decides.
         """
-        found = [*self._index.get(seen, ()), *self._in_hand(seen)]
+        key = self.sensing.key(seen)
+        found = [*self._index.get(key, ()), *self._in_hand(seen, key)]
         if self._opponent_bar is None or not seen[self._opponent_bar]:
             return found
         # A blot may be on the bar already: put it back on each point it may have come from.
@@ -159,8 +206,8 @@ class Tracker:
             before = list(seen)
             before[slot] += 1
             before[self._opponent_bar] -= 1
-            before = tuple(before)
-            for reading in (*self._index.get(before, ()), *self._in_hand(before)):
+            before_key = key + self._unit[slot] - self._unit[self._opponent_bar]
+            for reading in (*self._index.get(before_key, ()), *self._in_hand(before, before_key)):
                 if reading.node.position.at(point) == (self.side.opponent, 1):
                     found.append(Reading(reading.node, reading.pending, frozenset({point}), reading.in_hand))
         return found
@@ -176,14 +223,13 @@ class Tracker:
         holder, count = reading.node.position.at(location)
         return holder is self.side or (count == 1 and location in self._blots)
 
-    def _in_hand(self, seen: Counts) -> list[Reading]:
+    def _in_hand(self, seen: Counts | list[int], key: int) -> list[Reading]:
+        """Readings of `seen` (whose `Sensing.key` is `key`) with one checker lifted."""
         found = []
-        for slot, location in enumerate(self.sensing.locations):
-            if seen[slot] >= self.sensing.limits[slot]:
+        for slot, location, limit, one in self._lifts:
+            if seen[slot] >= limit:
                 continue  # lifting one from a full location may leave it reading full: seen below
-            lifted = list(seen)
-            lifted[slot] += 1
-            for reading in self._index.get(tuple(lifted), ()):
+            for reading in self._index.get(key + one, ()):
                 found.append(Reading(reading.node, reading.pending, reading.early, location))
         return found
 

@@ -236,17 +236,25 @@ def in_order(locations) -> list[Location]:
 
 
 def _path(tree: PlayTree, start: PartialPlay, goal: PartialPlay) -> list[Step] | None:
-    """The steps from `start` down the tree to `goal`, or None if `goal` is not below it."""
-    queue = deque([(start, [])])
-    seen = {start}
+    """The steps from `start` down the tree to `goal`, or None if `goal` is not below it.
+
+    Breadth first; each node found keeps the node and step it was found from, so
+    no path is copied on the way and the one to `goal` is read back at the end.
+    """
+    found_from: dict[PartialPlay, tuple[PartialPlay, Step] | None] = {start: None}
+    queue = deque([start])
     while queue:
-        node, steps = queue.popleft()
+        node = queue.popleft()
         if node == goal:
-            return steps
+            steps = []
+            while (back := found_from[node]) is not None:
+                node, step = back
+                steps.append(step)
+            return steps[::-1]
         for step, child in tree.steps(node):
-            if child not in seen:
-                seen.add(child)
-                queue.append((child, [*steps, step]))
+            if child not in found_from:
+                found_from[child] = (node, step)
+                queue.append(child)
     return None
 
 

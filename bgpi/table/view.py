@@ -20,8 +20,18 @@ from bgpi.table.tracker import bar, checkers_on, location_of, tray
 class TableView:
     """The part of `Table` that says what the board shows."""
 
+    _lights: Lighting | None = None  # lighting() until an input changes the table
+
     def lighting(self) -> Lighting:
-        """The roles of the board's locations now (blinking is the lights layer's business)."""
+        """The roles of the board's locations now (blinking is the lights layer's business).
+
+        The shell asks at every scan; it is worked out again only after an input
+        that may have changed it (`Table.handle`)."""
+        if self._lights is None:
+            self._lights = self._lighting()
+        return self._lights
+
+    def _lighting(self) -> Lighting:
         roles: dict[Location, str] = {}
         combined: set[Location] = set()
         dice = tuple(self.dice) if self.dice else None
