@@ -18,6 +18,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/plays.py
 	$(BIN)/python benchmarks/scan.py
 	$(BIN)/python benchmarks/table.py
+	$(BIN)/python benchmarks/web.py
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

@@ -14,6 +14,7 @@ set -euo pipefail
 PREFIX=/opt/bgpi              # the virtual environment lives in $PREFIX/venv
 SETTINGS=/etc/bgpi/bgpi.toml
 UNIT=/etc/systemd/system/bgpi.service
+PAGE_DROP_IN=/etc/systemd/system/bgpi.service.d/page.conf   # the page's network, if enabled
 USER_NAME=bgpi
 GROUPS_NEEDED=(gpio spi dialout)   # /dev/gpiochip*, /dev/spidev*, /dev/ttyACM*
 SOURCE=$(cd "$(dirname "$0")/.." && pwd)
@@ -79,6 +80,12 @@ install_service() {
         install -D -m 0644 "$SOURCE/systemd/bgpi.toml" "$(at "$SETTINGS")"
     fi
     install -D -m 0644 "$SOURCE/systemd/bgpi.service" "$(at "$UNIT")"
+    if page_enabled; then
+        say "the page is enabled in $SETTINGS: the service may use the network ($PAGE_DROP_IN)"
+        install -D -m 0644 "$SOURCE/systemd/page.conf" "$(at "$PAGE_DROP_IN")"
+    else
+        rm -f "$(at "$PAGE_DROP_IN")"
+    fi
     if $live; then
         systemctl daemon-reload
         systemctl enable bgpi.service
@@ -90,6 +97,14 @@ install_service() {
     fi
 }
 
+# Whether the settings file says [page] enabled = true (the venv's Python reads TOML).
+page_enabled() {
+    "$(at "$PREFIX/venv")/bin/python" -c 'import sys, tomllib
+with open(sys.argv[1], "rb") as file:
+    sys.exit(0 if tomllib.load(file).get("page", {}).get("enabled") is True else 1)' \
+        "$(at "$SETTINGS")" 2>/dev/null   # a broken file: no page (bgpi run says what is wrong)
+}
+
 uninstall_service() {
     if [[ -e $(at "$UNIT") ]]; then
         if $live; then
@@ -97,7 +112,8 @@ uninstall_service() {
         else
             systemctl "${systemctl_opts[@]}" disable bgpi.service 2>/dev/null
         fi
-        rm -f "$(at "$UNIT")"
+        rm -f "$(at "$UNIT")" "$(at "$PAGE_DROP_IN")"
+        rmdir "$(at "${PAGE_DROP_IN%/*}")" 2>/dev/null || true
         ! $live || systemctl daemon-reload
     fi
     rm -rf "$(at "$PREFIX")"

@@ -105,15 +105,21 @@ def test_the_installer_refuses_a_bad_option_in_one_line():
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--frobnicate" in done.stderr
 
 
-@needs_systemd_analyze
-def test_systemd_verifies_the_unit_without_a_warning(tmp_path):
-    # verify needs the program to exist: point the unit at a stand-in for the venv's bgpi.
-    program = tmp_path / "opt" / "bgpi" / "venv" / "bin" / "bgpi"
+def stand_in_unit(directory: Path) -> Path:
+    """The unit in `directory`, pointing at a stand-in for the venv's bgpi (verify needs the
+    program to exist)."""
+    program = directory / "opt" / "bgpi" / "venv" / "bin" / "bgpi"
     program.parent.mkdir(parents=True)
     program.write_text("#!/bin/sh\n")
     program.chmod(0o755)
-    unit = tmp_path / "bgpi.service"
-    unit.write_text(UNIT.read_text().replace("/opt/bgpi/", f"{tmp_path}/opt/bgpi/"))
+    unit = directory / "bgpi.service"
+    unit.write_text(UNIT.read_text().replace("/opt/bgpi/", f"{directory}/opt/bgpi/"))
+    return unit
+
+
+@needs_systemd_analyze
+def test_systemd_verifies_the_unit_without_a_warning(tmp_path):
+    unit = stand_in_unit(tmp_path)
     done = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True,
                           text=True, check=False)
     assert done.returncode == 0 and done.stdout + done.stderr == ""
