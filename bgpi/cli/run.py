@@ -181,12 +181,16 @@ def _run(args: argparse.Namespace) -> int:
         bridge.start_session = new_session
         if kind == "sim":
             runner.restore_board(state)
+        board = "the simulated board" if kind == "sim" else "the board"
         try:
             page = open_page(args, settings.page, bridge, profile.geometry, state)
-        except (OSError, ValueError) as error:
-            raise UsageError(f"cannot serve the page: {error} (--port N for another port, --no-page for none)") from None
-        board = "the simulated board" if kind == "sim" else "the board"
-        print(f"bgpi run: {board} is running" + (f"; its page: {page.url}" if page else ""), file=sys.stderr, flush=True)
+            print(f"bgpi run: {board} is running" + (f"; its page: {page.url}" if page else ""),
+                  file=sys.stderr, flush=True)
+        except ValueError as error:
+            raise UsageError(f"cannot serve the page: {error}") from None
+        except OSError as error:  # the board comes first: it runs without its page
+            print(f"bgpi run: {board} is running without its page: {error.strerror or error} "
+                  "(--port N for another port)", file=sys.stderr, flush=True)
         for event in opening:
             emit(event)
         runner.scan()

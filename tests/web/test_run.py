@@ -70,16 +70,21 @@ def test_listening_on_an_address_needs_the_token_it_prints(tmp_path):
         assert again.rstrip().endswith(f"?token={token}")  # kept: a bookmark survives a restart
 
 
-def test_a_port_in_use_is_one_line_and_exit_2(tmp_path, capsys):
+def test_a_port_in_use_leaves_the_board_running_without_its_page(tmp_path):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        status = main(["run", "--board", "sim", "--state", str(tmp_path), "--port", str(port)])
-    assert status == 2
+        with running(tmp_path, "--port", str(port)) as (service, first):
+            assert first.startswith("bgpi run: the simulated board is running without its page:")
+            assert first.rstrip().endswith("(--port N for another port)")
+            assert json.loads(service.stdout.readline())["event"] == "session"
+
+
+def test_a_bad_port_is_one_line_and_exit_2(tmp_path, capsys):
+    assert main(["run", "--board", "sim", "--state", str(tmp_path), "--port", "70000"]) == 2
     error = capsys.readouterr().err
-    assert error.startswith("bgpi run: cannot serve the page:") and error.count("\n") == 1
-    assert "--no-page" in error
+    assert error == "bgpi run: cannot serve the page: port 70000: a port is a number from 0 to 65535\n"
 
 
 def test_no_page_serves_nothing(tmp_path):
