@@ -32,7 +32,7 @@ from bgpi.shell.script import (
 )
 from bgpi.shell.simtable import SimulatedTable, TableRunner
 from bgpi.shell.textboard import draw
-from bgpi.shell.words import ask, say
+from bgpi.shell.words import ask, tell
 from bgpi.table.lights import legend, lights_event, marks
 from bgpi.table.tracker import checkers_on
 
@@ -146,7 +146,7 @@ class Console:
 
     def say(self, event: dict) -> None:
         """Show one table-log event: in words, or as JSON."""
-        print(f"  {say(event) if self.words else json.dumps(event)}", file=self.out)
+        print(f"  {tell(event) if self.words else json.dumps(event)}", file=self.out)
 
     def draw(self, table) -> None:
         """The board as its switches read it, its lights, and the status line."""

@@ -1,8 +1,10 @@
-"""The table log in words, for the terminal simulator: "White plays 8/5 6/5".
+"""The table log in words: "White plays 8/5 6/5", "Illegal: point 13 is blocked".
 
-`say` turns one table-log event (docs/board-script.md) into a line a player reads;
-`ask` says what the board is waiting for and which buttons answer.  Points are named
-in the mover's own count, as players and gnubg's notation count them.
+`say` turns one table-log event (docs/board-script.md) into the sentence players read,
+on the board's page and in the terminal simulator; `tell` is the simulator's line for
+any event (the `show` events too); `ask` says what the board waits for and which
+buttons answer.  Points are named in the mover's own count, as gnubg's notation does.
+Pure: no clock, no I/O.
 """
 
 from __future__ import annotations
@@ -13,15 +15,118 @@ from bgpi.hardware.locations import Location
 from bgpi.rules.position import Side
 
 
-def say(event: dict) -> str:
-    """One line for `event`; an event without words of its own is shown as JSON."""
+def _name(player: str | None) -> str:
+    return player.capitalize() if player else "The board"
+
+
+def _dice(dice: list[int]) -> str:
+    return f"{dice[0]}{dice[1]}"
+
+
+def own_point(player: str, location: Location) -> str:
+    """How `player` names `location` in notation: in their own count, "bar", "off"."""
+    if isinstance(location, str):
+        return "bar" if location.startswith("bar:") else "off"
+    return str(location if player == "white" else 25 - location)
+
+
+def _places(places: dict[str, int]) -> str:
+    return ", ".join(f"{count} on {place}" if count > 1 else place for place, count in places.items())
+
+
+def say(event: dict) -> str | None:
+    """The sentence for `event`; None for events that say nothing to the players."""
     kind = event.get("event")
     player = event.get("player")
-    who = player.capitalize() if isinstance(player, str) else ""
-    saying = _SAYINGS.get(kind)
-    if saying is None:
-        return json.dumps(event)
-    return saying(event, who)
+    match kind:
+        case "session":
+            config = event.get("config", {})
+            what = f"a match to {config['match']}" if config.get("match") else "a money session"
+            practice = f" from position {event['position_id']}" if "position_id" in event else ""
+            return f"New session: {what}{practice}. Set up the board and press a turn button"
+        case "resumed":
+            return f"Resumed the session from the journal ({event.get('events', 0)} events)"
+        case "start":
+            return "The game starts: press a turn button for the opening roll"
+        case "tie":
+            return (f"Opening roll {event['white']} and {event['black']}: a tie, roll again"
+                    + (f" (the cube is now {event['cube']})" if event.get("cube", 1) > 1 else ""))
+        case "opening":
+            starts = event["starts"]
+            dice = (event["white"], event["black"]) if starts == "white" else (event["black"], event["white"])
+            return (f"Opening roll: white {event['white']}, black {event['black']}: "
+                    f"{_name(starts)} starts with {dice[0]}{dice[1]}")
+        case "roll":
+            return f"{_name(player)} rolls {_dice(event['dice'])}"
+        case "step":
+            hit = "*" if event.get("hit") else ""
+            return f"{_name(player)} moves {own_point(player, event['from'])}/{own_point(player, event['to'])}{hit}"
+        case "undo":
+            return f"{_name(player)} takes back {own_point(player, event['to'])}/{own_point(player, event['from'])}"
+        case "rejected":
+            if player is None:
+                return str(event.get("reason", ""))[:1].upper() + str(event.get("reason", ""))[1:]
+            return f"Illegal: {event.get('reason', '')}"
+        case "ambiguous":
+            return (f"{_name(player)}: the board shows {' or '.join(event.get('candidates', []))}; "
+                    "the cube button shows the next, the turn button commits")
+        case "play":
+            move = event.get("move")
+            return f"{_name(player)} plays {move}" if move else f"{_name(player)} cannot move"
+        case "double":
+            return (f"{_name(player)} doubles to {event['cube']}: "
+                    f"{Side.parse(player).opponent.label}, take or drop")
+        case "drop_asked":
+            return f"{_name(player)}: drop? {event.get('reason', '')}"
+        case "drop_cancelled":
+            return f"{_name(player)} does not drop: take or drop"
+        case "beaver":
+            return f"{_name(player)} beavers: the cube is offered at {event['cube']}"
+        case "take":
+            return f"{_name(player)} takes: the cube is on {event['cube']}"
+        case "drop":
+            return f"{_name(player)} drops"
+        case "game_over":
+            score = event.get("score", {})
+            points = event.get("points", 1)
+            return (f"{_name(event['winner'])} wins {_RESULT.get(event.get('result'), 'the game')}, "
+                    f"{points} point{'s' if points != 1 else ''}. "
+                    f"Score: white {score.get('white', 0)}, black {score.get('black', 0)}")
+        case "match_over":
+            score = event.get("score", {})
+            return (f"{_name(event['winner'])} wins the match "
+                    f"{score.get('white', 0)}-{score.get('black', 0)}")
+        case "mismatch":
+            parts = []
+            if event.get("missing"):
+                parts.append(f"put back a checker on {_places(event['missing'])}")
+            if event.get("extra"):
+                parts.append(f"take away the checker on {_places(event['extra'])}")
+            return f"The board does not show the game: {'; '.join(parts) or 'check it'}. Play pauses"
+        case "restored":
+            return "The board shows the game again: play on"
+    return None
+
+
+_RESULT = {"single": "a single game", "gammon": "a gammon", "backgammon": "a backgammon"}
+
+
+def tell(event: dict) -> str:
+    """The terminal simulator's line for `event`: its sentence, the `state` and `lights`
+    a `show` asks for in words, and JSON for an event without words."""
+    kind = event.get("event")
+    if kind == "state":
+        turn = f", {event['turn']} on turn" if event.get("turn") else ""
+        dice = f", dice {_dice(event['dice'])}" if event.get("dice") else ""
+        score = event["score"]
+        return (f"State: {event['phase']}{turn}{dice}; score white {score['white']}, "
+                f"black {score['black']}; Position ID {event['position_id']}, "
+                f"Match ID {event['match_id']}")
+    if kind == "lights":
+        roles = ", ".join(f"{location} {role}" for location, role in event["roles"].items())
+        asked = ask(event)
+        return f"Lights: {roles or 'none'}" + (f". {asked}" if asked else "")
+    return say(event) or json.dumps(event)
 
 
 def ask(lights: dict) -> str:
@@ -32,108 +137,6 @@ def ask(lights: dict) -> str:
     answers = ", ".join(f"{button} = {word}" for button, word in lights["answers"].items())
     return f"{_ASKS[lights['asks']]} ({side}{': ' + answers if answers else ''})"
 
-
-def _own(location: Location, player: str) -> str:
-    """A location in `player`'s own count: "bar", "off", or the point number."""
-    if isinstance(location, str):
-        return location.partition(":")[0]
-    return str(location if player == "white" else 25 - location)
-
-
-def _step(event: dict, who: str) -> str:
-    player = event["player"]
-    hit = "*" if event.get("hit") else ""
-    return f"{who}: {_own(event['from'], player)}/{_own(event['to'], player)}{hit}"
-
-
-def _undo(event: dict, who: str) -> str:
-    player = event["player"]
-    return f"{who} takes back {_own(event['to'], player)}/{_own(event['from'], player)}"
-
-
-def _play(event: dict, who: str) -> str:
-    dice = "".join(map(str, event["dice"]))
-    if not event["move"]:
-        return f"{who} cannot play {dice}: the turn passes"
-    accepted = " (accepted as made)" if event.get("lenient") else ""
-    return f"{who} plays {event['move']}{accepted}"
-
-
-def _rejected(event: dict, who: str) -> str:
-    lit = f" (lit red: {', '.join(map(str, event['points']))})" if event.get("points") else ""
-    return f"Illegal: {event['reason']}{lit}" if who else f"{event['reason'].capitalize()}{lit}"
-
-
-def _score(score: dict) -> str:
-    return f"white {score['white']}, black {score['black']}"
-
-
-def _game_over(event: dict, _who: str) -> str:
-    points = event["points"]
-    dropped = " (the double was dropped)" if event.get("dropped") else ""
-    return (f"{event['winner'].capitalize()} wins a {event['result']}{dropped}: {points} "
-            f"point{'s' if points != 1 else ''}. Score: {_score(event['score'])}")
-
-
-def _mismatch(event: dict, _who: str) -> str:
-    parts = []
-    if event["missing"]:
-        parts.append("put a checker back on " + ", ".join(event["missing"]))
-    if event["extra"]:
-        parts.append("take one off " + ", ".join(event["extra"]))
-    return "The board does not show the game: " + " and ".join(parts) + ". Play is paused"
-
-
-def _session(event: dict, _who: str) -> str:
-    config = event.get("config", {})
-    kind = f"a match to {config['match']}" if config.get("match") else "money play"
-    if "position_id" in event:
-        return f"New session: practice position {event['position_id']}, {event['turn']} to roll"
-    return f"New session: {kind}"
-
-
-def _state(event: dict, _who: str) -> str:
-    turn = f", {event['turn']} on turn" if event.get("turn") else ""
-    dice = f", dice {''.join(map(str, event['dice']))}" if event.get("dice") else ""
-    return (f"State: {event['phase']}{turn}{dice}; score {_score(event['score'])}; "
-            f"Position ID {event['position_id']}, Match ID {event['match_id']}")
-
-
-def _lights(event: dict, _who: str) -> str:
-    roles = ", ".join(f"{location} {role}" for location, role in event["roles"].items()) or "none"
-    asked = ask(event)
-    return f"Lights: {roles}" + (f". {asked}" if asked else "")
-
-
-_SAYINGS = {
-    "session": _session,
-    "start": lambda e, w: "The game starts",
-    "tie": lambda e, w: f"Opening roll: both {e['white']}: roll again",
-    "opening": lambda e, w: (f"Opening roll: white {e['white']}, black {e['black']}: "
-                             f"{e['starts']} starts with {max(e['white'], e['black'])}"
-                             f"{min(e['white'], e['black'])}"),
-    "roll": lambda e, w: f"{w} rolls {''.join(map(str, e['dice']))}",
-    "step": _step,
-    "undo": _undo,
-    "rejected": _rejected,
-    "ambiguous": lambda e, w: (f"The switches cannot tell the plays apart: {' or '.join(e['candidates'])}. "
-                               f"{w}: cube shows the next, turn commits the one shown"),
-    "play": _play,
-    "double": lambda e, w: (f"{w} doubles to {e['cube']}: "
-                            f"{Side.parse(e['player']).opponent.label}, take or drop"),
-    "take": lambda e, w: f"{w} takes: the cube is at {e['cube']}",
-    "beaver": lambda e, w: f"{w} beavers: the cube is at {e['cube']}, take or drop",
-    "drop_asked": lambda e, w: f"{w}: drop? {e['reason']}",
-    "drop_cancelled": lambda e, w: f"{w} does not drop: take or drop",
-    "drop": lambda e, w: f"{w} drops",
-    "game_over": _game_over,
-    "match_over": lambda e, w: f"{e['winner'].capitalize()} wins the match, {_score(e['score'])}",
-    "mismatch": _mismatch,
-    "restored": lambda e, w: "The board shows the game again: play on",
-    "resumed": lambda e, w: f"Resumed the session where it stopped ({e['events']} events)",
-    "state": _state,
-    "lights": _lights,
-}
 
 _ASKS = {
     "setup": "Set up the board",

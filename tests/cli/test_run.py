@@ -22,6 +22,8 @@ START = "4HPwATDgc/ABMA"
 def bgpi(*argv: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess:
     """`bgpi ARGV` in a process of its own, with `stdin` piped in."""
     env = {**os.environ, "BGPI_STATE": "/nonexistent/never-used"}
+    if argv[0] == "run" and "--help" not in argv:
+        argv = (*argv, "--no-page")  # the page's port is not the test's business
     return subprocess.run([sys.executable, "-m", "bgpi", *argv], input=stdin, capture_output=True,
                           text=True, timeout=60, check=False, cwd=cwd, env=env)
 
@@ -155,7 +157,7 @@ def test_the_console_can_be_scripted_through_a_pipe(tmp_path):
     done = bgpi("run", "--board", "sim", "--state", str(tmp_path / "state"), stdin=hands)
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    for words in ("Opening roll: white 3, black 1: white starts with 31", "White: 8/5", "White: 6/5",
+    for words in ("Opening roll: white 3, black 1: White starts with 31", "White moves 8/5", "White moves 6/5",
                   "d A B: two dice 1 to 6", "w SECONDS: a number of seconds", "White plays 8/5 6/5",
                   "Black doubles to 2: white, take or drop", "White: drop? press white.cube again",
                   "White does not drop: take or drop",

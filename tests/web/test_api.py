@@ -140,7 +140,7 @@ def test_the_cube_on_offer_and_taken(live):
     live.act(*OPENING, {"press": "black.cube"})
     _, state = live.request("GET", "/api/state")
     assert state["cube"] == {"value": 1, "owner": None, "offered": 2, "doubler": "black"}
-    assert state["words"][-1] == "Black doubles to 2"
+    assert state["words"][-1] == "Black doubles to 2: white, take or drop"
     live.act({"press": "white.turn"})
     _, state = live.request("GET", "/api/state")
     assert state["cube"] == {"value": 2, "owner": "white", "offered": None, "doubler": None}

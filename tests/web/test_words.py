@@ -14,7 +14,7 @@ from bgpi.web.words import SENTENCES, Story, say
      "Illegal: point 13 is blocked: black holds it"),
     ({"event": "rejected", "player": None, "reason": "set up the board first", "points": [1]},
      "Set up the board first"),
-    ({"event": "double", "player": "black", "cube": 2}, "Black doubles to 2"),
+    ({"event": "double", "player": "black", "cube": 2}, "Black doubles to 2: white, take or drop"),
     ({"event": "take", "player": "white", "cube": 2}, "White takes: the cube is on 2"),
     ({"event": "drop", "player": "white", "cube": 1}, "White drops"),
     ({"event": "opening", "white": 3, "black": 5, "starts": "black", "cube": 1},
@@ -55,7 +55,7 @@ def test_the_play_list_is_the_games_plays_and_cube_actions():
         {"player": "black", "kind": "double", "cube": 2},
         {"player": "white", "kind": "take", "cube": 2},
     ]
-    assert story.as_dict()["words"][-2:] == ["Black doubles to 2", "White takes: the cube is on 2"]
+    assert story.as_dict()["words"][-2:] == ["Black doubles to 2: white, take or drop", "White takes: the cube is on 2"]
     story.hear({"event": "start", "position_id": "4HPwATDgc/ABMA"})
     assert story.plays == []  # a new game, a new list
 
