@@ -12,6 +12,7 @@ checkers; without either (as under systemd) it runs until stopped.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
@@ -27,10 +28,12 @@ from bgpi.cli.errors import UsageError
 from bgpi.cli.settings import RunSettings, load_settings
 from bgpi.hardware.board import BOARD_KINDS, default_board_kind
 from bgpi.hardware.frames import closed_switches
+from bgpi.hardware.locations import BARS
 from bgpi.hardware.profile import ProfileError, load_profile
 from bgpi.rules.ids import decode_match_id
 from bgpi.rules.position import Side
 from bgpi.shell.console import Console, stdin_is_terminal
+from bgpi.shell.diskfull import RETRY_S, append_patiently, show_disk_full
 from bgpi.shell.journal import (
     Journal,
     JournalError,
@@ -40,7 +43,7 @@ from bgpi.shell.journal import (
 )
 from bgpi.shell.live import run_live
 from bgpi.shell.recorder import Recorder
-from bgpi.shell.recovery import open_state
+from bgpi.shell.recovery import JOURNAL_ALERT_S, open_state
 from bgpi.shell.script import BoardPosition
 from bgpi.shell.simtable import BOARD_FILE, SimulatedTable, TableRunner
 from bgpi.table.controller import Table
@@ -133,8 +136,22 @@ def _run(args: argparse.Namespace) -> int:
     out = sys.stdout
     journal = console = bridge = page = None
 
+    def pause(error: JournalError) -> None:
+        print(f"bgpi run: {error}: play paused, the write is tried again every {RETRY_S:g} s",
+              file=sys.stderr)
+        show_disk_full(runner.board.leds, profile.leds)
+
+    def go_on() -> None:
+        print("bgpi run: the journal is written again: play goes on", file=sys.stderr)
+        runner.show_lights(redraw=True)
+
     def emit(event: dict) -> None:
-        journal.append(event)  # on the disk before it is shown
+        # On the disk before it is shown, however long the disk takes.
+        if not append_patiently(journal, event, stop, pause, go_on):
+            return
+        if kind == "sim":
+            with contextlib.suppress(OSError):  # the next event saves them again
+                runner.save_board(state)  # the simulated checkers as they stand with this event
         bridge.hear(event)
         if console is not None and words:
             console.say(event)
@@ -179,8 +196,12 @@ def _run(args: argparse.Namespace) -> int:
                 emit(event)
 
         bridge.start_session = new_session
-        if kind == "sim":
+        if kind == "sim" and opened.damaged is None:
             runner.restore_board(state)
+        elif kind == "sim":
+            runner.set_position(runner.table.position)  # the checkers as the journal left them
+        if opened.damaged is not None:
+            runner.alert(BARS, JOURNAL_ALERT_S)
         board = "the simulated board" if kind == "sim" else "the board"
         try:
             page = open_page(args, settings.page, bridge, profile.geometry, state)

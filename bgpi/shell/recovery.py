@@ -6,7 +6,8 @@ applied.  When a line is damaged (a flipped byte, garbage, an event the game can
 take where it stands) the whole journal is set aside, never deleted, the journal goes
 on with the good events only, and one line says so, naming the file and the line.
 When not even the first event can be used, a new session starts: the checkers are set
-up again.
+up again.  The shell shows the damage on the lights: both bar halves blink red for
+`JOURNAL_ALERT_S`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ from pathlib import Path
 from bgpi.shell.journal import Journal, read_journal
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
+
+JOURNAL_ALERT_S = 10.0
+"""Seconds of board time both bar halves blink red after a damaged journal was set aside."""
 
 
 @dataclass

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from bgpi.hardware.locations import BARS
 from bgpi.hardware.profile import Profile
-from bgpi.shell.recovery import open_state
+from bgpi.shell.recovery import JOURNAL_ALERT_S, open_state
 from bgpi.shell.script import (
     LINE_SECONDS,
     BoardPosition,
@@ -38,9 +39,13 @@ def replay(
     opened = open_state(state_dir, sensing) if state_dir is not None else None
     journal = opened.journal if opened is not None else None
 
+    sim: SimulatedTable | None = None
+
     def emit(event: dict) -> None:
         if journal is not None:
             journal.append(event)  # on the disk before it is shown
+            if sim is not None:
+                sim.save_board(state_dir)  # the checkers as they stand with this event
         write(event)
 
     try:
@@ -49,7 +54,10 @@ def replay(
         if opened is not None and opened.table is not None:
             table, opening = opened.table, []
             sim = SimulatedTable(profile, table, emit, seed)
-            sim.restore_board(state_dir)
+            if opened.damaged is None:
+                sim.restore_board(state_dir)
+            else:
+                sim.set_position(table.position)  # the checkers as the journal left them
         else:
             table, opening = _new_table(script, sensing)
             sim = SimulatedTable(profile, table, emit, seed)
@@ -57,6 +65,8 @@ def replay(
                 sim.set_position(script.board.position)
             elif script.board.kind == "start":
                 sim.set_position(table.position)
+        if opened is not None and opened.damaged is not None:
+            sim.alert(BARS, JOURNAL_ALERT_S)
         if opened is not None and (resumed := opened.resumed_event()) is not None:
             opening.append(resumed)
         for event in opening:

@@ -11,12 +11,13 @@ lifts and places checkers on the simulated board.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
 import secrets
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from bgpi.hardware.board import open_board
@@ -78,6 +79,9 @@ class TableRunner:
         self._blink: float | None = None  # board time of the next blink edge
         self._tumble: Tumble | None = None  # the dice animation under way
         self._faces: tuple[int, int] | None = None  # the tumbling faces last shown
+        self.alerts: dict[Location, float] = {}
+        """Locations lit "rejected" for a fault the table knows nothing of (a damaged
+        journal, a faulty switch), until a board time (infinity: for good)."""
 
     @property
     def now(self) -> float:
@@ -171,11 +175,26 @@ class TableRunner:
                 self.emit(event)
         self.show_lights()
 
-    def show_lights(self) -> None:
-        """Show the core's lights when they change, at every blink edge, and at every
-        step of a dice animation (which shows over the core's dice until it ends)."""
+    def alert(self, locations: Iterable[Location], seconds: float = math.inf) -> None:
+        """Light `locations` "rejected" for `seconds` of board time, where the table
+        lights nothing else."""
+        self.alerts.update(dict.fromkeys(locations, self.now + seconds))
+        self.show_lights()
+
+    def lights_now(self) -> Lighting:
+        """The core's lights, with the alerts showing where it lights nothing."""
         lighting = self.table.lighting()
-        changed = lighting != self._lighting
+        alerts = [location for location, until in self.alerts.items() if self.now < until]
+        if not alerts:
+            return lighting
+        return dataclasses.replace(lighting, roles=dict.fromkeys(alerts, "rejected") | dict(lighting.roles))
+
+    def show_lights(self, redraw: bool = False) -> None:
+        """Show the core's lights when they change, at every blink edge, at every step
+        of a dice animation (which shows over the core's dice until it ends), and when
+        asked to `redraw` (after something else was shown on the LEDs)."""
+        lighting = self.lights_now()
+        changed = redraw or lighting != self._lighting
         faces = None if self._tumble is None else self._tumble.faces_at(self.now)
         if faces is None:
             self._tumble = None
@@ -190,7 +209,7 @@ class TableRunner:
             self._blink = next_change(lighting, self.now)
 
     def lights_event(self) -> dict:
-        return lights_event(self.table.lighting())
+        return lights_event(self.lights_now())
 
 
 class SimulatedTable(TableRunner):
@@ -243,10 +262,14 @@ class SimulatedTable(TableRunner):
     # -- the state directory --------------------------------------------------------
 
     def save_board(self, state_dir: Path) -> None:
-        """Remember the checkers on the board, as a real board would keep them."""
+        """Remember the checkers on the board, as a real board would keep them: `bgpi run`
+        saves them with each journaled event.  The file is replaced in one rename, so a
+        kill at any moment leaves the old checkers or the new ones, never half of them."""
         checkers = {str(location): self.sim.checkers(location) for location in LOCATIONS if self.sim.checkers(location)}
         path = Path(state_dir) / BOARD_FILE
-        path.write_text(json.dumps(checkers) + "\n")
+        partial = path.with_name(BOARD_FILE + ".new")
+        partial.write_text(json.dumps(checkers) + "\n")
+        partial.replace(path)
 
     def restore_board(self, state_dir: Path) -> None:
         """Put back the checkers of the last run, or, without them, the table's position."""

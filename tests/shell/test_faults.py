@@ -1,4 +1,4 @@
-"""Fault injection: power cuts, damaged journals and absurd input never stop the board.
+"""Fault injection: power cuts, damaged journals, a full disk, absurd input never stop the board.
 
 A board under systemd must always come back able to play.  Here journals of half-played
 games (random legal games from `self_play_log`, many positions, not one example) are
@@ -9,13 +9,16 @@ random input lines and profiles must get one-line errors and exit status 2.
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import os
 import random
+import resource
 import signal
 import subprocess
 import sys
+import threading
 from itertools import islice
 
 import pytest
@@ -24,13 +27,15 @@ from hypothesis import strategies as st
 
 from bgpi.cli.rules import answer_batch
 from bgpi.cli.selfplay import self_play_log
+from bgpi.hardware.leds import Leds, SimulatedPixels
 from bgpi.hardware.profile import (
     ProfileError,
     default_profile_path,
     load_profile,
     parse_profile,
 )
-from bgpi.shell.journal import encode, journal_path, read_journal
+from bgpi.shell.diskfull import RETRY_S, append_patiently, show_disk_full
+from bgpi.shell.journal import Journal, encode, journal_path, read_journal
 from bgpi.shell.recovery import open_state
 from bgpi.shell.replay import replay
 from bgpi.shell.script import parse_script
@@ -184,6 +189,8 @@ def long_script() -> str:
 def test_kill_9_at_random_events_loses_nothing_shown_and_restarts_exactly(tmp_path):
     script = tmp_path / "game.jsonl"
     script.write_text(long_script())
+    wait = tmp_path / "wait.jsonl"
+    wait.write_text('{"wait": 2}\n')
     subprocess.run([*BGPI, "replay", "--seed", "0", "--state", str(tmp_path / "ref"),
                                 str(script)], capture_output=True, text=True, timeout=60, check=True)
     whole = read_journal(tmp_path / "ref").events
@@ -209,13 +216,88 @@ def test_kill_9_at_random_events_loses_nothing_shown_and_restarts_exactly(tmp_pa
         assert journal.events[:len(shown)] == tuple(shown)
         assert journal.events == whole[:len(journal.events)]
         # The restart resumes exactly what the journal holds.
-        restarted = subprocess.run([*BGPI, "replay", "--seed", "0", "--state", str(state), "/dev/null"],
+        restarted = subprocess.run([*BGPI, "replay", "--seed", "0", "--state", str(state), str(wait)],
                                    capture_output=True, text=True, timeout=60, check=True)
-        first, *_, last = (json.loads(line) for line in restarted.stdout.splitlines())
+        first, *between, last = (json.loads(line) for line in restarted.stdout.splitlines())
         assert first["event"] == "resumed" and first["events"] == len(journal.events)
+        # The simulated checkers were saved with the journal: no false mismatch after the wait.
+        assert [event for event in between if event["event"] == "mismatch"] == []
         table = Table.resume(list(journal.events), SENSING)
         assert last == table.state_event()
     assert cut_short >= 3  # the kills came in the middle of the replay
+
+
+# -- a full disk ------------------------------------------------------------------------------
+
+
+def test_a_refused_write_is_tried_again_until_it_goes_through_whole(tmp_path, monkeypatch):
+    events = half_game(1, 4)
+    with Journal.open(tmp_path) as journal:
+        journal.append(events[0])
+        real_write, refusals = os.write, [3]
+
+        def full_disk(fd: int, data) -> int:
+            if refusals[0]:
+                refusals[0] -= 1
+                real_write(fd, bytes(data[:7]))  # a part gets written before the disk is full
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            return real_write(fd, data)
+
+        monkeypatch.setattr(os, "write", full_disk)
+        said, slept = [], []
+        done = append_patiently(journal, events[1], threading.Event(), lambda error: said.append(str(error)),
+                                lambda: said.append("go on"), slept.append)
+    assert done and slept == [RETRY_S] * 3
+    assert said == [f"cannot write the journal {journal_path(tmp_path)}: No space left on device", "go on"]
+    assert read_journal(tmp_path).events == tuple(events[:2])  # once, whole
+
+
+def test_a_stop_while_the_disk_is_full_shows_nothing(tmp_path, monkeypatch):
+    stop = threading.Event()
+    with Journal.open(tmp_path) as journal:
+        monkeypatch.setattr(os, "write", lambda fd, data: (_ for _ in ()).throw(OSError(errno.ENOSPC, "full")))
+        assert not append_patiently(journal, {"event": "roll"}, stop, lambda error: stop.set(),
+                                    lambda: None, lambda seconds: None)
+    assert journal_path(tmp_path).read_bytes() == b""
+
+
+def test_the_disk_full_pattern_lights_every_point_and_the_bar_red():
+    leds = Leds(PROFILE.leds, SimulatedPixels(PROFILE.leds.count))
+    show_disk_full(leds, PROFILE.leds)
+    red = {index for location in (*range(1, 25), "bar:white", "bar:black")
+           for index in PROFILE.leds.targets[str(location)]}
+    shown = leds.pixels.shown
+    assert {index for index, colour in enumerate(shown) if colour != (0, 0, 0)} == red
+    assert len({shown[index] for index in red}) == 1
+
+
+# bgpi with a file size limit of 0 bytes; SIGXFSZ ignored: a refused write, not a killed process.
+FULL_DISK_BGPI = [sys.executable, "-c", (
+    "import os, resource, signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
+    "resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY)); "
+    "os.execv(sys.executable, [sys.executable, '-m', 'bgpi', *sys.argv[1:]])")]
+
+
+def test_bgpi_run_pauses_on_a_full_disk_and_goes_on_when_space_returns(tmp_path):
+    """The disk is "full" for the service: a file size limit of 0 bytes, then none."""
+    state = tmp_path / "state"
+    with subprocess.Popen([*FULL_DISK_BGPI, "run", "--board", "sim", "--state", str(state), "--seed", "0",
+                           "--no-page"],
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as service:
+        try:
+            paused = next(line for line in service.stderr if "cannot write" in line)
+            assert paused.startswith(f"bgpi run: cannot write the journal {state}/journal.jsonl: ")
+            assert paused.rstrip().endswith("play paused, the write is tried again every 1 s")
+            assert journal_path(state).read_bytes() == b""
+            resource.prlimit(service.pid, resource.RLIMIT_FSIZE,
+                             (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+            assert json.loads(service.stdout.readline()) == {"event": "session", "config": {}}
+            assert service.stderr.readline() == "bgpi run: the journal is written again: play goes on\n"
+        finally:
+            service.send_signal(signal.SIGTERM)
+        assert service.wait(timeout=30) == 0
+    assert read_journal(state).events == ({"event": "session", "config": {}},)
 
 
 # -- absurd input -----------------------------------------------------------------------------
