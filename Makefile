@@ -19,6 +19,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/scan.py
 	$(BIN)/python benchmarks/table.py
 	$(BIN)/python benchmarks/web.py
+	$(BIN)/python benchmarks/boot.py
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

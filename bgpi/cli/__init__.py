@@ -9,6 +9,7 @@ line, exit 2.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -26,23 +27,30 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    # Imported here so that `bgpi --help` stays fast and each command loads only its own code.
-    from bgpi.cli import diag, export, hint, replay, rules, run, selfplay
+COMMANDS = ("run", "replay", "rules", "hint", "diag", "export", "selfplay")
+"""The subcommands, each a module of this package, in the order --help lists them."""
 
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand, or of `command` alone when it names one.
+
+    Each subcommand's module is imported here, and only the one being run: a start
+    of the service (`bgpi run`) does not load the code of the others.
+    """
     parser = OneLineParser(
         prog="bgpi",
         description="The software of a physical backgammon board run by a Raspberry Pi.",
     )
     parser.add_argument("--version", action="version", version=f"bgpi {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in (run, replay, rules, hint, diag, export, selfplay):
-        module.register(subparsers)
+    for name in (command,) if command in COMMANDS else COMMANDS:
+        importlib.import_module(f"bgpi.cli.{name}").register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     try:
         return args.handler(args)

@@ -5,13 +5,15 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from bgpi.hardware.buttons import Buttons
 from bgpi.hardware.leds import Leds, SimulatedPixels, open_pixels
-from bgpi.hardware.mockboard import SimulatedBoard
 from bgpi.hardware.profile import Profile
 from bgpi.hardware.scanner import Scanner
+
+if TYPE_CHECKING:
+    from bgpi.hardware.mockboard import SimulatedBoard
 
 BOARD_KINDS = ("sim", "pi")
 DEVICE_TREE_MODEL = Path("/proc/device-tree/model")
@@ -59,6 +61,9 @@ def open_board(profile: Profile, kind: str) -> Board:
     A simulated board scans without settle time: mock pins need none.
     """
     if kind == "sim":
+        # gpiozero's mock pins are imported only here: a real board starts without them.
+        from bgpi.hardware.mockboard import SimulatedBoard
+
         sim = SimulatedBoard(profile)
         factory = sim.factory
         wiring = dataclasses.replace(profile.sensors, settle_us=0.0)

@@ -1,14 +1,22 @@
-"""`bgpi run`'s page: its options, its access token, and starting it beside the scan loop."""
+"""`bgpi run`'s page: its options, its access token, and starting it beside the scan loop.
+
+The server (and aiohttp, a tenth of a second to import) is loaded only when a page is
+served: the service, which serves none by default, starts without it.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bgpi.hardware.profile import Geometry
+from bgpi.web import DEFAULT_HOST, DEFAULT_PORT
 from bgpi.web.bridge import Bridge
-from bgpi.web.server import DEFAULT_HOST, DEFAULT_PORT, WebServer, new_token
+
+if TYPE_CHECKING:
+    from bgpi.web.server import WebServer
 
 TOKEN_FILE = "web-token"
 """In the state directory: the page's access token, kept so that a bookmark survives restarts."""
@@ -31,6 +39,8 @@ def access_token(state_dir: Path) -> str:
     except FileNotFoundError:
         token = ""
     if not token:
+        from bgpi.web.server import new_token
+
         token = new_token()
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "w") as file:
@@ -60,6 +70,8 @@ def open_page(args: argparse.Namespace, settings: dict | None, bridge: Bridge, g
     if listen is not None and not isinstance(listen, str):
         raise ValueError(f"settings [page] listen: expected an address such as \"0.0.0.0\", got {listen!r}")
     token = access_token(state_dir) if listen is not None else None
+    from bgpi.web.server import WebServer
+
     server = WebServer(bridge, geometry, listen or DEFAULT_HOST, port, token, state_dir)
     server.start()
     return server

@@ -39,10 +39,9 @@ from bgpi.hardware.profile import Geometry
 from bgpi.rules.matfile import MatError, mat_record
 from bgpi.shell.journal import JournalError, journal_path, read_journal
 from bgpi.shell.script import Board, ScriptError, Wait, parse_script
+from bgpi.web import DEFAULT_HOST, DEFAULT_PORT
 from bgpi.web.bridge import Bridge, NewSession, Request
 
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8700
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 TOKEN_COOKIE = "bgpi_token"
 KEEPALIVE_SECONDS = 15.0
