@@ -37,8 +37,9 @@ class PartialPlay:
 
     `dice_left` is sorted from high to low.  The same position can be reached
     with different dice left (bearing off a checker from the 3-point with a 5 or
-    with a 6), so a node is the pair.  Nodes are dictionary keys everywhere in
-    the table, so the hash is computed once.
+    with a 6), so a node is the pair.  Nodes are dictionary keys and compared
+    everywhere in the table, so the hash is computed once and a node is equal to
+    itself without comparing positions.
     """
 
     position: Position
@@ -50,6 +51,13 @@ class PartialPlay:
 
     def __hash__(self) -> int:
         return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:  # a tree makes each node once: the usual case, answered at once
+            return True
+        if other.__class__ is not PartialPlay:
+            return NotImplemented
+        return self.dice_left == other.dice_left and self.position == other.position
 
 
 @dataclass(frozen=True, slots=True)

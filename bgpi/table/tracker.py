@@ -157,6 +157,7 @@ class Tracker:
         # (slot, location, limit, one more checker there) for each sensed location
         self._lifts = list(zip(range(len(sensing.locations)), sensing.locations, sensing.limits, self._unit))
         self._opponent = self.side.opponent
+        self._own_off_board = (bar(self.side), tray(self.side))
         self._hits_by_opponent: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._index: dict[int, list[Reading]] = {}
         for node in tree.nodes():
@@ -216,7 +217,7 @@ class Tracker:
         """False for a checker in hand that the player on turn has no business lifting:
         an opponent's checker other than a blot about to be hit, or a borne-off one."""
         location = reading.in_hand
-        if location is None or location in (bar(self.side), tray(self.side)):
+        if location is None or location in self._own_off_board:
             return True
         if not isinstance(location, int):
             return False

@@ -240,9 +240,12 @@ def _path(tree: PlayTree, start: PartialPlay, goal: PartialPlay) -> list[Step] |
 
     Breadth first; each node found keeps the node and step it was found from, so
     no path is copied on the way and the one to `goal` is read back at the end.
+    Every step uses a die, so only nodes with more dice left than `goal` can lead
+    to it: the search goes no deeper (an undo fails at once).
     """
     found_from: dict[PartialPlay, tuple[PartialPlay, Step] | None] = {start: None}
     queue = deque([start])
+    deepest = len(goal.dice_left) + 1  # the fewest dice left a node on the way may have
     while queue:
         node = queue.popleft()
         if node == goal:
@@ -251,6 +254,8 @@ def _path(tree: PlayTree, start: PartialPlay, goal: PartialPlay) -> list[Step] |
                 node, step = back
                 steps.append(step)
             return steps[::-1]
+        if len(node.dice_left) < deepest:
+            continue
         for step, child in tree.steps(node):
             if child not in found_from:
                 found_from[child] = (node, step)
