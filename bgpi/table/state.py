@@ -59,6 +59,7 @@ class TableState:
     last_result: dict | None = None  # the last game_over, shown until the next game starts
     drop_asked: float | None = None  # board time of a first press of drop, awaiting the second
     choosing: int | None = None  # the match length shown by the session chooser (0: money)
+    guessed: bool = False  # a reading was chosen among several this game: counts may hide a wrong one
     chooser_from: str = "setup"  # the phase the chooser goes back to
     _out: list[dict] = field(default_factory=list)  # the events of the input being handled
 
@@ -76,7 +77,7 @@ class TableState:
         for name in ("start_position", "practice_turn", "practice_key", "game", "dice", "tree",
                      "tracker", "node", "reading", "rejected", "mismatch", "unexplained_since",
                      "candidates", "choice", "wants_roll", "lenient_offer", "last_result",
-                     "drop_asked", "choosing"):
+                     "drop_asked", "choosing", "guessed"):
             setattr(self, name, getattr(fresh, name))
         config = dict(event.get("config", {}))
         self.config = dict(config)
@@ -100,6 +101,7 @@ class TableState:
     def _apply_start(self, event: dict) -> None:
         self.position = self.start_position
         self.last_result = None
+        self.guessed = False
         if self.practice_turn is None:
             self.phase = "opening"
             self.game = self.session.new_game()
@@ -145,6 +147,9 @@ class TableState:
         self.dice = self.tree = self.tracker = self.node = self.reading = None
         self.candidates = []
         self.phase = "over" if self.position.winner() is not None else "roll"
+
+    def _apply_ambiguous(self, event: dict) -> None:
+        self.guessed = True
 
     def _apply_double(self, event: dict) -> None:
         self.game = self.game.double(Side.parse(event["player"]))

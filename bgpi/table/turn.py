@@ -18,7 +18,7 @@ from bgpi.rules.notation import describe_change, format_play
 from bgpi.rules.play import Step
 from bgpi.rules.playtree import PartialPlay, PlayTree
 from bgpi.rules.position import BAR, OFF, absolute_point
-from bgpi.table.tracker import Reading, bar, location_of, position_as_made, tray
+from bgpi.table.tracker import Reading, bar, checkers_on, location_of, position_as_made, tray
 
 
 class FollowingTurn:
@@ -151,11 +151,13 @@ class FollowingTurn:
             self.candidates = list(complete.values())
             self.choice = 0
             self.phase = "choose"
-            self._out.append({
+            self._emit({
                 "event": "ambiguous",
                 "player": self.turn.label,
                 "candidates": [format_play(_steps_to(tree, node)) for node in self.candidates],
             })
+            return
+        if self._contradicts_a_choice(readings):
             return
         reason, points = self._why_not_complete(readings)
         refusal = {"event": "rejected", "player": self.turn.label, "reason": reason, "points": points}
@@ -164,6 +166,34 @@ class FollowingTurn:
             refusal["lenient"] = f"{self.turn.opponent.label} may accept the play as made with {self.turn.opponent.label}.turn"
         self._emit(refusal)
         self.rejected = refusal  # lit until the board changes
+
+    def _contradicts_a_choice(self, readings: list[Reading]) -> bool:
+        """A commit that the switches only explain with a checker in hand from a point the
+        game believes fuller than its switches can count, after a reading was chosen this
+        game: the chosen reading may have been the wrong one, and the board holds fewer
+        checkers there than the game has.  Said as a mismatch (put a checker back there),
+        never as a checker in hand; play goes on once the board is put right."""
+        if not self.guessed or self.rejected is not None:
+            return False
+        complete = [r for r in readings if r.in_hand is not None and self.tree.is_complete(r.node)]
+        if not complete:
+            return False
+        reading = complete[0]
+        hand = reading.in_hand
+        believed = checkers_on(reading.node.position, hand)
+        if believed < self.sensing.limits[self.sensing.index[hand]]:
+            return False
+        missing, extra = self.sensing.difference(self.seen, self.sensing.of(reading.node.position))
+        self.mismatch = {"missing": missing, "extra": extra}
+        self.unexplained_since = self.now
+        self._emit({
+            "event": "mismatch",
+            "missing": {str(loc): n for loc, n in missing.items()},
+            "extra": {str(loc): n for loc, n in extra.items()},
+            "reason": (f"the board has fewer checkers on {describe(hand)} than the game: a reading "
+                       "chosen earlier this game was not the play made; put the checkers as lit"),
+        })
+        return True
 
     def _why_not_complete(self, readings: list[Reading]) -> tuple[str, list[Location]]:
         side = self.turn
