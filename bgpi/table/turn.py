@@ -18,7 +18,14 @@ from bgpi.rules.notation import describe_change, format_play
 from bgpi.rules.play import Step
 from bgpi.rules.playtree import PartialPlay, PlayTree
 from bgpi.rules.position import BAR, OFF, absolute_point
-from bgpi.table.tracker import Reading, bar, checkers_on, location_of, position_as_made, tray
+from bgpi.table.tracker import (
+    Reading,
+    bar,
+    checkers_on,
+    location_of,
+    position_as_made,
+    tray,
+)
 
 
 class FollowingTurn:
