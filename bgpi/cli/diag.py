@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, TextIO
 
 from bgpi.cli.errors import UsageError
+from bgpi.link.board import board_kind
 
 if TYPE_CHECKING:
     from bgpi.hardware.board import Board
@@ -41,9 +42,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--check", action="store_true",
                         help="run the automatic self-test; exit 0 only if everything passes")
     parser.add_argument("--profile", metavar="FILE", help="board profile (default: the built-in one)")
-    parser.add_argument("--board", choices=("sim", "pi"),
-                        help="the real board or a simulated one (default: pi on a Raspberry Pi, "
-                             "else sim)")
+    parser.add_argument("--board", type=board_kind, metavar="BOARD",
+                        help="pi: the real board; sim: a simulated one; serial:DEVICE: a board behind "
+                             "a Pico co-processor (serial:/dev/ttyACM0); pty: the simulated board in "
+                             "the real firmware behind a pseudo-terminal (default: pi on a Raspberry "
+                             "Pi, else sim)")
     parser.add_argument("--seconds", type=float, metavar="S",
                         help=f"stop a live test after S seconds (0..{LIMITS['seconds']})")
     parser.add_argument("--frames", type=int, metavar="N",
@@ -54,9 +57,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from gpiozero.exc import GPIOZeroError
 
-    from bgpi.hardware.board import default_board_kind, open_board
+    from bgpi.hardware.board import default_board_kind
     from bgpi.hardware.profile import ProfileError, load_profile
     from bgpi.hardware.wiring import wiring_tables
+    from bgpi.link.board import LinkBoard, LinkUnavailable, open_any_board
+    from bgpi.link.link import FirmwareRefused
+    from bgpi.link.simpico import SimPicoError
 
     out = out or sys.stdout
     if args.check == (args.test is not None):
@@ -72,7 +78,15 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         out.write(wiring_tables(profile))
         return 0
     try:
-        board = open_board(profile, args.board or default_board_kind())
+        board = open_any_board(profile, args.board or default_board_kind())
+        if isinstance(board, LinkBoard):
+            try:
+                board.connect()
+            except BaseException:
+                board.close()
+                raise
+    except (LinkUnavailable, FirmwareRefused, SimPicoError, ValueError) as error:
+        raise UsageError(f"cannot reach the co-processor: {error}") from None
     except (GPIOZeroError, ImportError, OSError, RuntimeError, AttributeError) as error:
         # No pin library, SPI not enabled, not a Pi after all: gpiozero, Blinka and the
         # kernel each say so in their own way (Blinka's `board` on an unknown machine
@@ -233,7 +247,8 @@ def _check_sensors(board: Board, out: TextIO) -> list[str]:
     if board.sim is not None:
         def settled() -> int:
             debouncer = Debouncer(wiring.debounce_frames)
-            for _ in range(wiring.debounce_frames):
+            # Twice: behind a co-processor the firmware debounces before the host does.
+            for _ in range(2 * wiring.debounce_frames):
                 frame = debouncer.update(board.scanner.scan())
             return frame
 

@@ -12,6 +12,9 @@ from types import MappingProxyType
 from bgpi.cli.config import check_config, parse_config
 from bgpi.cli.errors import UsageError
 from bgpi.hardware.profile import ProfileError, load_profile
+from bgpi.link.board import LinkUnavailable
+from bgpi.link.link import FirmwareRefused
+from bgpi.link.simpico import SimPicoError
 from bgpi.shell.journal import JournalError
 from bgpi.shell.replay import ReplayError, replay
 from bgpi.shell.script import ScriptError, load_script
@@ -35,6 +38,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--profile", metavar="FILE", help="board profile (default: the packaged one)")
     parser.add_argument("--config", metavar="JSON",
                         help="session settings (as for bgpi run); the script's config line overrides them")
+    parser.add_argument("--link", choices=("pty",),
+                        help="pty: the simulated switches, buttons and LEDs live in the real Pico "
+                             "firmware behind a pseudo-terminal, reached over the serial link")
     parser.set_defaults(handler=_replay)
 
 
@@ -56,7 +62,9 @@ def _replay(args: argparse.Namespace) -> int:
         print(f"bgpi replay: {message}", file=sys.stderr)
 
     try:
-        replay(script, profile, write, args.state, args.seed, warn)
+        replay(script, profile, write, args.state, args.seed, warn, args.link)
     except (JournalError, ReplayError) as error:
         raise UsageError(str(error)) from None
+    except (SimPicoError, LinkUnavailable, FirmwareRefused) as error:
+        raise UsageError(f"--link {args.link}: {error}") from None
     return 0

@@ -26,12 +26,15 @@ from typing import TextIO
 from bgpi.cli.config import SETTINGS_HELP, check_config, parse_config
 from bgpi.cli.errors import UsageError
 from bgpi.cli.settings import RunSettings, load_settings
-from bgpi.hardware.board import BOARD_KINDS, default_board_kind
+from bgpi.hardware.board import default_board_kind
 from bgpi.hardware.frames import closed_switches
 from bgpi.hardware.locations import BARS
 from bgpi.hardware.profile import ProfileError, load_profile
+from bgpi.link.board import PTY, board_kind
+from bgpi.link.link import FirmwareRefused
 from bgpi.rules.ids import decode_match_id
 from bgpi.rules.position import Side
+from bgpi.shell import sdnotify
 from bgpi.shell.console import Console, stdin_is_terminal
 from bgpi.shell.diskfull import RETRY_S, append_patiently, show_disk_full
 from bgpi.shell.journal import (
@@ -64,8 +67,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--settings", metavar="FILE", type=Path,
                         help="the service's settings file (board, profile, brightness, session "
                              "rules; see systemd/bgpi.toml); options given here win over it")
-    parser.add_argument("--board", choices=BOARD_KINDS, default=None,
-                        help="pi: the real board; sim: the simulated one (default: pi on a Raspberry Pi)")
+    parser.add_argument("--board", type=board_kind, default=None, metavar="BOARD",
+                        help="pi: the real board; sim: the simulated one; serial:DEVICE: a board "
+                             "behind a Pico co-processor (firmware/README.md), e.g. "
+                             "serial:/dev/ttyACM0 (default: pi on a Raspberry Pi, else sim)")
     parser.add_argument("--profile", metavar="FILE", help="board profile (default: the packaged one)")
     parser.add_argument("--state", metavar="DIR", type=Path,
                         help="state directory with the journal (default: $BGPI_STATE or ~/.local/state/bgpi)")
@@ -110,6 +115,9 @@ def _run(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise UsageError(str(error)) from None
     kind = args.board or settings.board or default_board_kind()
+    if kind == PTY:
+        raise UsageError("--board pty (the simulated Pico) is for `bgpi replay --link pty` and "
+                         "`bgpi diag`; `bgpi run` takes sim, pi or serial:DEVICE")
     state = args.state or default_state_dir()
     try:
         profile = load_profile(args.profile or settings.profile)
@@ -161,7 +169,8 @@ def _run(args: argparse.Namespace) -> int:
 
     try:
         # Opened for the new session's table; a resumed one takes its place below.
-        runner = SimulatedTable(profile, table, emit, args.seed) if kind == "sim" else TableRunner(profile, table, emit, "pi")
+        runner = (SimulatedTable(profile, table, emit, args.seed) if kind == "sim"
+                  else TableRunner(profile, table, emit, kind, status=_link_status))
     except Exception as error:  # noqa: BLE001 (board libraries fail in their own ways: AttributeError, ImportError, ...)
         raise UsageError(f"cannot open the {kind} board: {error}") from None
     try:
@@ -217,7 +226,10 @@ def _run(args: argparse.Namespace) -> int:
         runner.scan()
         if record is not None:
             runner.recorder = Recorder(record, closed_switches(runner.debouncer.stable, profile.sensors), runner.now)
-        run_live(runner, stop, console, after_scan=bridge.after_scan)
+        try:
+            run_live(runner, stop, console, after_scan=bridge.after_scan)
+        except FirmwareRefused as error:
+            raise UsageError(str(error)) from None
         if kind == "sim":
             runner.save_board(state)
     finally:
@@ -227,6 +239,14 @@ def _run(args: argparse.Namespace) -> int:
         if journal is not None:
             journal.close()
     return 0
+
+
+def _link_status(line: str) -> None:
+    """The co-processor's link came or went: say so (play pauses while it is away)."""
+    if "not connected" in line:
+        line += "; play paused, reconnecting"
+    print(f"bgpi run: {line}", file=sys.stderr, flush=True)
+    sdnotify.status(line)
 
 
 def _interactive(terminal: bool) -> bool:

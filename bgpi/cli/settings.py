@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bgpi.hardware.board import BOARD_KINDS
+from bgpi.link.board import board_kind
 
 TOP_KEYS = ("board", "profile", "brightness", "session", "money", "page")
 SESSION_KEYS = ("match", "lenient")
@@ -55,8 +55,11 @@ def load_settings(path: Path) -> RunSettings:
     problems: list[str] = []
     _known(document, TOP_KEYS, "", problems)
     board = document.get("board")
-    if board is not None and board not in BOARD_KINDS:
-        problems.append(f"board: expected one of {', '.join(BOARD_KINDS)}, got {board!r}")
+    if board is not None:
+        try:
+            board_kind(board if isinstance(board, str) else "")
+        except ValueError:
+            problems.append(f"board: expected \"pi\", \"sim\" or \"serial:DEVICE\", got {board!r}")
     profile = document.get("profile", "")
     if not isinstance(profile, str):
         problems.append(f"profile: expected a file name, got {profile!r}")

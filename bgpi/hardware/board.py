@@ -42,6 +42,11 @@ class Board:
     buttons: Buttons
     sim: SimulatedBoard | None = None
 
+    @property
+    def connected(self) -> bool:
+        """True while the board can be read: always, on pins (a co-processor's link may drop)."""
+        return True
+
     def close(self) -> None:
         """Lights off, pins released."""
         self.leds.off()

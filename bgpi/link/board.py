@@ -9,20 +9,38 @@ again costs the host a frame or two, nothing more), `buttons` hands over its pre
 
 from __future__ import annotations
 
+import tempfile
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Self
+from dataclasses import dataclass, field
+from pathlib import Path
 
-from bgpi.hardware.board import Board
+from bgpi.hardware.board import BOARD_KINDS, Board, open_board
 from bgpi.hardware.buttons import ButtonPress
 from bgpi.hardware.frames import Frame
 from bgpi.hardware.leds import Leds, SimulatedPixels
 from bgpi.hardware.profile import BUTTON_NAMES, Profile
 from bgpi.link.link import Link
 from bgpi.link.pinout import config_args
+from bgpi.link.simpico import PicoHands, SimPico
 
 SCHEME = "serial:"
 """How a board kind names a co-processor: ``serial:/dev/ttyACM0``."""
+PTY = "pty"
+"""The board kind of the simulated Pico: the real firmware behind a pseudo-terminal."""
+CONNECT_S = 5.0
+"""How long `connect` waits for the handshake."""
+
+
+class LinkUnavailable(RuntimeError):
+    """The co-processor did not answer in time."""
+
+
+def board_kind(text: str) -> str:
+    """`text` if it names a board kind: sim, pi, pty or serial:DEVICE (for argparse)."""
+    if text in BOARD_KINDS or text == PTY or (text.startswith(SCHEME) and text != SCHEME):
+        return text
+    raise ValueError(f"unknown board {text!r}: expected sim, pi, pty or serial:DEVICE")
 
 
 class LinkScanner:
@@ -34,9 +52,11 @@ class LinkScanner:
     def __init__(self, link: Link, step: Callable[[], int | None] | None = None) -> None:
         self.link = link
         self.step = step
+        self.scans = 0
 
     def scan(self) -> Frame:
         link = self.link
+        self.scans += 1
         if self.step is None:
             link.pump()
             return link.frame
@@ -73,9 +93,13 @@ class LinkButtons:
         self.link = link
 
     def next_press(self, timeout: float | None = None) -> ButtonPress | None:
-        """The oldest press not yet taken (the link is pumped by the scans, so no wait)."""
-        if not self.link.presses:
-            return None
+        """The oldest press not yet taken, waiting up to `timeout` s (None: for ever)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not self.link.presses:
+            left = 0.05 if deadline is None else deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self.link.pump(wait=min(left, 0.05))
         index, kind = self.link.presses.popleft()
         if index >= len(BUTTON_NAMES):
             return None
@@ -92,10 +116,38 @@ class LinkButtons:
 class LinkBoard(Board):
     """A `Board` on the co-processor; `link` says whether it is connected."""
 
-    link: Link | None = None
+    link: Link = field(kw_only=True)
 
-    def __enter__(self) -> Self:
-        return self
+    @property
+    def connected(self) -> bool:
+        return self.link.connected
+
+    def connect(self, timeout: float = CONNECT_S) -> None:
+        """Wait for the handshake; LinkUnavailable naming why if it is not done in `timeout` s.
+
+        Raises `bgpi.link.link.FirmwareRefused` for a firmware this host cannot use."""
+        deadline = time.monotonic() + timeout
+        while not self.link.connected:
+            if time.monotonic() > deadline:
+                raise LinkUnavailable(self.link.status())
+            self.link.pump(wait=0.02)
+
+
+@dataclass
+class PtyBoard(LinkBoard):
+    """A `LinkBoard` on the simulated Pico, in lockstep: each scan is one of its periods.
+
+    `sim` holds the checkers and presses the buttons (`PicoHands`)."""
+
+    pico: SimPico = field(kw_only=True)
+    directory: tempfile.TemporaryDirectory = field(kw_only=True)
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self.pico.close()
+            self.directory.cleanup()
 
 
 def open_link_board(profile: Profile, url: str, clock: Callable[[], float] | None = None,
@@ -109,4 +161,34 @@ def open_link_board(profile: Profile, url: str, clock: Callable[[], float] | Non
         options["clock"] = clock
     link = Link(url, config_args(profile), **options)
     return LinkBoard(profile, LinkScanner(link, step), Leds(profile.leds, LinkPixels(link, profile.leds.count)),
-                     LinkButtons(link), sim=None, link=link)
+                     LinkButtons(link), link=link)
+
+
+def open_pty_board(profile: Profile) -> PtyBoard:
+    """The simulated Pico's board, connected.  Its link's clock is its scans: board time."""
+    directory = tempfile.TemporaryDirectory(prefix="bgpi-pico-")
+    pico = SimPico(Path(directory.name))
+    try:
+        scanner = LinkScanner(Link(str(pico.port), config_args(profile)), pico.step)
+        period = 1 / profile.sensors.scan_hz
+        scanner.link.clock = lambda: scanner.scans * period
+        link = scanner.link
+        board = PtyBoard(profile, scanner, Leds(profile.leds, LinkPixels(link, profile.leds.count)),
+                         LinkButtons(link), PicoHands(profile, pico), link=link, pico=pico,
+                         directory=directory)
+        board.connect()
+    except BaseException:
+        pico.close()
+        directory.cleanup()
+        raise
+    return board
+
+
+def open_any_board(profile: Profile, kind: str) -> Board:
+    """The board `kind` names (`board_kind`).  A co-processor on serial connects on the
+    first scans (and reconnects whenever it must); the simulated Pico is connected at once."""
+    if kind == PTY:
+        return open_pty_board(profile)
+    if kind.startswith(SCHEME):
+        return open_link_board(profile, kind.removeprefix(SCHEME))
+    return open_board(profile, kind)

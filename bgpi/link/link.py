@@ -11,6 +11,7 @@ mend that.
 
 from __future__ import annotations
 
+import select
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
@@ -30,6 +31,8 @@ HANDSHAKE_S = 2.0
 """A handshake not done within this long is started again."""
 BACKOFF_S: tuple[float, ...] = (0.1, 0.2, 0.5, 1.0, 2.0)
 """Waits before each reconnection attempt; the last one repeats."""
+READ_SIZE = 4096
+"""Bytes read at most per pump (the port's timeout is 0: it returns what has arrived)."""
 LED_CHUNK = 64
 """Pixels per LED frame: 6 hex digits each keeps a frame under MAX_LINE."""
 
@@ -95,7 +98,7 @@ class Link:
         if self.connected:
             return f"co-processor on {self.url}: connected (firmware {self.firmware.get('fw', '?')})"
         why = f": {self.error}" if self.error else ""
-        return f"co-processor on {self.url}: not connected{why}; retrying"
+        return f"co-processor on {self.url}: not connected{why}"
 
     # -- the port ----------------------------------------------------------------
 
@@ -108,11 +111,9 @@ class Link:
                 self._open(now)
             return
         try:
-            if self.port.timeout != wait:
-                self.port.timeout = wait
-            data = self.port.read(max(1, self.port.in_waiting))
-            if data and self.port.in_waiting:
-                data += self.port.read(self.port.in_waiting)
+            if wait > 0:
+                self._wait_readable(wait)
+            data = self.port.read(READ_SIZE)
         except (serial.SerialException, OSError) as error:
             self._drop(now, f"read failed: {error}")
             return
@@ -133,6 +134,16 @@ class Link:
             self._drop(now, f"no answer to the handshake ({self.phase})")
         elif now - self._said >= HEARTBEAT_S:
             self._send("HB")
+
+    def _wait_readable(self, wait: float) -> None:
+        """Wait up to `wait` s for a byte without touching the port's settings (setting
+        a pyserial timeout reconfigures the tty: a system call each time)."""
+        try:
+            fileno = self.port.fileno()
+        except (AttributeError, NotImplementedError, serial.SerialException):
+            time.sleep(wait)  # a port without a descriptor (loop://): it has its data already
+            return
+        select.select([fileno], [], [], wait)
 
     def _open(self, now: float) -> None:
         try:

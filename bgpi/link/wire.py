@@ -95,13 +95,16 @@ class Receiver:
             return None
         try:
             expected = int(crc, 16)
-            text = body.decode("ascii")
-        except (ValueError, UnicodeDecodeError):
+        except ValueError:
             self.counts["malformed"] += 1
             return None
         if zlib.crc32(body) != expected:
             self.counts["bad_crc"] += 1
             return None
+        if not body.isascii():
+            self.counts["malformed"] += 1
+            return None
+        text = body.decode("ascii")
         seq_text, _, rest = text.partition(" ")
         kind, _, args = rest.partition(" ")
         if not (seq_text.isdigit() and int(seq_text) < SEQ_MOD and kind):

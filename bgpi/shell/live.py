@@ -108,6 +108,8 @@ def run_live(
             overruns.skipped += behind
         begun = clock()
         runner.scan()
+        if runner.paused:  # the co-processor is away: board time stands still until it is back
+            started += period
         if after_scan is not None:
             after_scan(runner)
         if console is not None and not console_turn(runner, console):

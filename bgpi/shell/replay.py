@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from bgpi.hardware.board import Board
 from bgpi.hardware.locations import BARS
 from bgpi.hardware.profile import Profile
+from bgpi.link.board import PTY, open_pty_board
 from bgpi.shell.recovery import JOURNAL_ALERT_S, open_state
 from bgpi.shell.script import (
     LINE_SECONDS,
@@ -33,8 +35,14 @@ def replay(
     state_dir: Path | None = None,
     seed: int | None = None,
     warn: Callable[[str], None] = lambda message: None,
+    link: str | None = None,
 ) -> None:
-    """Run `script`; every table-log event goes to the journal (if any), then to `write`."""
+    """Run `script`; every table-log event goes to the journal (if any), then to `write`.
+
+    `link` "pty": the simulated switches, buttons and LEDs live in the real firmware
+    on the other end of a pseudo-terminal, reached through the serial link (the table
+    log is the same).  Raises `bgpi.link.simpico.SimPicoError`,
+    `bgpi.link.board.LinkUnavailable` or `bgpi.link.link.FirmwareRefused` if that fails."""
     sensing = Sensing(profile.geometry)
     opened = open_state(state_dir, sensing) if state_dir is not None else None
     journal = opened.journal if opened is not None else None
@@ -53,14 +61,14 @@ def replay(
             warn(note)
         if opened is not None and opened.table is not None:
             table, opening = opened.table, []
-            sim = SimulatedTable(profile, table, emit, seed)
+            sim = SimulatedTable(profile, table, emit, seed, board=_board(profile, link))
             if opened.damaged is None:
                 sim.restore_board(state_dir)
             else:
                 sim.set_position(table.position)  # the checkers as the journal left them
         else:
             table, opening = _new_table(script, sensing)
-            sim = SimulatedTable(profile, table, emit, seed)
+            sim = SimulatedTable(profile, table, emit, seed, board=_board(profile, link))
             if isinstance(script.board, BoardPosition):
                 sim.set_position(script.board.position)
             elif script.board.kind == "start":
@@ -83,6 +91,14 @@ def replay(
     finally:
         if journal is not None:
             journal.close()
+
+
+def _board(profile: Profile, link: str | None) -> Board | None:
+    if link is None:
+        return None
+    if link != PTY:
+        raise ValueError(f"unknown link {link!r}: expected {PTY}")
+    return open_pty_board(profile)
 
 
 def _new_table(script: Script, sensing: Sensing) -> tuple[Table, list[dict]]:

@@ -20,12 +20,14 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from bgpi.hardware.board import open_board
+from bgpi.hardware.board import Board
 from bgpi.hardware.debounce import Debouncer
 from bgpi.hardware.dice import Tumble, tumble
 from bgpi.hardware.frames import Counter, closed_switches
 from bgpi.hardware.locations import LOCATIONS, Location, parse_location
 from bgpi.hardware.profile import Profile, Switch
+from bgpi.link.board import LinkBoard, open_any_board
+from bgpi.link.simpico import PicoHands
 from bgpi.rules.position import Position
 from bgpi.shell import script
 from bgpi.shell.recorder import Recorder
@@ -44,7 +46,11 @@ BOARD_FILE = "board.json"
 
 
 class TableRunner:
-    """A `Table` behind a board ("sim" or "pi"): scan, feed the core, roll, light."""
+    """A `Table` behind a board (a kind of `bgpi.link.board.board_kind`, or `board` if
+    given): scan, feed the core, roll, light.
+
+    While a co-processor's link is down, play pauses: scans read nothing, board time
+    stands still, and `status` hears the link's state on every change."""
 
     def __init__(
         self,
@@ -54,12 +60,17 @@ class TableRunner:
         kind: str = "sim",
         seed: int | None = None,
         recorder: Recorder | None = None,
+        board: Board | None = None,
+        status: Callable[[str], None] = lambda line: None,
     ) -> None:
         self.profile = profile
         self.table = table
         self.emit = emit
-        self.board = open_board(profile, kind)
-        self.animate_dice = kind == "pi"  # on real LEDs; replays and the simulator need no show
+        self.board = board if board is not None else open_any_board(profile, kind)
+        self.status = status
+        self._connected = self.board.connected
+        # On real LEDs; replays and the simulator need no show.
+        self.animate_dice = kind == "pi" or kind.startswith("serial:")
         self.sim = self.board.sim
         self.recorder = recorder
         wiring = profile.sensors
@@ -133,12 +144,24 @@ class TableRunner:
                 target = end if deadline is None else min(end, math.ceil(deadline / self.period - 1e-9))
                 self.frames = max(self.frames, target - 1)  # the next scan is at `target`
 
+    @property
+    def paused(self) -> bool:
+        """True while the board cannot be read (a co-processor's link is down)."""
+        return not self._connected
+
     def scan(self) -> None:
         """One frame: read the switches and buttons, feed the core what changed, and the time."""
+        raw = self.board.scanner.scan()
+        if self.board.connected != self._connected:
+            self._connected = self.board.connected
+            if isinstance(self.board, LinkBoard):
+                self.status(self.board.link.status())
+        if not self._connected:
+            return
         self.frames += 1
         self.scans += 1
-        self._raw = self.board.scanner.scan()
-        stable = self.debouncer.update(self._raw)
+        self._raw = raw
+        stable = self.debouncer.update(raw)
         if stable != self._stable:
             self._record(stable)
             self._stable = stable
@@ -216,8 +239,8 @@ class SimulatedTable(TableRunner):
     """A table on the simulated board, with hands to move its checkers."""
 
     def __init__(self, profile: Profile, table: Table, emit: Emit, seed: int | None = None,
-                 recorder: Recorder | None = None) -> None:
-        super().__init__(profile, table, emit, "sim", seed, recorder)
+                 recorder: Recorder | None = None, board: Board | None = None) -> None:
+        super().__init__(profile, table, emit, "sim", seed, recorder, board)
 
     # -- the checkers ----------------------------------------------------------------
 
@@ -237,6 +260,17 @@ class SimulatedTable(TableRunner):
     def set_switch(self, location: Location, index: int, closed: bool) -> None:
         self.sim.set_switch(Switch(location, index), closed)
 
+    def press_button(self, button: str, long: bool = False) -> None:
+        """A hand presses `button`: straight to the core on the simulated board; through
+        the firmware, like every other hand, on the simulated Pico."""
+        if isinstance(self.sim, PicoHands):
+            if long:
+                self.sim.hold(button)
+            else:
+                self.sim.press(button)
+        else:
+            self.press(button, long)
+
     def act(self, line: script.Action) -> dict | None:
         """Carry out one board-script action at once (board time is the caller's business).
 
@@ -254,7 +288,7 @@ class SimulatedTable(TableRunner):
         elif isinstance(line, script.SetDice):
             self.dice.append((line.first, line.second))
         elif isinstance(line, (script.Press, script.Hold)):
-            self.press(line.button, long=isinstance(line, script.Hold))
+            self.press_button(line.button, long=isinstance(line, script.Hold))
         elif isinstance(line, script.Show):
             return self.lights_event() if line.what == "lights" else self.table.state_event()
         return None

@@ -114,12 +114,18 @@ class Receiver:
         body = line[:star]
         try:
             crc = int(line[star + 1:], 16)
-            text = body.decode()
-        except (ValueError, UnicodeError):
+        except ValueError:
             self.counts["malformed"] += 1
             return None
         if checksum(body) != crc:
             self.counts["bad_crc"] += 1
+            return None
+        try:
+            text = body.decode()
+        except UnicodeError:
+            text = ""
+        if len(text) != len(body):  # not ASCII (UTF-8 decodes several bytes to one character)
+            self.counts["malformed"] += 1
             return None
         parts = text.split(" ", 2)
         if len(parts) < 2 or not parts[0].isdigit() or not parts[1] or int(parts[0]) >= SEQ_MOD:

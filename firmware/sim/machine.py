@@ -14,6 +14,8 @@ class SimBoard:
         self.select = ()
         self.signal = {}
         self.closed = 0
+        self.channel = 0
+        """The channel the select pins choose (kept as they are written: scans read it often)."""
         self.down = set()
         self.reads = 0
         self.writes = 0
@@ -21,17 +23,22 @@ class SimBoard:
     def wire(self, select, signal):
         """Which GP pins are the select lines (S0 first) and each multiplexer's signal."""
         self.select = tuple(select)
-        self.signal = {pin: mux for mux, pin in enumerate(signal)}
+        self.signal = {pin: mux * 16 for mux, pin in enumerate(signal)}
+        self.selected()
+
+    def selected(self):
+        channel = 0
+        for line, select in enumerate(self.select):
+            pin = self.pins.get(select)
+            if pin is not None and pin.driven:
+                channel |= 1 << line
+        self.channel = channel
 
     def level(self, pin):
         self.reads += 1
-        mux = self.signal.get(pin)
-        if mux is not None:
-            channel = 0
-            for line, select in enumerate(self.select):
-                if self.pins[select].driven:
-                    channel |= 1 << line
-            return 0 if self.closed >> (mux * 16 + channel) & 1 else 1
+        offset = self.signal.get(pin)
+        if offset is not None:
+            return 0 if self.closed >> (offset + self.channel) & 1 else 1
         return 0 if pin in self.down else 1
 
 
@@ -61,6 +68,8 @@ class Pin:
             return self.driven if self.mode == Pin.OUT else BOARD.level(self.id)
         BOARD.writes += 1
         self.driven = 1 if level else 0
+        if self.id in BOARD.select:
+            BOARD.selected()
         return None
 
     __call__ = value

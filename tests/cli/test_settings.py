@@ -42,7 +42,7 @@ def test_money_rules_are_left_out_of_a_match_from_the_file_or_the_command_line(t
 
 
 @pytest.mark.parametrize(("edit", "message"), [
-    (("board = \"pi\"", "board = \"pc\""), "board: expected one of sim, pi, got 'pc'"),
+    (("board = \"pi\"", "board = \"pc\""), "board: expected \"pi\", \"sim\" or \"serial:DEVICE\", got 'pc'"),
     (("brightness = 0.6", "brightness = 2"), "brightness: expected a number in (0, 1], got 2"),
     (("beavers = false", "beaver = false"), "money.beaver: unknown key"),
     (("[session]", "session = 1\n[sessions]"), "sessions: unknown key"),

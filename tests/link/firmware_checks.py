@@ -31,10 +31,10 @@ def check_wire():
     bad_crc[3] = ord("X")
     frames = rx.feed(good + bytes(bad_crc) + good[:6] + b"\n" + b"x" * 600 + b"\n"
                      + wire.encode(7, "HB") + wire.encode(5, "HB") + wire.encode(9, "HB")
-                     + b"\xff\xfe*00000000\n")
+                     + b"\xff\xfe*00000000\n" + b"10 SW \xc3\xa9*%08x\n" % wire.checksum(b"10 SW \xc3\xa9"))
     assert [(seq, kind) for seq, kind, _ in frames] == [(7, "SW"), (9, "HB")], frames
     counts = rx.counts
-    assert counts["bad_crc"] == 1 and counts["malformed"] == 2 and counts["oversized"] == 1, counts
+    assert counts["bad_crc"] == 2 and counts["malformed"] == 2 and counts["oversized"] == 1, counts
     assert counts["duplicate"] == 1 and counts["out_of_order"] == 1 and counts["lost"] == 1, counts
     # A frame split anywhere across reads arrives whole.
     rx = wire.Receiver()

@@ -22,9 +22,9 @@ def test_switches_buttons_and_leds_go_through(profile, board, hands, pico, clock
     hands.press("white.turn")
     hands.hold("hint")
     scan(board, clock)
-    assert board.buttons.next_press() == ButtonPress("white.turn")
-    assert board.buttons.next_press() == ButtonPress("hint", long=True)
-    assert board.buttons.next_press() is None
+    assert board.buttons.next_press(timeout=0) == ButtonPress("white.turn")
+    assert board.buttons.next_press(timeout=0) == ButtonPress("hint", long=True)
+    assert board.buttons.next_press(timeout=0) is None
     board.leds.show({0: (200, 100, 0)})
     scan(board, clock)
     shown = pico.leds()
@@ -52,7 +52,7 @@ def test_a_pulled_cable_is_reconnected_and_resynced(profile, board, hands, pico,
     assert board.link.counts["connects"] == 2 and board.link.counts["disconnects"] == 1
     hands.press("black.cube")  # presses after a firmware restart are numbered afresh
     scan(board, clock)
-    assert board.buttons.next_press() == ButtonPress("black.cube")
+    assert board.buttons.next_press(timeout=0) == ButtonPress("black.cube")
 
 
 def test_the_firmware_counts_what_it_rejects(board, pico, clock) -> None:

@@ -48,7 +48,7 @@ def instructions(script: Path) -> list[list[str]]:
     ]
 
 
-def run_part(script: Path, state: Path) -> list[dict]:
+def run_part(script: Path, state: Path, link: str | None = None) -> list[dict]:
     for words in instructions(script):
         if words[0] == "truncate-journal":
             journal = journal_path(state)
@@ -57,7 +57,7 @@ def run_part(script: Path, state: Path) -> list[dict]:
             raise ValueError(f"{script}: unknown test instruction {words}")
     profile = load_profile()
     events: list[dict] = []
-    replay(load_script(script, profile.geometry), profile, events.append, state, seed=0)
+    replay(load_script(script, profile.geometry), profile, events.append, state, seed=0, link=link)
     return events
 
 
