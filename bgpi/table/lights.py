@@ -226,23 +226,26 @@ class Lighting:
 
 
 def colours(lighting: Lighting, leds: LedConfig, now: float) -> dict[int, Colour]:
-    """LED index → colour of every LED lit at board time `now`; every other LED is off.
+    """LED index → colour of every LED lit at board time `now`; every other LED is off."""
+    return {index: colour for index, look in led_looks(lighting, leds).items()
+            if (colour := look.colour_at(now)) is not None}
+
+
+def led_looks(lighting: Lighting, leds: LedConfig) -> dict[int, Look]:
+    """LED index → the look of every LED `lighting` lights, blinking ones included
+    (`colours` samples them at a moment; the board's page shows them blinking).
 
     A location lights all of its LEDs in the profile; one the profile gives no LED (a
     board without tray LEDs) is skipped.
     """
-    lit: dict[int, Colour] = {}
+    looks: dict[int, Look] = {}
     for location, look in lighting.looks().items():
-        if look.lit(now):
-            for index in leds.targets.get(str(location), ()):
-                lit[index] = look.colour
-    for faces, colour in _dice_shown(lighting, now):
-        lit.update(dict.fromkeys(_pips(leds, faces), colour))
+        looks.update(dict.fromkeys(leds.targets.get(str(location), ()), look))
+    for faces, look in _dice_looks(lighting):
+        looks.update(dict.fromkeys(_pips(leds, faces), look))
     for side, look in _turn_lights(lighting).items():
-        colour = look.colour_at(now)
-        if colour is not None:
-            lit.update(dict.fromkeys(leds.targets.get(f"turn:{side.label}", ()), colour))
-    return lit
+        looks.update(dict.fromkeys(leds.targets.get(f"turn:{side.label}", ()), look))
+    return looks
 
 
 def _turn_lights(lighting: Lighting) -> dict[Side, Look]:
@@ -277,15 +280,6 @@ def _dice_looks(lighting: Lighting) -> list[tuple[tuple[int, int], Look]]:
         return [(number_faces(min(prompt.number, 12)),
                  Look(look.colour, "", period=_SLOW) if prompt.number > 12 else look)]
     return []
-
-
-def _dice_shown(lighting: Lighting, now: float) -> list[tuple[tuple[int, int], Colour]]:
-    shown = []
-    for faces, look in _dice_looks(lighting):
-        colour = look.colour_at(now)
-        if colour is not None:
-            shown.append((faces, colour))
-    return shown
 
 
 def _pips(leds: LedConfig, faces: tuple[int, int]) -> list[int]:

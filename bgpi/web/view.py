@@ -9,10 +9,14 @@ object.  It is the `state` event of the table log (board-script.md) with extra k
   more: then the count is the game's.  Colour comes from the game, as on the real board;
   a checker the game cannot explain on a point is the mover's during a move, else null.
   Trays without switches show the game's count.
-* ``lights``: ``{LOC: {"role", "colour": "#rrggbb", "period": s | null, "duty"}}``, the
-  looks of the lit locations (`bgpi.lights.LOOKS`), blinking in board time;
-  ``dice_lights`` the faces on the dice LEDs, ``turn_light`` the side whose turn light
-  is on; ``leds`` how many LEDs each target of the profile's LED map has.
+* ``lights``: ``{LOC: {"role", "colour": "#rrggbb", "period": s | null, "duty", "other"}}``,
+  the role and look of each lit location (`bgpi.table.lights.LOOKS`); ``leds``: the
+  profile's LED map (``targets``: target → LED indices, as ``[leds.map]`` names them:
+  points, bars, trays, ``die:1``, ``die:2``, ``turn:white``, ``turn:black``) and the look
+  of every lit LED (``looks``: index → look; ``other`` is the colour of the second half
+  of a blink, null for dark), dice pips and turn lights included, exactly as the board
+  shows them; ``prompt``: what the board waits for (``asks``, ``side``, ``answers``, as
+  the ``lights`` event says it) and ``asking``, the same in words.
 * ``cube``: value, owner, and the double on offer; ``match_length`` (0: money play),
   ``crawford`` (this game, or the next, is the Crawford game); ``board`` (``"sim"`` or ``"pi"``) and ``actions`` (whether the page
   may move checkers and press buttons); ``slots``; ``words`` and ``plays`` (`Story`).
@@ -20,25 +24,38 @@ object.  It is the `state` event of the table log (board-script.md) with extra k
 
 from __future__ import annotations
 
+from bgpi.hardware.leds import Colour
 from bgpi.hardware.locations import LOCATIONS, Location
 from bgpi.hardware.profile import Geometry, LedConfig
-from bgpi.rules.position import Side
+from bgpi.shell.words import ask
 from bgpi.table.controller import Table
-from bgpi.table.lights import Lighting, Look
+from bgpi.table.lights import Lighting, Look, led_looks
 from bgpi.table.tracker import Sensing, checkers_on
 from bgpi.web.words import Story
 
 
-def _hex(look: Look) -> str:
-    red, green, blue = look.colour
+def _hex(colour: Colour | None) -> str | None:
+    if colour is None:
+        return None
+    red, green, blue = colour
     return f"#{red:02x}{green:02x}{blue:02x}"
 
 
+def look_view(look: Look) -> dict:
+    """A look as the page draws it: colours as #rrggbb, the blink's period and duty."""
+    return {"colour": _hex(look.colour), "period": look.period, "duty": look.duty, "other": _hex(look.other)}
+
+
 def lights_view(lighting: Lighting) -> dict[str, dict]:
-    """The look of every lit location, keyed as the table log keys locations."""
-    return {str(location): {"role": lighting.roles[location], "colour": _hex(look),
-                            "period": look.period, "duty": look.duty}
+    """The role and look of every lit location, keyed as the table log keys locations."""
+    return {str(location): {"role": lighting.roles[location], **look_view(look)}
             for location, look in lighting.looks().items()}
+
+
+def leds_view(lighting: Lighting, leds: LedConfig) -> dict:
+    """The LED map and the look of every lit LED."""
+    return {"targets": {target: list(indices) for target, indices in leds.targets.items()},
+            "looks": {str(index): look_view(look) for index, look in sorted(led_looks(lighting, leds).items())}}
 
 
 def checkers_view(table: Table, geometry: Geometry) -> dict[str, dict]:
@@ -85,6 +102,7 @@ def table_view(table: Table, geometry: Geometry, leds: LedConfig, story: Story,
                simulated: bool) -> dict:
     """The page's whole view of `table` now (see the module docstring)."""
     lighting = table.lighting()
+    prompt = lighting.prompt.log() if lighting.prompt is not None else None
     return {
         **table.state_event(),
         "board": "sim" if simulated else "pi",
@@ -92,9 +110,9 @@ def table_view(table: Table, geometry: Geometry, leds: LedConfig, story: Story,
         "checkers": checkers_view(table, geometry),
         "slots": {"point": geometry.point_slots, "bar": geometry.bar_slots},
         "lights": lights_view(lighting),
-        "dice_lights": list(lighting.dice) if lighting.dice else None,
-        "turn_light": lighting.turn.label if isinstance(lighting.turn, Side) else None,
-        "leds": {target: len(indices) for target, indices in leds.targets.items()},
+        "leds": leds_view(lighting, leds),
+        "prompt": prompt,
+        "asking": ask(prompt) if prompt else None,
         "cube": cube_view(table),
         "match_length": table.settings.match_length,
         "crawford": table.session.crawford,

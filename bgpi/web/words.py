@@ -1,9 +1,9 @@
 """The game in words beside the board: the recent sentences and the play list of the game.
 
 The sentences are `bgpi.shell.words.say`'s ("White plays 8/5 6/5", "Illegal: point 13
-is blocked: black holds it"), as the terminal simulator says them; `Story` listens to every event of a session, live or read
-back from the journal, and keeps the recent sentences and the current game's plays and
-cube actions.  Pure: no clock, no I/O.
+is blocked: black holds it"), as the terminal simulator says them; `Story` listens to
+every event of a session, live or read back from the journal, and keeps the recent
+sentences and the current game's plays and cube actions.  Pure: no clock, no I/O.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ def test_state_is_the_state_event_with_the_view(live):
     assert state["checkers"]["1"] == {"count": 2, "colour": "black"}
     assert state["cube"] == {"value": 1, "owner": None, "offered": None, "doubler": None}
     assert state["match_length"] == 0
-    assert state["leds"]["die:1"] == 7
+    assert len(state["leds"]["targets"]["die:1"]) == 7
 
 
 def test_actions_play_the_opening_and_answer_with_the_events(live):
@@ -141,6 +141,8 @@ def test_the_cube_on_offer_and_taken(live):
     _, state = live.request("GET", "/api/state")
     assert state["cube"] == {"value": 1, "owner": None, "offered": 2, "doubler": "black"}
     assert state["words"][-1] == "Black doubles to 2: white, take or drop"
+    assert state["prompt"]["asks"] == "doubled" and state["prompt"]["side"] == "white"
+    assert state["asking"].startswith("Doubled: take or drop")
     live.act({"press": "white.turn"})
     _, state = live.request("GET", "/api/state")
     assert state["cube"] == {"value": 2, "owner": "white", "offered": None, "doubler": None}

@@ -78,7 +78,7 @@ def wait_for_text(page, selector: str, text: str) -> None:
 
 
 def lit(page, location: str, role: str) -> None:
-    page.wait_for_selector(f'#led-{location}-0-lit[data-role="{role}"]')
+    page.wait_for_selector(f'circle.led.lit[data-loc="{location}"][data-role="{role}"]')
 
 
 def test_the_page_shows_the_starting_board(page):
@@ -86,18 +86,20 @@ def test_the_page_shows_the_starting_board(page):
     assert page.locator('circle.checker[data-loc="24"]').count() == 2
     assert page.locator("circle.checker").count() == 30
     assert page.locator("#kind").text_content() == "simulated board"
+    assert page.locator("#asking").text_content().startswith("Ready for the opening roll")
     assert page.locator("#match").text_content() == "money play"
     assert page.locator("#cube text").text_content() == "64"
 
 
 def test_rolling_then_lifting_a_checker_lights_its_destinations(page, live):
     roll_opening(page, live)
-    assert page.locator("#die-1 ~ circle.pip.lit").count() > 0
+    assert page.locator('circle.pip.lit[data-loc="die:1"]').count() == 3  # the 3 ...
+    assert page.locator('circle.pip.lit[data-loc="die:2"]').count() == 1  # ... and the 1
     drag(page, "8")
     for point in ("7", "5", "4"):
         lit(page, point, "destination")
     lit(page, "8", "source")
-    assert page.locator('[id^="led-"][id$="-lit"][data-role="destination"]').count() == 3
+    assert page.locator('circle.led.lit[data-role="destination"]').count() == 3
     screenshot(page, "page-destinations.png")
     page.mouse.up()  # dropped off the board: it goes back to the 8-point
     page.wait_for_selector('[data-role="destination"]', state="detached")
@@ -114,9 +116,9 @@ def test_a_checker_dropped_on_an_illegal_point_is_lit_red(page, live):
 def test_the_opening_play_goes_into_the_play_list(page, live):
     roll_opening(page, live)
     drag(page, "8", "5")
-    wait_for_text(page, "#words", "White moves 8/5")
+    wait_for_text(page, "#words", "White: 8/5")
     drag(page, "6", "5")
-    wait_for_text(page, "#words", "White moves 6/5")
+    wait_for_text(page, "#words", "White: 6/5")
     page.click("#button-white-turn")
     wait_for_text(page, "#plays", "31: 8/5 6/5")
     assert page.locator("#plays tbody tr").first.text_content() == "1.31: 8/5 6/5"
@@ -129,7 +131,7 @@ def test_a_double_offered_and_taken(page, live):
     wait_for_text(page, "#words", "Black doubles to 2")
     page.wait_for_selector("#cube.offered")
     page.click("#button-white-turn")
-    wait_for_text(page, "#words", "White takes: the cube is on 2")
+    wait_for_text(page, "#words", "White takes: the cube is at 2")
     assert page.locator("#cube text").text_content() == "2"
     wait_for_text(page, "#plays", "Takes")
     screenshot(page, "page-double-taken.png")
@@ -138,4 +140,4 @@ def test_a_double_offered_and_taken(page, live):
 def screenshot(page, name: str) -> None:
     """A picture of the page as the test left it, for people to look at."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name))
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)

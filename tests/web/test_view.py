@@ -8,7 +8,7 @@ from bgpi.table.controller import Table
 from bgpi.table.inputs import Press, Rolled, Sensed
 from bgpi.table.lights import Lighting
 from bgpi.table.tracker import Sensing
-from bgpi.web.view import checkers_view, lights_view
+from bgpi.web.view import checkers_view, leds_view, lights_view
 
 PROFILE = load_profile()
 
@@ -62,7 +62,38 @@ def test_lights_carry_colour_and_blink():
     lighting = Lighting(roles={8: "source", 5: "destination", 4: "destination", 2: "rejected"},
                         combined=frozenset({4}))
     view = lights_view(lighting)
-    assert view["8"] == {"role": "source", "colour": "#ffffff", "period": 1.0, "duty": 0.5}
+    assert view["8"] == {"role": "source", "colour": "#ffffff", "period": 1.0, "duty": 0.5, "other": None}
     assert view["5"]["colour"] == "#00ff00" and view["5"]["period"] is None
     assert view["4"]["colour"] == "#004800"  # reached only with both dice: dimmer
     assert view["2"]["period"] == 0.25
+
+
+def test_every_led_is_in_the_view_as_the_board_shows_it():
+    table = playing(3, 1)  # white to move: the dice show 3 and 1, white's turn light is on
+    view = leds_view(table.lighting(), PROFILE.leds)
+    targets, looks = view["targets"], view["looks"]
+    assert targets["die:1"] == list(PROFILE.leds.targets["die:1"])
+    die_one = [pip for pip, index in enumerate(targets["die:1"]) if str(index) in looks]
+    die_two = [pip for pip, index in enumerate(targets["die:2"]) if str(index) in looks]
+    assert die_one == [0, 3, 6] and die_two == [3]  # three pips and one: as PIP_PATTERNS
+    (white_turn,) = targets["turn:white"]
+    assert looks[str(white_turn)]["colour"] == "#ffffff"
+    assert str(targets["turn:black"][0]) not in looks
+
+
+def test_a_double_shows_on_the_turn_light_in_two_colours():
+    sensing = Sensing(PROFILE.geometry)
+    table, _ = Table.new(sensing, {})
+    table.handle(Sensed(sensing.of(table.position)))
+    table.handle(Press("white.turn"))
+    table.handle(Rolled(3, 1))
+    counts = dict(zip(sensing.locations, sensing.of(Position.start())))
+    counts[8] -= 1
+    counts[6] -= 1
+    counts[5] += 2
+    table.handle(Sensed(tuple(counts[location] for location in sensing.locations)))
+    table.handle(Press("white.turn"))  # 8/5 6/5 committed: black to roll or double
+    view = leds_view(table.lighting(), PROFILE.leds)
+    (black_turn,) = view["targets"]["turn:black"]
+    look = view["looks"][str(black_turn)]
+    assert look["colour"] == "#ffffff" and look["other"] == "#ffa000" and look["period"] == 2.0

@@ -147,45 +147,48 @@ function blink(node, look) {
   node.style.animationDelay = `-${(performance.now() / 1000) % look.period}s`;
 }
 
-function drawLed(g, x, y, look, id) {
-  el("circle", {class: "led", cx: x, cy: y, r: 6, id}, g);
-  if (look) {
-    const lit = el("circle", {class: "led lit", cx: x, cy: y, r: 6, fill: look.colour, "data-role": look.role,
-                              id: `${id}-lit`}, g);
-    blink(lit, look);
-  }
+// One LED of the profile's map: dark, or in its look's colour (blinking to its other
+// colour, or to dark).
+// `marks` go on the lit LED: its location and role, for people's tools and the tests.
+function drawLed(g, x, y, index, r, kind, marks) {
+  const look = view.leds.looks[index];
+  const id = `led-${index}`;
+  const base = el("circle", {class: `${kind}`, cx: x, cy: y, r, id}, g);
+  if (!look) return;
+  if (look.other) { base.setAttribute("fill", look.other); base.classList.add("lit"); }
+  const lit = el("circle", {class: `${kind} lit`, cx: x, cy: y, r, fill: look.colour, id: `${id}-lit`, ...marks}, g);
+  blink(lit, look);
 }
 
 function drawLeds(g) {
+  const targets = view.leds.targets;
   for (const loc of locations()) {
     const p = place(loc);
-    const count = view.leds[loc] || 0;
-    for (let i = 0; i < count; i++) {
-      drawLed(g, p.x + p.w * (i + 1) / (count + 1), p.ledY, view.lights[loc], `led-${loc}-${i}`);
-    }
+    const indices = targets[loc] || [];
+    const marks = {"data-loc": loc, "data-role": view.lights[loc] ? view.lights[loc].role : ""};
+    indices.forEach((index, i) => {
+      drawLed(g, p.x + p.w * (i + 1) / (indices.length + 1), p.ledY, index, 6, "led", marks);
+    });
   }
-  const white = {colour: "#ffffff", period: null, role: "turn"};
   const turnY = {white: Y_MID + 12, black: Y_MID - 12};
   for (const side of ["white", "black"]) {
-    if (view.leds[`turn:${side}`]) {
-      drawLed(g, X_TRAY + T / 2, turnY[side], view.turn_light === side ? white : null, `led-turn-${side}`);
+    for (const index of targets[`turn:${side}`] || []) {
+      drawLed(g, X_TRAY + T / 2, turnY[side], index, 6, "led", {"data-loc": `turn:${side}`});
     }
   }
 }
 
 function drawDice(g) {
-  const faces = view.dice_lights;
   const centre = X_RIGHT + 3 * W;
   ["die:1", "die:2"].forEach((die, n) => {
     const cx = centre + (n ? 32 : -32);
     el("rect", {class: "die", x: cx - 22, y: Y_MID - 22, width: 44, height: 44, rx: 7, id: `die-${n + 1}`}, g);
-    const lit = faces ? PIPS[faces[n]] : [];
-    PIP_SPOTS.forEach(([dx, dy], pip) => {
-      el("circle", {class: lit.includes(pip) ? "pip lit" : "pip", cx: cx + dx * 12, cy: Y_MID + dy * 12, r: 4.5}, g);
+    (view.leds.targets[die] || []).forEach((index, pip) => {
+      const [dx, dy] = PIP_SPOTS[pip];
+      drawLed(g, cx + dx * 12, Y_MID + dy * 12, index, 4.5, `pip die-${n + 1}`, {"data-loc": die});
     });
   });
 }
-const PIPS = {1: [3], 2: [0, 6], 3: [0, 3, 6], 4: [0, 1, 5, 6], 5: [0, 1, 3, 5, 6], 6: [0, 1, 2, 4, 5, 6]};
 
 function drawCube(g) {
   const cube = view.cube;
@@ -248,6 +251,7 @@ function drawText() {
   document.getElementById("score").textContent = `white ${view.score.white} · black ${view.score.black}`;
   const dice = view.dice ? `, rolled ${view.dice[0]}${view.dice[1]}` : "";
   document.getElementById("status").textContent = `${view.phase}${view.turn ? `, ${view.turn} on turn` : ""}${dice}`;
+  document.getElementById("asking").textContent = view.asking || "";
   document.getElementById("help").textContent = view.actions
     ? "Drag a checker with the mouse or a finger; click a button to press it, hold it a second for a long press."
     : "Hands on the board move the checkers: this page shows what the board sees.";
