@@ -116,9 +116,9 @@ def test_a_checker_dropped_on_an_illegal_point_is_lit_red(page, live):
 def test_the_opening_play_goes_into_the_play_list(page, live):
     roll_opening(page, live)
     drag(page, "8", "5")
-    wait_for_text(page, "#words", "White: 8/5")
+    wait_for_text(page, "#words", "White moves 8/5")
     drag(page, "6", "5")
-    wait_for_text(page, "#words", "White: 6/5")
+    wait_for_text(page, "#words", "White moves 6/5")
     page.click("#button-white-turn")
     wait_for_text(page, "#plays", "31: 8/5 6/5")
     assert page.locator("#plays tbody tr").first.text_content() == "1.31: 8/5 6/5"
@@ -131,7 +131,7 @@ def test_a_double_offered_and_taken(page, live):
     wait_for_text(page, "#words", "Black doubles to 2")
     page.wait_for_selector("#cube.offered")
     page.click("#button-white-turn")
-    wait_for_text(page, "#words", "White takes: the cube is at 2")
+    wait_for_text(page, "#words", "White takes: the cube is on 2")
     assert page.locator("#cube text").text_content() == "2"
     wait_for_text(page, "#plays", "Takes")
     screenshot(page, "page-double-taken.png")
