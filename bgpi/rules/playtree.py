@@ -26,6 +26,8 @@ tests check.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import itemgetter
 
 from bgpi.rules.play import Dice, Step
 from bgpi.rules.position import BAR, OFF, Position, Side
@@ -85,6 +87,9 @@ _LEFT = _HITS + 32  # the index of the dice left, in PlayTree._lefts
 _KEY_BYTES = _LEFT // 8 + 1
 _LEFT_BYTE = _LEFT // 8
 _HOME = 6  # the highest point of the home board
+_POINTS_DOWN = range(BAR - 1, 0, -1)
+
+_CHILD = itemgetter(1)  # of a (step, child) pair
 
 # _STEPS[source][die][hit]: the one Step object for each step (a bear-off from below
 # the die's number goes to OFF), shared by every tree.
@@ -146,7 +151,7 @@ class PlayTree:
                 sources = [BAR]
                 home = False
             else:
-                sources = [point for point in range(BAR - 1, 0, -1) if fields[point]]
+                sources = list(compress(_POINTS_DOWN, fields[BAR - 1 : 0 : -1]))  # the occupied points
                 home = not any(fields[_HOME + 1 : BAR])
             for die, left_change in self._dice_moves[fields[_LEFT_BYTE]]:
                 for source in sources:
@@ -179,7 +184,8 @@ class PlayTree:
             counts[24] += len(taken)
             opponent = self._opponents[hits] = tuple(counts)
         own = tuple(fields[1 : BAR + 1])
-        return PartialPlay(Position.of(self.side, own, opponent), self._lefts[fields[_LEFT_BYTE]])
+        position = Position(own, opponent) if self.side is Side.WHITE else Position(opponent, own)
+        return PartialPlay(position, self._lefts[fields[_LEFT_BYTE]])
 
     def _find_acceptable(self) -> frozenset[PartialPlay]:
         # Children have fewer dice left than their parents, so visiting nodes by
@@ -187,7 +193,7 @@ class PlayTree:
         acceptable: set[PartialPlay] = set(self._complete)
         for _, nodes in self._by_left:
             for node in nodes:
-                if any(child in acceptable for _, child in self._steps[node]):
+                if not acceptable.isdisjoint(map(_CHILD, self._steps[node])):
                     acceptable.add(node)
         return frozenset(acceptable)
 

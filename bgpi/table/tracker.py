@@ -19,7 +19,7 @@ Everything here is pure: counts in, readings out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import combinations
 from operator import add, itemgetter
@@ -73,17 +73,26 @@ class Sensing:
         self.limits = tuple(geometry.slots(location) for location in self.locations)
         self.index = {location: i for i, location in enumerate(self.locations)}
         self._sensed = itemgetter(*(LOCATIONS.index(location) for location in self.locations))
-        self._fewest = min(self.limits)
+        # Saturating is a byte translation: one table per run of locations with as many switches.
+        self._runs = []
+        for slot, limit in enumerate(self.limits):
+            if self._runs and self._runs[-1][2] == limit:
+                self._runs[-1][1] = slot + 1
+            else:
+                self._runs.append([slot, slot + 1, limit])
+        self._runs = [(start, stop, bytes(min(count, limit) for count in range(256)))
+                      for start, stop, limit in self._runs]
 
     def raw(self, position: Position) -> list[int]:
         """The true number of checkers on each sensed location (not saturated)."""
         return list(self._sensed(census(position)))
 
+    def _saturated(self, raw: Iterable[int]) -> bytes:
+        counts = bytes(raw)
+        return b"".join([counts[start:stop].translate(table) for start, stop, table in self._runs])
+
     def saturate(self, raw: Iterable[int]) -> Counts:
-        raw = tuple(raw)
-        if max(raw) <= self._fewest:  # as usual, no location holds more than its switches
-            return raw
-        return tuple(map(min, raw, self.limits))
+        return tuple(self._saturated(raw))
 
     def of(self, position: Position) -> Counts:
         """What the switches read when the board shows `position`."""
@@ -93,13 +102,11 @@ class Sensing:
         """Counts from {location: closed switches}; missing locations read 0."""
         return self.saturate(by_location.get(location, 0) for location in self.locations)
 
-    def key(self, raw: Sequence[int]) -> int:
+    def key(self, raw: Iterable[int]) -> int:
         """What the switches read for `raw` counts, as one integer with a byte per
         location: one checker more or less on a location is one addition, and a
         dictionary lookup hashes one number."""
-        if max(raw) > self._fewest:
-            raw = map(min, raw, self.limits)
-        return int.from_bytes(bytes(raw), "little")
+        return int.from_bytes(self._saturated(raw), "little")
 
     def difference(self, seen: Counts, expected: Counts) -> tuple[dict[Location, int], dict[Location, int]]:
         """({location: checkers missing}, {location: checkers extra}) of `seen` against `expected`."""
