@@ -13,18 +13,20 @@ between them: setup, the opening roll, rolls, mismatches and the end of a game.
 
 from __future__ import annotations
 
+from bgpi.hardware.locations import Location, describe
 from bgpi.rules.ids import position_id
 from bgpi.rules.position import Side
 from bgpi.rules.result import GameResult
 from bgpi.table.doubling import DROP_CONFIRM, Doubling
 from bgpi.table.inputs import Input, Press, Rolled, Sensed, Tick
-from bgpi.table.state import TableState
+from bgpi.table.state import GRACE, TableState
 from bgpi.table.tracker import Counts, Sensing
 from bgpi.table.turn import FollowingTurn, in_order
 from bgpi.table.view import TableView
 
-GRACE = 1.5
-"""Seconds of board time an unexplained board is tolerated before play pauses."""
+STEADY = 0.5
+"""Seconds a board must read right on end to end an unexplained spell: a chattering
+switch that reads right now and then does not start the grace period anew each time."""
 
 SESSION_LENGTHS: tuple[int, ...] = (1, 3, 5, 7, 9, 11, 0)
 """What the session chooser offers: matches to these lengths, and money play (0)."""
@@ -122,6 +124,8 @@ class Table(TableState, FollowingTurn, Doubling, TableView):
         deadlines = []
         if self.unexplained_since is not None and self.mismatch is None:
             deadlines.append(self.unexplained_since + GRACE)
+        if self.explained_since is not None:
+            deadlines.append(self.explained_since + STEADY)
         if self.drop_asked is not None:
             deadlines.append(self.drop_asked + DROP_CONFIRM)
         return min(deadlines, default=None)
@@ -144,28 +148,45 @@ class Table(TableState, FollowingTurn, Doubling, TableView):
         self._settle(self.seen == self._expected())
 
     def _settle(self, explained: bool) -> None:
-        """Start or stop the grace period of an unexplained board."""
-        if explained:
-            self.unexplained_since = None
-            if self.mismatch is not None:
-                self.mismatch = None
-                self._emit({"event": "restored"})
-        elif self.unexplained_since is None:
-            self.unexplained_since = self.now
+        """Start or stop the grace period of an unexplained board.
+
+        A board that reads right again ends a mismatch at once, but ends an unexplained
+        spell only once it has read right for `STEADY` on end (`_check_grace`)."""
+        if not explained:
+            self.explained_since = None
+            if self.unexplained_since is None:
+                self.unexplained_since = self.now
+        elif self.mismatch is not None:
+            self.mismatch = self.unexplained_since = self.explained_since = None
+            self._emit({"event": "restored"})
+        elif self.unexplained_since is not None and self.explained_since is None:
+            self.explained_since = self.now
 
     def _check_grace(self) -> None:
+        if self.explained_since is not None:
+            if self.now - self.explained_since + 1e-9 >= STEADY:
+                self.unexplained_since = self.explained_since = None
+            return  # reading right now: no mismatch
         if self.unexplained_since is None or self.mismatch is not None:
             return
         if self.now - self.unexplained_since + 1e-9 < GRACE:
             return
         expected = self.node.position if self.node is not None else self.position
-        missing, extra = self.sensing.difference(self.seen, self.sensing.of(expected))
+        self._mismatch(*self.sensing.difference(self.seen, self.sensing.of(expected)))
+
+    def _mismatch(self, missing: dict[Location, int], extra: dict[Location, int]) -> None:
+        """Pause play: the board shows what the game cannot explain.  One checker short
+        on one location may be a switch there that no longer closes: the hint says so."""
         self.mismatch = {"missing": missing, "extra": extra}
-        self._emit({
+        event = {
             "event": "mismatch",
             "missing": {str(loc): n for loc, n in missing.items()},
             "extra": {str(loc): n for loc, n in extra.items()},
-        })
+        }
+        if not extra and list(missing.values()) == [1]:
+            where = describe(next(iter(missing)))
+            event["hint"] = f"a checker should stand on {where}: if one does, a switch under it may be faulty"
+        self._emit(event)
 
     # -- buttons ---------------------------------------------------------------------
 

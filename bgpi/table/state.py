@@ -20,6 +20,9 @@ from bgpi.rules.result import GameResult, ResultKind
 from bgpi.rules.session import Game, Score, Session, Settings
 from bgpi.table.tracker import Counts, Reading, Sensing, Tracker
 
+GRACE = 1.5
+"""Seconds of board time an unexplained board is tolerated before play pauses."""
+
 
 @dataclass
 class TableState:
@@ -50,6 +53,8 @@ class TableState:
     # what the board is doing wrong, if anything
     rejected: dict | None = None
     unexplained_since: float | None = None
+    explained_since: float | None = None  # reading right again, during an unexplained spell
+    in_hand_since: float | None = None  # every reading has had a checker in hand since
     mismatch: dict | None = None
     candidates: list[PartialPlay] = field(default_factory=list)
     choice: int = 0
@@ -76,6 +81,7 @@ class TableState:
         fresh = type(self)(self.sensing, now=self.now, seen=self.seen)
         for name in ("start_position", "practice_turn", "practice_key", "game", "dice", "tree",
                      "tracker", "node", "reading", "rejected", "mismatch", "unexplained_since",
+                     "explained_since", "in_hand_since",
                      "candidates", "choice", "wants_roll", "lenient_offer", "last_result",
                      "drop_asked", "choosing", "guessed"):
             setattr(self, name, getattr(fresh, name))
@@ -138,6 +144,7 @@ class TableState:
         self.tracker = Tracker(self.tree, self.sensing)
         self.node = self.tree.root
         self.reading = Reading(self.node)
+        self.in_hand_since = None
         self.phase = "move"
 
     def _apply_play(self, event: dict) -> None:

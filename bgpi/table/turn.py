@@ -18,6 +18,7 @@ from bgpi.rules.notation import describe_change, format_play
 from bgpi.rules.play import Step
 from bgpi.rules.playtree import PartialPlay, PlayTree
 from bgpi.rules.position import BAR, OFF, absolute_point
+from bgpi.table.state import GRACE
 from bgpi.table.tracker import (
     Reading,
     bar,
@@ -64,6 +65,10 @@ class FollowingTurn:
                 self._moved(self.node, chosen.node)
                 self.node = chosen.node
             self.reading = chosen
+            if chosen.in_hand is None:
+                self.in_hand_since = None
+            elif self.in_hand_since is None:
+                self.in_hand_since = self.now
             return
         move = self._one_checker_moved()
         if move is not None:
@@ -165,6 +170,13 @@ class FollowingTurn:
             })
             return
         if self._contradicts_a_choice(readings):
+            return
+        held = {reading.in_hand for reading in readings}
+        if (len(held) == 1 and None not in held and self.mismatch is None and self.in_hand_since is not None
+                and self.now - self.in_hand_since + 1e-9 >= GRACE):
+            # A checker "in hand" all along while the player commits: more likely a switch
+            # that does not close under a checker than a hand holding one.
+            self._mismatch({held.pop(): 1}, {})
             return
         reason, points = self._why_not_complete(readings)
         refusal = {"event": "rejected", "player": self.turn.label, "reason": reason, "points": points}
