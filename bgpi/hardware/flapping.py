@@ -19,12 +19,12 @@ from bgpi.hardware.frames import Frame
 from bgpi.hardware.locations import Location
 from bgpi.hardware.profile import SensorWiring, Switch
 
-WINDOW_S = 2.0
+WINDOW_S = 3.0
 """The window changes are counted over, in seconds of board time."""
 HAND_CHANGES = 20
 """The most changes hands make one switch go through in `WINDOW_S`: lifting and putting
-down the same checker five times a second, for two seconds on end (a quick hand does
-three).  More is a fault."""
+down the same checker more than three times a second, for three seconds on end (a quick
+hand manages two or three).  More is a fault."""
 
 
 @dataclass(frozen=True)
@@ -42,8 +42,9 @@ class Flapping:
 class FlapWatch:
     """Watches the debounced frames of one board for switches that flap.
 
-    Feed every accepted (debounced) frame to `update`; it returns the switches found
-    flapping in that frame, each once.  A flapping switch stays faulty for as long as the
+    Feed every accepted (debounced) frame that changed to `update`, with its frame number
+    (board time in frames); it returns the switches found flapping in that frame, each
+    once.  A flapping switch stays faulty for as long as the
     watch lives (until the board restarts): a switch that flapped once cannot be trusted.
     """
 
@@ -57,7 +58,6 @@ class FlapWatch:
         self.faulty: dict[int, Flapping] = {}
         """The flapping switches by frame index."""
         self._mask = 0
-        self._frames = 0
         self._previous: Frame | None = None
         # Frame numbers of each switch's recent changes; never more than limit + 1 of them.
         self._changes: dict[int, deque[int]] = {}
@@ -75,9 +75,9 @@ class FlapWatch:
         """A watch over `WINDOW_S` at the wiring's scan rate."""
         return cls(wiring, max(1, round(WINDOW_S * wiring.scan_hz)))
 
-    def update(self, frame: Frame) -> list[Flapping]:
-        """Count the changes from the previous frame; the switches newly found flapping."""
-        self._frames += 1
+    def update(self, frame: Frame, at: int) -> list[Flapping]:
+        """Count the changes from the previous frame to `frame`, scanned at frame number
+        `at`; the switches newly found flapping."""
         previous, self._previous = self._previous, frame
         if previous is None:
             return []
@@ -88,12 +88,12 @@ class FlapWatch:
             changed ^= bit
             index = bit.bit_length() - 1
             recent = self._changes.setdefault(index, deque(maxlen=self.limit + 1))
-            recent.append(self._frames)
-            if len(recent) == recent.maxlen and self._frames - recent[0] < self.window:
+            recent.append(at)
+            if len(recent) == recent.maxlen and at - recent[0] < self.window:
                 switch = self.wiring.switches[index]
                 if switch is None:
                     continue  # an unconnected channel: nothing reads it
-                fault = Flapping(switch, len(recent), self._frames - recent[0] + 1)
+                fault = Flapping(switch, len(recent), at - recent[0] + 1)
                 self.faulty[index] = fault
                 self._mask |= bit
                 del self._changes[index]
@@ -103,21 +103,9 @@ class FlapWatch:
     def mend(self, frame: Frame) -> Frame:
         """`frame` with each flapping switch read from its neighbours: closed if a switch
         further in under its location is closed (checkers stand side by side from the
-        outer edge), open otherwise.  A checker on a flapping switch at the end of a row
-        is missed: `unsure` names those locations."""
+        outer edge), open otherwise.  A checker on a flapping switch at the end of its
+        row is missed: the table finds the board one short there, and says so."""
         for index in self.faulty:
             bit = 1 << index
             frame = frame | bit if frame & self._above[index] else frame & ~bit
         return frame
-
-    def unsure(self, frame: Frame) -> frozenset[Location]:
-        """The locations of the mended `frame` that may hold one checker more than they read:
-        those whose first open switch is a flapping one."""
-        found = set()
-        for index, fault in self.faulty.items():
-            location = fault.switch.location
-            below = [other for other, switch in self.wiring.connected()
-                     if switch.location == location and switch.slot < fault.switch.slot]
-            if not frame & self._above[index] and all(frame >> other & 1 for other in below):
-                found.add(location)
-        return frozenset(found)

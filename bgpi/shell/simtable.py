@@ -23,6 +23,7 @@ from pathlib import Path
 from bgpi.hardware.board import Board
 from bgpi.hardware.debounce import Debouncer
 from bgpi.hardware.dice import Tumble, tumble
+from bgpi.hardware.flapping import Flapping, FlapWatch
 from bgpi.hardware.frames import Counter, closed_switches
 from bgpi.hardware.locations import LOCATIONS, Location, parse_location
 from bgpi.hardware.profile import Profile, Switch
@@ -75,6 +76,7 @@ class TableRunner:
         self.recorder = recorder
         wiring = profile.sensors
         self.debouncer = Debouncer(wiring.debounce_frames)
+        self.flaps = FlapWatch.for_wiring(wiring)
         self.counter = Counter(wiring, profile.geometry)
         self.period = 1 / wiring.scan_hz
         self.frames = 0  # board time, in frames
@@ -165,13 +167,25 @@ class TableRunner:
         if stable != self._stable:
             self._record(stable)
             self._stable = stable
-            counts = self.table.sensing.counts(self.counter.counts(stable))
+            for fault in self.flaps.update(stable, self.frames):
+                self._sensor_fault(fault)
+            counts = self.table.sensing.counts(self.counter.counts(self.flaps.mend(stable)))
             if counts != self._counts:
                 self._counts = counts
                 self.feed(Sensed(counts))
         while (pressed := self.board.buttons.next_press(timeout=0)) is not None:
             self.press(pressed.name, pressed.long)
         self.feed(Tick(self.now))
+
+    def _sensor_fault(self, fault: Flapping) -> None:
+        """A switch flaps: say so, light its location for good, and read it from its
+        neighbours from now on, so that play goes on."""
+        switch = fault.switch
+        self.emitted += 1
+        self.emit({"event": "sensor_fault", "switch": str(switch), "location": str(switch.location),
+                   "slot": switch.slot, "fault": "flapping", "changes": fault.changes,
+                   "seconds": round(fault.frames * self.period, 3)})
+        self.alert([switch.location])
 
     def _record(self, stable: int) -> None:
         if self.recorder is None or self._stable is None:
