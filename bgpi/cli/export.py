@@ -1,8 +1,12 @@
-"""`bgpi export --mat FILE`: the session in the journal as a .mat file for GNU Backgammon.
+"""`bgpi export`: a session's games as a file for GNU Backgammon.
 
-Damaged journal lines and events the format cannot hold are warnings on
-stderr; the file is written with everything else.  No journal, or no game in
-it, is a usage error (exit 2).
+`--mat FILE` writes a Jellyfish .mat file (gnubg: ``import mat FILE``); `--sgf FILE` an
+SGF file (gnubg: ``load match FILE``), which can also hold a game that starts from a
+practice position.  `--session N` picks a session (`--list` numbers them: the current
+one and those set aside by ``bgpi run --new`` or chosen on the board); the default is
+the current one.  Damaged journal lines and events the format cannot hold are warnings
+on stderr; the file is written with everything else.  No journal, no such session, or
+no game in it is a usage error (exit 2).
 """
 
 from __future__ import annotations
@@ -13,25 +17,25 @@ from pathlib import Path
 
 from bgpi.cli.errors import UsageError
 from bgpi.rules.matfile import MatError, mat_record
-from bgpi.shell.journal import (
-    JournalError,
-    default_state_dir,
-    journal_path,
-    read_journal,
-)
+from bgpi.rules.sgffile import sgf_record
+from bgpi.shell.journal import JournalError, default_state_dir
+from bgpi.shell.sessions import KeptSession, sessions
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "export",
-        help="write the session's games as a .mat file (GNU Backgammon: import mat)",
-        description=(
-            "Write the games of the last session in the journal as a Jellyfish .mat "
-            "file, which GNU Backgammon reads with `import mat FILE`."
-        ),
+        help="write a session's games for GNU Backgammon (.mat or SGF)",
+        description=__doc__.split("\n\n")[1].replace("\n", " "),
     )
-    parser.add_argument("--mat", metavar="FILE", type=Path, required=True,
-                        help="the .mat file to write ('-' for stdout)")
+    formats = parser.add_mutually_exclusive_group(required=True)
+    formats.add_argument("--mat", metavar="FILE", type=Path,
+                         help="write a .mat file ('-' for stdout); gnubg: import mat FILE")
+    formats.add_argument("--sgf", metavar="FILE", type=Path,
+                         help="write an SGF file ('-' for stdout); gnubg: load match FILE")
+    formats.add_argument("--list", action="store_true", help="list the sessions kept, numbered")
+    parser.add_argument("--session", metavar="N", type=int,
+                        help="the session to export (see --list; default: the current one)")
     parser.add_argument("--state", metavar="DIR", type=Path,
                         help="state directory holding the journal (default: $BGPI_STATE, "
                              "else $XDG_STATE_HOME/bgpi, else ~/.local/state/bgpi)")
@@ -40,24 +44,47 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _export(args: argparse.Namespace) -> int:
     state_dir = args.state if args.state is not None else default_state_dir()
-    if not journal_path(state_dir).exists():
-        raise UsageError(f"no journal in {state_dir} (give the state directory with --state)")
     try:
-        journal = read_journal(state_dir)
-        record = mat_record(journal.events)
-    except (JournalError, MatError) as error:
+        kept = sessions(state_dir)
+    except JournalError as error:
         raise UsageError(str(error)) from None
-    for warning in (*journal.problems, *record.warnings):
+    if not kept:
+        raise UsageError(f"no journal in {state_dir} (give the state directory with --state)")
+    if args.list:
+        for session in kept:
+            print(session.describe())
+        return 0
+    session = _pick(kept, args.session)
+    target = args.mat if args.mat is not None else args.sgf
+    if args.mat is not None:
+        if session.practice:
+            raise UsageError(f"session {session.number} starts from a practice position, which "
+                             ".mat cannot hold: export it with --sgf FILE")
+        try:
+            record = mat_record(session.events)
+        except MatError as error:
+            raise UsageError(str(error)) from None
+    else:
+        record = sgf_record(session.events)
+    for warning in (*session.problems, *record.warnings):
         print(f"bgpi export: warning: {warning}", file=sys.stderr)
     if record.games == 0:
-        raise UsageError(f"no games in the journal in {state_dir}: nothing to export")
-    if str(args.mat) == "-":
+        raise UsageError(f"no games in session {session.number} in {state_dir}: nothing to export")
+    if str(target) == "-":
         sys.stdout.write(record.text)
         return 0
     try:
-        args.mat.write_text(record.text)
+        target.write_text(record.text)
     except OSError as error:
-        raise UsageError(f"cannot write {args.mat}: {error.strerror or error}") from None
-    print(f"bgpi export: {record.games} game{'s' if record.games != 1 else ''} written to {args.mat}",
-          file=sys.stderr)
+        raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
+    print(f"bgpi export: session {session.number}, {record.games} game{'s' if record.games != 1 else ''} "
+          f"written to {target}", file=sys.stderr)
     return 0
+
+
+def _pick(kept: list[KeptSession], number: int | None) -> KeptSession:
+    if number is None:
+        return kept[-1]
+    if not 1 <= number <= len(kept):
+        raise UsageError(f"--session {number}: the sessions kept are 1 to {len(kept)} (see --list)")
+    return kept[number - 1]

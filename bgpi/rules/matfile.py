@@ -152,7 +152,7 @@ class _Writer:
             return
         side = Side.parse(event["player"])
         dice = Dice(*event["dice"])
-        play = _find_play(game.position, side, dice, event)
+        play = find_play(game.position, side, dice, event)
         if play is None:
             move = event.get("move", "")
             self._cut(game, f"{side.label}'s play {dice}: {move!r} does not follow from the position")
@@ -226,7 +226,7 @@ class _Writer:
         self.warn(f"game {len(self.games)}, play {game.plays + 1}: {reason}; the rest of the game is left out")
 
 
-def _find_play(position: Position, side: Side, dice: Dice, event: Mapping[str, Any]) -> Play | None:
+def find_play(position: Position, side: Side, dice: Dice, event: Mapping[str, Any]) -> Play | None:
     """The legal play the event committed: the one leading to its Position ID, else its move."""
     plays = legal_plays(position, side, dice)
     wanted = event.get("position_id")

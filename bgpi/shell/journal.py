@@ -77,8 +77,9 @@ def encode(event: dict[str, Any]) -> bytes:
     return b"%s %08x\n" % (text, zlib.crc32(text))
 
 
-def read_journal(state_dir: Path) -> JournalRead:
-    """The events of the journal in `state_dir`, oldest first, up to the first damage.
+def read_journal(state_dir: Path, name: str = JOURNAL_NAME) -> JournalRead:
+    """The events of the journal in `state_dir` (or of the one set aside there as
+    `name`), oldest first, up to the first damage.
 
     A missing journal is an empty one (a board that never played).  The last line,
     when it has no newline, was cut short by a power cut: "journal line N is
@@ -88,7 +89,7 @@ def read_journal(state_dir: Path) -> JournalRead:
     `damaged` names it, and it and every line after it are left out.  Blank lines
     are skipped.  Raises JournalError when the file exists but cannot be read.
     """
-    path = journal_path(state_dir)
+    path = Path(state_dir) / name
     try:
         data = path.read_bytes()
     except FileNotFoundError:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bgpi.cli import export as export_cli
+from bgpi.cli import main
 from bgpi.cli.errors import UsageError
 from bgpi.cli.selfplay import self_play_log
 from bgpi.rules.ids import position_from_id
@@ -311,7 +312,7 @@ def test_export_writes_the_journal_as_mat_and_warns_of_damage(tmp_path, capsys):
     assert (tmp_path / "out.mat").read_text() == HAND_MADE_MAT
     assert err == (
         f"bgpi export: warning: journal line {len(HAND_MADE) + 1} is truncated: skipped\n"
-        f"bgpi export: 2 games written to {tmp_path / 'out.mat'}\n"
+        f"bgpi export: session 1, 2 games written to {tmp_path / 'out.mat'}\n"
     )
 
 
@@ -322,5 +323,67 @@ def test_export_without_games_is_a_usage_error(tmp_path, capsys, monkeypatch):
     with Journal.open(tmp_path) as journal:
         journal.append({"event": "session", "match": 0})
     status, err = export(capsys, "--mat", str(tmp_path / "out.mat"))
-    assert (status, err) == (2, f"bgpi export: no games in the journal in {tmp_path}: nothing to export\n")
+    assert (status, err) == (2, f"bgpi export: no games in session 1 in {tmp_path}: nothing to export\n")
     assert not (tmp_path / "out.mat").exists()
+
+
+# --- sessions: --list, --session N, practice positions as SGF ------------------------------
+
+def write_journal(state: Path, name: str, events: list[dict]) -> None:
+    with Journal.open(state) as journal:
+        for event in events:
+            journal.append(event)
+    if name != "journal.jsonl":
+        journal_path(state).rename(state / name)
+
+
+def money_game(seed: int) -> list[dict]:
+    return [{"event": "start", "position_id": "4HPwATDgc/ABMA"},
+            *(event for event in self_play_log(random.Random(seed)) if event["event"] != "state")]
+
+
+PRACTICE = [{"event": "session", "config": {}, "position_id": "2ObgAyDgc/AAWA", "turn": "white"},
+            {"event": "start", "position_id": "2ObgAyDgc/AAWA"},
+            {"event": "roll", "player": "white", "dice": [3, 2]},
+            {"event": "play", "player": "white", "dice": [3, 2], "move": "bar/22 13/11",
+             "position_id": "4HPkADLY5uADIA", "match_id": "cAkAAAAAAAAA"}]
+
+
+@pytest.fixture
+def kept(tmp_path, monkeypatch) -> Path:
+    """Three sessions: one set aside (money), then in the current journal a practice
+    session followed by a match to 3 chosen on the board."""
+    monkeypatch.setenv("BGPI_STATE", str(tmp_path))
+    write_journal(tmp_path, "journal.1.jsonl", [{"event": "session", "config": {}}, *money_game(1)])
+    write_journal(tmp_path, "journal.jsonl", [*PRACTICE, {"event": "session", "config": {"match": 3}}])
+    return tmp_path
+
+
+def test_sessions_are_listed_oldest_first(kept, capsys):
+    assert main(["export", "--list"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "1: money play, 1 game (journal.1.jsonl)",
+        "2: practice position 2ObgAyDgc/AAWA, 1 game (journal.jsonl)",
+        "3: a match to 3, 0 games (journal.jsonl)",
+    ]
+
+
+def test_a_set_aside_session_is_exported_by_number(kept, capsys):
+    status, err = export(capsys, "--session", "1", "--mat", str(kept / "one.mat"))
+    assert status == 0 and "session 1, 1 game written" in err
+    assert "Game 1" in (kept / "one.mat").read_text()
+
+
+def test_a_practice_session_needs_sgf(kept, capsys):
+    status, err = export(capsys, "--session", "2", "--mat", str(kept / "p.mat"))
+    assert status == 2 and "starts from a practice position" in err and "--sgf" in err
+    status, err = export(capsys, "--session", "2", "--sgf", str(kept / "p.sgf"))
+    assert status == 0
+    assert "AE[a:y]" in (kept / "p.sgf").read_text()
+
+
+def test_the_current_session_is_the_default_and_a_missing_one_is_refused(kept, capsys):
+    status, err = export(capsys, "--sgf", str(kept / "c.sgf"))
+    assert (status, err) == (2, f"bgpi export: no games in session 3 in {kept}: nothing to export\n")
+    status, err = export(capsys, "--session", "4", "--sgf", str(kept / "c.sgf"))
+    assert (status, err) == (2, "bgpi export: --session 4: the sessions kept are 1 to 3 (see --list)\n")

@@ -1,0 +1,211 @@
+"""Games as SGF (Smart Game Format, backgammon is game 6), as GNU Backgammon writes them.
+
+`sgf_record` turns a session's table log (docs/board-script.md) into the text gnubg
+reads with ``load match FILE``.  Unlike .mat, SGF can start a game from any position,
+so a practice session (a `session` event with a ``position_id``) is written whole: each
+game gets the setup properties gnubg's own ``save game`` writes::
+
+    (;FF[4]GM[6]CA[UTF-8]AP[bgpi]MI[length:7][game:0][ws:3][bs:5]PW[white]PB[black]RU[Crawford]
+    ;PL[W]AE[a:y]AW[d][d]...AB[s][s]...
+    ;CV[2]
+    ;CP[w]
+    ;W[42dzdb]
+    ;B[65aggl])
+
+- One game tree per game; ``MI`` gives the match length (0: money play), the game's
+  number from 0 and the score before it (``ws`` white's, ``bs`` black's).  White is
+  gnubg's player 0, ``W``.
+- ``RE``: the result of a finished game, ``W+2`` (gnubg counts a game as played only
+  with it).
+- ``RU``: ``Crawford`` in a match (``Crawford:CrawfordGame`` in the Crawford game),
+  ``Jacoby`` in money play with the Jacoby rule.
+- Points are letters: ``a`` … ``x`` are white's points 1 … 24 (the board's absolute
+  numbering), ``y`` the bar and ``z`` off, for both colours.  ``AE[a:y]`` clears the
+  board, ``AW``/``AB`` put one checker each, ``PL`` is the player on roll, ``CV`` and
+  ``CP`` the cube's value and owner.
+- A roll and its play: ``W[42dzdb]``, the two dice, then a from/to pair of letters per
+  step (``W[52]`` when nothing could be played).  Cube actions: ``W[double]``,
+  ``B[take]``, ``B[drop]``; a beaver is the taker's take and double.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bgpi.rules.cube import Cube
+from bgpi.rules.ids import decode_match_id, position_from_id
+from bgpi.rules.matfile import find_play
+from bgpi.rules.play import Dice
+from bgpi.rules.position import BAR, OFF, Position, Side, absolute_point
+from bgpi.rules.result import GameResult, ResultKind
+from bgpi.rules.session import Score, Session, Settings
+
+_PLAYER = {Side.WHITE: "W", Side.BLACK: "B"}
+
+
+@dataclass(frozen=True, slots=True)
+class SgfRecord:
+    """A session as SGF text, with how many games it holds and what was left out."""
+
+    text: str
+    games: int
+    warnings: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class _Game:
+    number: int
+    score: Score
+    crawford: bool
+    position: Position
+    on_roll: Side | None  # set up when the game starts from a position; None from the start
+    cube: Cube = field(default_factory=Cube)
+    nodes: list[str] = field(default_factory=list)
+    cut: bool = False
+    result: str = ""  # RE: the winner and the points, "W+2", once the game is over
+
+
+def sgf_record(events: Iterable[Mapping[str, Any]]) -> SgfRecord:
+    """The last session in `events` (table-log events, oldest first) as SGF.
+
+    A game is written from its `start` event; events of other kinds are ignored, and a
+    malformed or out-of-place one is skipped with a warning, as is the rest of a game
+    whose play does not follow from its position (a play accepted in lenient mode).
+    """
+    events = list(events)
+    starts = [i for i, event in enumerate(events) if event.get("event") == "session"]
+    session_event = events[starts[-1]] if starts else {"config": {}}
+    writer = _Writer(session_event)
+    for event in events[starts[-1] + 1 if starts else 0:]:
+        kind = event.get("event")
+        handler = getattr(writer, f"on_{kind}", None) if isinstance(kind, str) else None
+        if handler is None:
+            continue
+        try:
+            handler(event)
+        except (KeyError, TypeError, ValueError) as error:
+            message = f"missing {error}" if isinstance(error, KeyError) else str(error)
+            writer.warnings.append(f"{kind} event skipped: {message}")
+    text = "".join(writer.tree(game) for game in writer.games)
+    return SgfRecord(text, len(writer.games), tuple(writer.warnings))
+
+
+class _Writer:
+    def __init__(self, session: Mapping[str, Any]) -> None:
+        config = dict(session.get("config") or {})
+        config.pop("lenient", None)
+        self.practice: tuple[Position, Side] | None = None
+        key = None
+        if "position_id" in session:
+            turn = Side.parse(session["turn"])
+            self.practice = (position_from_id(session["position_id"], turn), turn)
+            if "match_id" in session:
+                key = decode_match_id(session["match_id"])
+                config["match"] = key.match_length
+        settings = Settings.from_config(config)
+        self.session = (Session(settings, Score(*key.score), crawford=key.crawford)
+                        if key is not None else Session(settings))
+        self.first_cube = Cube(key.cube_value, key.cube_owner) if key is not None else Cube()
+        self.games: list[_Game] = []
+        self.warnings: list[str] = []
+
+    def on_start(self, event: Mapping[str, Any]) -> None:
+        position, on_roll = self.practice or (Position.start(), None)
+        game = _Game(len(self.games), self.session.score, self.session.crawford, position, on_roll)
+        if self.practice is not None and not self.games:
+            game.cube = self.first_cube
+        self.games.append(game)
+
+    def on_play(self, event: Mapping[str, Any]) -> None:
+        game = self._game()
+        if game.cut:
+            return
+        side = Side.parse(event["player"])
+        dice = Dice(*event["dice"])
+        play = find_play(game.position, side, dice, event)
+        if play is None:
+            game.cut = True
+            self.warnings.append(f"game {game.number + 1}: {side.label}'s play {dice} "
+                                 f"{event.get('move', '')!r} does not follow from the position; "
+                                 "the rest of the game is left out")
+            return
+        steps = "".join(_letter(side, step.source) + _letter(side, step.destination) for step in play.steps)
+        first, second = event["dice"]
+        game.nodes.append(f"{_PLAYER[side]}[{first}{second}{steps}]")
+        game.position = play.position
+
+    def on_double(self, event: Mapping[str, Any]) -> None:
+        self._cube_action(event, "double")
+
+    def on_take(self, event: Mapping[str, Any]) -> None:
+        self._cube_action(event, "take")
+
+    def on_drop(self, event: Mapping[str, Any]) -> None:
+        self._cube_action(event, "drop")
+
+    def on_beaver(self, event: Mapping[str, Any]) -> None:
+        self._cube_action(event, "take")
+        self._cube_action(event, "double")
+
+    def on_game_over(self, event: Mapping[str, Any]) -> None:
+        self._game()
+        result = GameResult(Side.parse(event["winner"]), ResultKind(event["result"]),
+                            event.get("cube", 1), event.get("dropped", False))
+        self.session = self.session.record(result)
+        game = self.games[-1]
+        game.result = f"{_PLAYER[result.winner]}+{event['points']}"
+        game.cut = True  # over: nothing more belongs to it
+
+    def _cube_action(self, event: Mapping[str, Any], action: str) -> None:
+        game = self._game()
+        if not game.cut:
+            game.nodes.append(f"{_PLAYER[Side.parse(event['player'])]}[{action}]")
+
+    def _game(self) -> _Game:
+        if not self.games:
+            raise ValueError("no game has started (no start event before it)")
+        return self.games[-1]
+
+    def tree(self, game: _Game) -> str:
+        """One game as an SGF game tree."""
+        settings = self.session.settings
+        length = settings.match_length
+        if length:
+            rules = "Crawford:CrawfordGame" if game.crawford else "Crawford"
+        else:
+            rules = "Jacoby" if settings.jacoby else ""
+        root = (f"(;FF[4]GM[6]CA[UTF-8]AP[bgpi]MI[length:{length}][game:{game.number}]"
+                f"[ws:{game.score.white}][bs:{game.score.black}]PW[white]PB[black]"
+                + (f"RU[{rules}]" if rules else "") + (f"RE[{game.result}]" if game.result else ""))
+        nodes = [root]
+        if game.on_roll is not None:
+            nodes.append(_setup(*self.practice))
+        if game.cube.value != 1:
+            nodes.append(f"CV[{game.cube.value}]")
+        if game.cube.owner is not None:
+            nodes.append(f"CP[{_PLAYER[game.cube.owner].lower()}]")
+        nodes.extend(game.nodes)
+        return "\n;".join(nodes) + ")\n"
+
+
+def _setup(position: Position, on_roll: Side) -> str:
+    """The setup node: the board cleared, then every checker, and the player on roll."""
+    node = f"PL[{_PLAYER[on_roll]}]AE[a:y]"
+    for side in Side:
+        own = position.checkers(side)  # index i: point i + 1; index 24: the bar
+        stones = "".join(f"[{_letter(side, BAR if i == 24 else i + 1)}]" * count
+                         for i, count in enumerate(own))
+        if stones:
+            node += f"A{_PLAYER[side]}{stones}"
+    return node
+
+
+def _letter(side: Side, point: int) -> str:
+    """The letter of `side`'s own point (BAR, OFF or 1..24): white's count from 'a'."""
+    if point == BAR:
+        return "y"
+    if point == OFF:
+        return "z"
+    return chr(ord("a") + absolute_point(side, point) - 1)

@@ -1,0 +1,104 @@
+"""SGF export: the letters and setup properties gnubg writes, and gnubg loads what we write
+(practice positions with cube, score and Crawford, bar entries, cube actions, matches)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from bgpi.cli.selfplay import self_play_log
+from bgpi.rules.ids import decode_match_id
+from bgpi.rules.sgffile import sgf_record
+
+SCENARIOS = Path(__file__).parents[1] / "scenarios"
+GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
+needs_gnubg = pytest.mark.skipif(GNUBG is None, reason="Debian's gnubg is not installed (.ci/run installs it)")
+
+
+def scenario(name: str) -> list[dict]:
+    return [json.loads(line) for line in (SCENARIOS / f"{name}.log.jsonl").read_text().splitlines()]
+
+
+def test_a_practice_position_is_set_up_as_gnubg_writes_it():
+    text = sgf_record(scenario("practice_match")).text
+    root, setup, value, owner, *moves = text.rstrip(")\n").split("\n;")
+    assert root.startswith("(;FF[4]GM[6]CA[UTF-8]")
+    assert "MI[length:7][game:0][ws:3][bs:5]" in root and "RU[Crawford]" in root
+    assert setup.startswith("PL[W]AE[a:y]AW[d][e][e]") and "AB[t][t]" in setup
+    assert (value, owner) == ("CV[2]", "CP[w]")
+    assert moves == ["W[double]", "B[take]", "W[31mjji]"]  # 13/10*/9: m-j, j-i
+
+
+def test_letters_are_white_points_from_a_with_the_bar_y_and_off_z():
+    text = sgf_record(scenario("bar_entry")).text
+    assert "AW[f][f][f][f][f][h][h][h][m][m][m][m][x][x][y]" in text  # white on the bar: y
+    assert text.rstrip(")\n").endswith("W[32yvmk]")  # bar/22 13/11
+
+
+def test_a_game_from_the_start_needs_no_setup_and_money_play_says_jacoby():
+    events = [{"event": "session", "config": {}}, {"event": "start", "position_id": "4HPwATDgc/ABMA"},
+              *self_play_log(random.Random(4))]
+    record = sgf_record(events)
+    assert record.games == 1 and record.warnings == ()
+    assert "AE[" not in record.text and "RU[Jacoby]" in record.text
+
+
+def test_a_play_that_does_not_follow_is_left_out_with_a_warning():
+    events = scenario("bar_entry")
+    at = next(i for i, event in enumerate(events) if event["event"] == "play")
+    events[at] = {**events[at], "position_id": "4HPwATDgc/ABMA"}
+    record = sgf_record(events)
+    assert record.warnings and "does not follow from the position" in record.warnings[0]
+
+
+def gnubg_load(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "session.sgf"
+    path.write_text(text)
+    done = subprocess.run([GNUBG, "-t", "-q", "-r"], input=f"load match {path}\nshow score\n",
+                          capture_output=True, text=True, timeout=30, check=False, cwd=tmp_path,
+                          env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LANG": "C"})
+    output = done.stdout + done.stderr
+    for complaint in ("Illegal", "illegal", "nparsable", "WARNING", "not a valid"):
+        assert complaint not in output, output
+    return output
+
+
+def first_session(events: list[dict]) -> list[dict]:
+    """The events of a scenario's first session (a new match chosen on the board starts
+    another)."""
+    starts = [i for i, event in enumerate(events) if event["event"] == "session"]
+    return events[: starts[1]] if len(starts) > 1 else events
+
+
+@needs_gnubg
+@pytest.mark.parametrize("name", ["practice_match", "bar_entry", "contradicted_reading", "crawford",
+                                  "money_totals", "match_over", "gammon", "bearoff_after_hit"])
+def test_gnubg_loads_each_game_to_its_last_position_and_score(tmp_path, name):
+    events = first_session(scenario(name))
+    record = sgf_record(events)
+    assert record.games >= 1 and record.warnings == ()
+    output = gnubg_load(tmp_path, record.text)
+    plays = [event for event in events if event["event"] == "play"]
+    assert plays[-1]["position_id"] in re.findall(r"Position ID: (\S+)", output), output
+    # gnubg counts the games before the one it stands in, or all of them once the last
+    # ended with a drop: either way its score is ours at that point.
+    first = events[0].get("match_id")
+    start = decode_match_id(first).score if first else (0, 0)
+    scores = [start, *((e["score"]["white"], e["score"]["black"]) for e in events if e["event"] == "game_over")]
+    found = re.findall(r"The score \(after (\d+) games?\) is: white (\d+), black (\d+)", output)
+    assert found, output
+    games, white, black = map(int, found[-1])
+    assert games in (len(scores) - 1, len(scores) - 2) and (white, black) == scores[games], output
+
+
+@needs_gnubg
+def test_gnubg_takes_the_practice_matchs_score_and_cube(tmp_path):
+    output = gnubg_load(tmp_path, sgf_record(scenario("practice_match")).text)
+    assert "white 3, black 5 (match to 7 points)" in output
+    assert "(Cube: 4)" in output  # the 2-cube white owned, redoubled and taken
