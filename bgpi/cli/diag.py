@@ -165,11 +165,13 @@ def show_sensors(board: Board, out: TextIO, frames: int | None, seconds: float |
     once its first map is printed.
     """
     from bgpi.hardware.debounce import Debouncer
+    from bgpi.hardware.flapping import FlapWatch
 
     wiring = board.profile.sensors
     if board.sim is not None and frames is None and seconds is None:
         frames = wiring.debounce_frames
     debouncer = Debouncer(wiring.debounce_frames)
+    flaps = FlapWatch.for_wiring(wiring)
     redraw = "\x1b[H\x1b[J" if out.isatty() else ""
     shown = None
     for count, _ in enumerate(_paced(wiring.scan_hz, seconds), start=1):
@@ -178,6 +180,9 @@ def show_sensors(board: Board, out: TextIO, frames: int | None, seconds: float |
             out.write(f"{redraw}frame {count}\n{sensor_map(board.profile, stable)}\n")
             out.flush()
             shown = stable
+            for fault in flaps.update(stable, count):
+                out.write(f"{fault} (faster than hands: a sensor fault)\n")
+                out.flush()
         if frames is not None and count >= frames:
             break
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import itertools
 from pathlib import Path
 
 import pytest
@@ -127,6 +128,22 @@ def test_sensors_map_shows_checkers_where_they_stand(profile):
     assert bottom_slot0.split()[-3:] == ["o", "slot", "0"]
     assert lines[3].split()[-3:] == ["o", "slot", "1"] and lines[4].split()[-3:] == [".", "slot", "2"]
     assert lines[-2].endswith("; 8 closed") and lines[-1] == ""
+
+
+def test_sensors_names_a_flapping_switch(profile):
+    with open_board(profile, "sim") as board:
+        scan, closed = board.scanner.scan, itertools.cycle([True, True, False, False])
+
+        def chattering() -> int:
+            board.sim.set_switch(Switch(8, 0), next(closed))
+            return scan()
+
+        board.scanner.scan = chattering
+        out = io.StringIO()
+        diag_cli.show_sensors(board, out, frames=60, seconds=None)
+    (fault,) = [line for line in out.getvalue().splitlines() if "flapping" in line]
+    assert fault.startswith("point 8 slot 0: flapping (21 changes in ")
+    assert fault.endswith("(faster than hands: a sensor fault)")
 
 
 def test_sensors_stops_after_seconds_on_the_simulator():
