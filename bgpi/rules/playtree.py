@@ -111,12 +111,11 @@ class PlayTree:
         root_key = int.from_bytes(bytes((0, *own)), "little")
         children = self._search(root_key)
         # node -> ((step, child), ...) for every single step allowed on its own
-        self._nodes = {key: self._node(key) for key in children}
+        nodes = {key: self._node(key) for key in children}
         self._steps: dict[PartialPlay, tuple[tuple[Step, PartialPlay], ...]] = {
-            self._nodes[key]: tuple((step, self._nodes[child]) for step, child in found)
-            for key, found in children.items()
+            nodes[key]: tuple([(step, nodes[child]) for step, child in found]) for key, found in children.items()
         }
-        self.root = self._nodes[root_key]
+        self.root = nodes[root_key]
         # The nodes by the dice they leave, fewest dice first; a node's dice used
         # and pips played follow from its dice left alone.
         by_left: dict[tuple[int, ...], list[PartialPlay]] = {}

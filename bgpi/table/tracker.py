@@ -166,7 +166,9 @@ class Tracker:
         self._opponent = self.side.opponent
         self._own_off_board = (bar(self.side), tray(self.side))
         self._hits_by_opponent: dict[tuple[int, ...], tuple[int, ...]] = {}
-        self._index: dict[int, list[Reading]] = {}
+        # what the switches read (Sensing.key) -> [(node, pending hits)]; Readings are made
+        # only for what is read, so that the roll does not wait for hundreds of them
+        self._index: dict[int, list[tuple[PartialPlay, frozenset[int]]]] = {}
         for node in tree.nodes():
             raw = sensing.raw(node.position)
             readings = [(raw, frozenset())]
@@ -180,8 +182,7 @@ class Tracker:
                             counts[self._opponent_bar] -= 1
                     readings.append((counts, frozenset(pending)))
             for counts, pending in readings:
-                key = sensing.key(counts)
-                self._index.setdefault(key, []).append(Reading(node, pending))
+                self._index.setdefault(sensing.key(counts), []).append((node, pending))
 
     def hit_points(self, node: PartialPlay) -> tuple[int, ...]:
         """The points (absolute) of blots hit on the way to `node`."""
@@ -203,7 +204,7 @@ class Tracker:
         the caller decides.
         """
         key = self.sensing.key(seen)
-        found = [*self._index.get(key, ()), *self._in_hand(seen, key)]
+        found = [Reading(node, pending, in_hand=in_hand) for node, pending, in_hand in self._matches(seen, key)]
         if self._opponent_bar is None or not seen[self._opponent_bar]:
             return found
         # A blot may be on the bar already: put it back on each point it may have come from.
@@ -215,9 +216,9 @@ class Tracker:
             before[slot] += 1
             before[self._opponent_bar] -= 1
             before_key = key + self._unit[slot] - self._unit[self._opponent_bar]
-            for reading in (*self._index.get(before_key, ()), *self._in_hand(before, before_key)):
-                if reading.node.position.at(point) == (self.side.opponent, 1):
-                    found.append(Reading(reading.node, reading.pending, frozenset({point}), reading.in_hand))
+            for node, pending, in_hand in self._matches(before, before_key):
+                if node.position.at(point) == (self.side.opponent, 1):
+                    found.append(Reading(node, pending, frozenset({point}), in_hand))
         return found
 
     def plausible(self, reading: Reading) -> bool:
@@ -231,14 +232,15 @@ class Tracker:
         holder, count = reading.node.position.at(location)
         return holder is self.side or (count == 1 and location in self._blots)
 
-    def _in_hand(self, seen: Counts | list[int], key: int) -> list[Reading]:
-        """Readings of `seen` (whose `Sensing.key` is `key`) with one checker lifted."""
-        found = []
+    def _matches(self, seen: Counts | list[int], key: int) -> list[tuple[PartialPlay, frozenset[int], Location | None]]:
+        """(node, pending hits, location in hand) for every node that reads as `seen`
+        (whose `Sensing.key` is `key`): settled, then with one checker lifted."""
+        found = [(node, pending, None) for node, pending in self._index.get(key, ())]
         for slot, location, limit, one in self._lifts:
             if seen[slot] >= limit:
                 continue  # lifting one from a full location may leave it reading full: seen below
-            for reading in self._index.get(key + one, ()):
-                found.append(Reading(reading.node, reading.pending, reading.early, location))
+            for node, pending in self._index.get(key + one, ()):
+                found.append((node, pending, location))
         return found
 
 
