@@ -62,7 +62,7 @@ def _replay(args: argparse.Namespace) -> int:
         print(f"bgpi replay: {message}", file=sys.stderr)
 
     try:
-        replay(script, profile, write, args.state, args.seed, warn, args.link)
+        replay(script, profile, write, args.state, args.seed, warn, args.link, engine=True)
     except (JournalError, ReplayError) as error:
         raise UsageError(str(error)) from None
     except (SimPicoError, LinkUnavailable, FirmwareRefused) as error:

@@ -26,6 +26,7 @@ from typing import TextIO
 from bgpi.cli.config import SETTINGS_HELP, check_config, parse_config
 from bgpi.cli.errors import UsageError
 from bgpi.cli.settings import RunSettings, load_settings
+from bgpi.engine import DEFAULT_LEVEL, KINDS, LEVELS
 from bgpi.hardware.board import default_board_kind
 from bgpi.hardware.frames import closed_switches
 from bgpi.hardware.locations import BARS
@@ -35,6 +36,7 @@ from bgpi.link.link import FirmwareRefused
 from bgpi.rules.ids import decode_match_id
 from bgpi.rules.position import Side
 from bgpi.shell import sdnotify
+from bgpi.shell.advisor import open_advisor
 from bgpi.shell.console import Console, stdin_is_terminal
 from bgpi.shell.diskfull import RETRY_S, append_patiently, show_disk_full
 from bgpi.shell.journal import (
@@ -90,6 +92,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true",
                         help="on the simulator at a terminal: print the table log as JSON, not in words")
     parser.add_argument("--seed", type=int, help="seed of the simulated dice (default: the OS's random source)")
+    parser.add_argument("--opponent", metavar="gnubg[:LEVEL]",
+                        help="a new session against the computer, which plays black: GNU Backgammon at "
+                             f"LEVEL (0, 1, 2 plies, or {', '.join(LEVELS)}; default {DEFAULT_LEVEL})")
+    parser.add_argument("--engine", choices=KINDS,
+                        help="a new session's GNU Backgammon for hints and the opponent (default: auto)")
     add_page_options(parser)
     parser.set_defaults(handler=_run)
 
@@ -142,7 +149,7 @@ def _run(args: argparse.Namespace) -> int:
     terminal = kind == "sim" and stdin_is_terminal()
     words = kind == "sim" and not args.json
     out = sys.stdout
-    journal = console = bridge = page = None
+    journal = console = bridge = page = advisor = None
 
     def pause(error: JournalError) -> None:
         print(f"bgpi run: {error}: play paused, the write is tried again every {RETRY_S:g} s",
@@ -188,6 +195,9 @@ def _run(args: argparse.Namespace) -> int:
         if opened.table is not None:
             runner.replace_table(opened.table)
             opening = []
+        advisor = runner.advise = open_advisor(runner.table.config)
+        if runner.table.computer is not None and not advisor.engine.available:
+            raise UsageError(f"the computer opponent needs an engine: {advisor.engine.backend.reason}")
         if (resumed := opened.resumed_event()) is not None:
             opening.append(resumed)
         console = Console(sys.stdin, out, words=words) if kind == "sim" and _interactive(terminal) else None
@@ -236,6 +246,8 @@ def _run(args: argparse.Namespace) -> int:
         if page is not None:
             page.stop()
         runner.close()
+        if advisor is not None:
+            advisor.close()
         if journal is not None:
             journal.close()
     return 0
@@ -266,6 +278,7 @@ def _new_session(args: argparse.Namespace, settings: RunSettings) -> _NewSession
     """The new session the arguments (over the settings file) describe; UsageError for any
     fault in them.  `asked` is only what the command line asks."""
     given = parse_config(args.config, args.match)
+    given |= {key: getattr(args, key) for key in ("opponent", "engine") if getattr(args, key) is not None}
     if args.position is None:
         if args.turn is not None:
             raise UsageError("--turn says who is on roll in --position; give --position too")

@@ -15,7 +15,7 @@ from typing import Any
 from bgpi.link.board import board_kind
 
 TOP_KEYS = ("board", "profile", "brightness", "session", "money", "page")
-SESSION_KEYS = ("match", "lenient")
+SESSION_KEYS = ("match", "lenient", "engine", "opponent", "hint_level")
 MONEY_KEYS = ("jacoby", "beavers", "auto_doubles")
 PAGE_KEYS = ("enabled", "listen", "port")
 
@@ -28,7 +28,7 @@ class RunSettings:
     profile: str | None = None
     brightness: float | None = None
     session: dict[str, Any] = field(default_factory=dict)
-    """The [session] table: match, lenient."""
+    """The [session] table: match, lenient, and the engine's keys (`bgpi.shell.advisor`)."""
     money: dict[str, Any] = field(default_factory=dict)
     """The [money] table: rules for money play only."""
     page: dict[str, Any] | None = None

@@ -17,10 +17,11 @@ from bgpi.engine.advice import (
     Situation,
     Strength,
     parse_level,
+    parse_opponent,
 )
 from bgpi.engine.engine import KINDS, Engine, open_engine
 
 __all__ = [
     "DEFAULT_LEVEL", "KINDS", "LEVELS", "CubeAdvice", "Engine", "EngineError", "EngineTimeout",
-    "NoEngine", "RankedPlay", "Situation", "Strength", "open_engine", "parse_level",
+    "NoEngine", "RankedPlay", "Situation", "Strength", "open_engine", "parse_level", "parse_opponent",
 ]

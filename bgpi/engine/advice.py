@@ -81,6 +81,15 @@ def parse_level(text: str) -> Strength:
     )
 
 
+def parse_opponent(text: str) -> Strength:
+    """The strength of a computer opponent "gnubg" or "gnubg:LEVEL" (see `parse_level`);
+    ValueError otherwise."""
+    engine, _, level = str(text).partition(":")
+    if engine != "gnubg":
+        raise ValueError(f"unknown opponent {text!r}: expected gnubg or gnubg:LEVEL")
+    return parse_level(level) if level else LEVELS[DEFAULT_LEVEL]
+
+
 @dataclass(frozen=True, slots=True)
 class Situation:
     """A position with the mover on roll, its cube and score, as the engine sees it.

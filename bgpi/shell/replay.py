@@ -14,6 +14,7 @@ from bgpi.hardware.board import Board
 from bgpi.hardware.locations import BARS
 from bgpi.hardware.profile import Profile
 from bgpi.link.board import PTY, open_pty_board
+from bgpi.shell.advisor import open_advisor
 from bgpi.shell.recovery import JOURNAL_ALERT_S, open_state
 from bgpi.shell.script import (
     LINE_SECONDS,
@@ -36,12 +37,15 @@ def replay(
     seed: int | None = None,
     warn: Callable[[str], None] = lambda message: None,
     link: str | None = None,
+    engine: bool = False,
 ) -> None:
     """Run `script`; every table-log event goes to the journal (if any), then to `write`.
 
     `link` "pty": the simulated switches, buttons and LEDs live in the real firmware
     on the other end of a pseudo-terminal, reached through the serial link (the table
-    log is the same).  Raises `bgpi.link.simpico.SimPicoError`,
+    log is the same).  With `engine`, the hint button and a computer opponent ask the
+    engine the session's config names (`bgpi.shell.advisor.open_advisor`); without,
+    there is none.  Raises `bgpi.link.simpico.SimPicoError`,
     `bgpi.link.board.LinkUnavailable` or `bgpi.link.link.FirmwareRefused` if that fails."""
     sensing = Sensing(profile.geometry)
     opened = open_state(state_dir, sensing) if state_dir is not None else None
@@ -75,6 +79,7 @@ def replay(
                 sim.set_position(table.position)
         if opened is not None and opened.damaged is not None:
             sim.alert(BARS, JOURNAL_ALERT_S)
+        advisor = sim.advise = open_advisor(table.config) if engine else None
         if opened is not None and (resumed := opened.resumed_event()) is not None:
             opening.append(resumed)
         for event in opening:
@@ -88,6 +93,8 @@ def replay(
                 sim.save_board(state_dir)
         finally:
             sim.close()
+            if advisor is not None:
+                advisor.close()
     finally:
         if journal is not None:
             journal.close()

@@ -25,11 +25,13 @@ from bgpi.hardware.profile import BUTTON_NAMES, Geometry
 from bgpi.rules.ids import MatchKey, decode_match_id, position_from_id
 from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Settings
+from bgpi.shell.advisor import ENGINE_KEYS, engine_problems
 
 BOARDS: tuple[str, ...] = ("start", "empty", "position")
 """What a ``board`` line may say."""
-CONFIG_KEYS: tuple[str, ...] = (*Settings.KEYS, "lenient")
-"""The keys of a ``config`` line: the session settings, and ``lenient`` for the table."""
+CONFIG_KEYS: tuple[str, ...] = (*Settings.KEYS, "lenient", *ENGINE_KEYS)
+"""The keys of a ``config`` line: the session settings, ``lenient`` for the table, and the
+engine's (`bgpi.shell.advisor`): ``engine``, ``opponent``, ``hint_level``."""
 SHOWS: tuple[str, ...] = ("lights", "state")
 KINDS: tuple[str, ...] = (
     "board", "config", "dice", "lift", "place", "move", "slot", "press", "hold", "wait", "show",
@@ -160,6 +162,7 @@ def _config_problems(settings: Mapping[str, Any]) -> list[str]:
                 rules.append(str(error))
     if not isinstance(settings.get("lenient", False), bool):
         problems.append(f"lenient: expected true or false, not {_json(settings['lenient'])}")
+    problems += engine_problems(settings)
     if not rules:
         try:
             Settings.from_config(settings)

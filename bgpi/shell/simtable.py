@@ -33,11 +33,13 @@ from bgpi.rules.position import Position
 from bgpi.shell import script
 from bgpi.shell.recorder import Recorder
 from bgpi.table.controller import Table
-from bgpi.table.inputs import Press, Rolled, Sensed, Tick
+from bgpi.table.inputs import Advised, Press, Rolled, Sensed, Tick
 from bgpi.table.lights import DICE_COLOUR, Lighting, colours, lights_event, next_change
 from bgpi.table.tracker import checkers_on
 
 Emit = Callable[[dict], None]
+Advise = Callable[[dict], tuple[dict | None, str | None]]
+"""Answers the table's request for advice: (answer, None) or (None, why not); see `bgpi.shell.advisor`."""
 
 QUIET_SCANS = 10
 """Scans in a row that changed nothing before `TableRunner.advance` skips board time."""
@@ -66,6 +68,7 @@ class TableRunner:
     ) -> None:
         self.profile = profile
         self.table = table
+        self.advise: Advise = _no_engine  # the shell sets an advisor where there is an engine
         self.emit = emit
         self.board = board if board is not None else open_any_board(profile, kind)
         self.status = status
@@ -200,7 +203,14 @@ class TableRunner:
         for event in self.table.handle(happened):
             self.emitted += 1
             self.emit(event)
-        while self.table.wants_roll:
+        while self.table.wants_roll or self.table.wants_advice:
+            if not self.table.wants_roll:
+                request = self.table.wants_advice
+                answer, error = self.advise(request)
+                for event in self.table.handle(Advised(request, answer, error)):
+                    self.emitted += 1
+                    self.emit(event)
+                continue
             first, second = self.dice.popleft() if self.dice else (self.randbelow(6) + 1, self.randbelow(6) + 1)
             if self.recorder is not None:
                 self.recorder.dice(self.now, first, second)
@@ -336,6 +346,10 @@ class SimulatedTable(TableRunner):
         for location, count in checkers.items():
             self.sim.set_checkers(location, count)
         return True
+
+
+def _no_engine(request: dict) -> tuple[None, str]:
+    return None, "no engine: none is configured"
 
 
 def position_checkers(position: Position) -> dict[Location, int]:

@@ -17,8 +17,9 @@ from bgpi.hardware.locations import Location, describe
 from bgpi.rules.ids import position_id
 from bgpi.rules.position import Side
 from bgpi.rules.result import GameResult
+from bgpi.table.advice import Advising
 from bgpi.table.doubling import DROP_CONFIRM, Doubling
-from bgpi.table.inputs import Input, Press, Rolled, Sensed, Tick
+from bgpi.table.inputs import Advised, Input, Press, Rolled, Sensed, Tick
 from bgpi.table.state import GRACE, TableState
 from bgpi.table.tracker import Counts, Sensing
 from bgpi.table.turn import FollowingTurn, in_order
@@ -37,7 +38,7 @@ def _chooser_start(length: int) -> int:
     return length if length in SESSION_LENGTHS else SESSION_LENGTHS[0]
 
 
-class Table(TableState, FollowingTurn, Doubling, TableView):
+class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
     """One table: a session of games, its state, and what the board shows.
 
     Build it with `Table.new(...)` for a new session, then feed it inputs with
@@ -113,6 +114,9 @@ class Table(TableState, FollowingTurn, Doubling, TableView):
             self._pressed(happened.button, happened.long)
         elif isinstance(happened, Rolled):
             self._dice_rolled(happened.first, happened.second)
+        elif isinstance(happened, Advised):
+            self._advised(happened.request, happened.answer, happened.error)
+        self._computer_turn()
         if self._out or not isinstance(happened, Tick):
             self._lights = None  # a tick changes nothing without saying so
         return self._out
@@ -193,10 +197,11 @@ class Table(TableState, FollowingTurn, Doubling, TableView):
     def _pressed(self, button: str, long: bool) -> None:
         owner, _, kind = button.partition(".")
         if button == "hint":
-            self._emit({"event": "rejected", "player": None, "points": [],
-                        "reason": "hints need an engine, and none is configured"})
+            self._hint_pressed()
             return
         side = Side.parse(owner)
+        if side is self.computer and self.phase in ("roll", "doubled", "move", "choose"):
+            return  # the computer's buttons are the engine's
         if self.phase == "new_session":
             self._choose_session(kind, long)
         elif self.phase in ("setup", "match_over"):

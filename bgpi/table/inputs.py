@@ -41,4 +41,15 @@ class Rolled:
     second: int
 
 
-Input = Sensed | Press | Tick | Rolled
+@dataclass(frozen=True, slots=True)
+class Advised:
+    """The engine's answer to the table's request (`Table.wants_advice`, made by
+    `bgpi.table.advice`): `answer` as the engine gave it, or `error`, one line saying
+    why there is none."""
+
+    request: dict
+    answer: dict | None = None
+    error: str | None = None
+
+
+Input = Sensed | Press | Tick | Rolled | Advised

@@ -23,6 +23,10 @@ from bgpi.table.tracker import Counts, Reading, Sensing, Tracker
 GRACE = 1.5
 """Seconds of board time an unexplained board is tolerated before play pauses."""
 
+_ENDS_HINT = frozenset({"session", "start", "opening", "roll", "play", "double", "take", "drop",
+                        "beaver", "game_over"})
+"""Events after which a hint (or the computer's play) no longer applies."""
+
 
 @dataclass
 class TableState:
@@ -60,6 +64,13 @@ class TableState:
     choice: int = 0
     wants_roll: str | None = None
     lenient_offer: bool = False
+    # advice (bgpi.table.advice): what the engine is asked, and the answer shown
+    computer: Side | None = None  # the side an engine plays, if any
+    wants_advice: dict | None = None
+    advice_failed: float | None = None  # board time the engine last failed the computer
+    hint: dict | None = None  # the hint (or computer_play) event being shown
+    hinted: PartialPlay | None = None  # the hinted play in the roll's play tree
+    following: bool = False  # the hinted play is the computer's: the only play accepted
     # questions the board is asking that no event has settled yet
     last_result: dict | None = None  # the last game_over, shown until the next game starts
     drop_asked: float | None = None  # board time of a first press of drop, awaiting the second
@@ -71,6 +82,8 @@ class TableState:
     def apply(self, event: dict) -> None:
         """Change the state as `event` says.  Events that change nothing are ignored."""
         kind = event.get("event")
+        if kind in _ENDS_HINT:
+            self.hint, self.hinted, self.following = None, None, False
         handler = getattr(self, f"_apply_{kind}", None)
         if handler is not None:
             handler(event)
@@ -83,11 +96,12 @@ class TableState:
                      "tracker", "node", "reading", "rejected", "mismatch", "unexplained_since",
                      "explained_since", "in_hand_since",
                      "candidates", "choice", "wants_roll", "lenient_offer", "last_result",
-                     "drop_asked", "choosing", "guessed"):
+                     "drop_asked", "choosing", "guessed", "wants_advice", "advice_failed"):
             setattr(self, name, getattr(fresh, name))
         config = dict(event.get("config", {}))
         self.config = dict(config)
         self.lenient = bool(config.pop("lenient", False))
+        self.computer = Side.BLACK if config.pop("opponent", None) else None
         self.settings = Settings.from_config(config)
         session = Session(self.settings)
         if "position_id" in event:
@@ -188,6 +202,20 @@ class TableState:
         self.dice = None
         self.position = self.start_position
         self.phase = "match_over" if self.session.is_over else "setup"
+
+    def _apply_hint(self, event: dict) -> None:
+        self.hint = event
+        if "move" in event:
+            mover = Side.parse(event["player"])
+            after = position_from_id(event["position_id"], mover.opponent)
+            self.hinted = next((node for node in self.tree.find(after) if self.tree.is_complete(node)), None)
+
+    def _apply_hint_off(self, event: dict) -> None:
+        self.hint = self.hinted = None
+
+    def _apply_computer_play(self, event: dict) -> None:
+        self._apply_hint(event)
+        self.following = True
 
     @property
     def turn(self) -> Side | None:

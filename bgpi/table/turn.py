@@ -41,6 +41,10 @@ class FollowingTurn:
         self.lenient_offer = False
         readings = [r for r in tracker.explain(self.seen) if tracker.plausible(r)]
         good = [r for r in readings if tree.is_acceptable(r.node)]
+        strayed = False
+        if self.following:  # the computer's play: no other
+            followed = [r for r in good if self._on_the_way(r.node)]
+            strayed, good = bool(good) and not followed, followed
         if self.phase == "choose":
             self.phase = "move"
             self.candidates = []
@@ -50,7 +54,12 @@ class FollowingTurn:
             here = [r for r in good if r.node == self.node]
             settled = [r for r in good if r.settled]
             nodes = {r.node for r in good}
-            if here:
+            ahead = [r for r in settled if r.node != self.node and self._on_the_way(r.node)]
+            if ahead:
+                # Following a hinted play: a checker gone from its lit point into a tray
+                # without switches is borne off as the hint says, not in hand.
+                chosen = min(ahead, key=lambda r: len(r.node.dice_left))
+            elif here:
                 chosen = min(here, key=lambda r: not r.settled)
             elif len({r.node.position for r in settled}) == 1:
                 chosen = settled[0]
@@ -69,16 +78,19 @@ class FollowingTurn:
                 self.in_hand_since = None
             elif self.in_hand_since is None:
                 self.in_hand_since = self.now
+            self._followed()
             return
         move = self._one_checker_moved()
         if move is not None:
             self._settle(True)
             source, destination = move
             if self.rejected is None or self.rejected["points"] != [destination]:
+                reason = (f"the computer plays {self.hint['move']}: move its checkers as the blue lights show"
+                          if strayed else self._why_not(source, destination))
                 self._emit({
                     "event": "rejected",
                     "player": self.turn.label,
-                    "reason": self._why_not(source, destination),
+                    "reason": reason,
                     "points": [destination],
                 })
                 self.rejected = self._out[-1]
@@ -217,7 +229,8 @@ class FollowingTurn:
     def _why_not_complete(self, readings: list[Reading]) -> tuple[str, list[Location]]:
         side = self.turn
         if self.rejected is not None and self.rejected["points"]:
-            return f"take back the checker that may not stand there: {self.rejected['reason']}", self.rejected["points"]
+            reason, take_back = self.rejected["reason"], "take back the checker that may not stand there: "
+            return take_back + reason.removeprefix(take_back), self.rejected["points"]
         for reading in readings:
             if reading.in_hand is not None:
                 return "a checker is still in hand: put it down first", [reading.in_hand]

@@ -32,7 +32,7 @@ class TableView:
         return self._lights
 
     def _lighting(self) -> Lighting:
-        roles: dict[Location, str] = {}
+        roles, hint_from = self.hint_roles()  # under everything else
         combined: set[Location] = set()
         dice = tuple(self.dice) if self.dice else None
         if self.phase == "setup":
@@ -71,8 +71,9 @@ class TableView:
                 for location in self.rejected["points"]:
                     roles[location] = "rejected"
         combined = {location for location in combined if roles[location] == "destination"}
-        return Lighting(roles=roles, combined=frozenset(combined), dice=dice, turn=self.turn,
-                        prompt=self.prompt())
+        hint_from = {location for location in hint_from if roles.get(location) == "hint"}
+        return Lighting(roles=roles, combined=frozenset(combined), hint_from=frozenset(hint_from),
+                        dice=dice, turn=self.turn, prompt=self.prompt())
 
     def prompt(self) -> Prompt | None:
         """What the board waits for, who answers and with which button; None in the

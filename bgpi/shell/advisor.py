@@ -1,0 +1,86 @@
+"""The table's questions to the engine (`Table.wants_advice`), answered for the shell.
+
+The table asks in gnubg IDs (see `bgpi.table.advice`); an `Advisor` turns a request
+into an engine call at the strength its purpose asks for (the hint's, or the computer
+opponent's) and gives back the answer or one line saying why there is none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from bgpi.engine import (
+    DEFAULT_LEVEL,
+    KINDS,
+    LEVELS,
+    Engine,
+    EngineError,
+    Situation,
+    Strength,
+    open_engine,
+    parse_level,
+    parse_opponent,
+)
+
+ENGINE_KEYS = ("engine", "opponent", "hint_level")
+"""The session config's keys for the engine (the table reads `opponent` too: the computer plays black)."""
+
+BOARD_TIMEOUT = 5.0
+"""Seconds the board waits for the engine: the scan loop stands still meanwhile."""
+
+
+class Advisor:
+    """Answers the table's requests with an engine."""
+
+    def __init__(self, engine: Engine, hint: Strength = LEVELS[DEFAULT_LEVEL],
+                 computer: Strength = LEVELS[DEFAULT_LEVEL]) -> None:
+        self.engine = engine
+        self.hint = hint
+        self.computer = computer
+
+    def __call__(self, request: dict) -> tuple[dict | None, str | None]:
+        """(the answer, None) or (None, why there is none)."""
+        situation, dice = Situation.from_ids(request["position_id"], request["match_id"])
+        situation = replace(situation, jacoby=request["jacoby"], beavers=request["beavers"])
+        strength = self.computer if request["for"] == "computer" else self.hint
+        try:
+            if request["kind"] == "plays":
+                return self.engine.plays(situation, dice, strength, limit=1)[0].as_json(), None
+            return self.engine.cube(situation, strength).as_json(), None
+        except EngineError as error:
+            return None, str(error)
+
+    def close(self) -> None:
+        self.engine.close()
+
+
+def engine_problems(config: Mapping) -> list[str]:
+    """What is wrong with the engine's keys of a session config: [] when nothing."""
+    checks = (("engine", _kind), ("opponent", parse_opponent), ("hint_level", parse_level))
+    problems = []
+    for key, check in checks:
+        if key in config:
+            if not isinstance(config[key], str):
+                problems.append(f"{key}: expected a string, not {config[key]!r}")
+                continue
+            try:
+                check(config[key])
+            except ValueError as error:
+                problems.append(f"{key}: {error}")
+    return problems
+
+
+def _kind(text: str) -> None:
+    if text not in KINDS:
+        raise ValueError(f"unknown engine {text!r}: expected one of {', '.join(KINDS)}")
+
+
+def open_advisor(config: Mapping) -> Advisor:
+    """The advisor a session's config asks for: `engine` (a kind of `bgpi.engine.KINDS`,
+    default "auto"), `opponent` ("gnubg[:LEVEL]") and `hint_level`.  ValueError for a
+    bad value."""
+    hint = parse_level(config["hint_level"]) if "hint_level" in config else LEVELS[DEFAULT_LEVEL]
+    computer = parse_opponent(config["opponent"]) if config.get("opponent") else LEVELS[DEFAULT_LEVEL]
+    engine = open_engine(config.get("engine", "auto"), timeout=BOARD_TIMEOUT)
+    return Advisor(engine, hint, computer)

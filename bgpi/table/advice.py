@@ -1,0 +1,203 @@
+"""Advice at the table: the hint button, and a computer opponent.
+
+The core never calls an engine: it asks, as it asks for dice.  `wants_advice` holds
+a request (`advice_request`: what is asked, for whom, the position and match IDs,
+the session's Jacoby and beaver rules); the shell asks the engine and hands the
+answer back as an `Advised` input, which becomes a journaled event:
+
+- ``hint``: the best play of the roll (`move`, and `position_id` after it, encoded for
+  the player who rolls next, as in ``play``), or cube advice (`advice`: "double",
+  "no double", "too good", "take", "drop" or "beaver"); ``hint_off`` hides it;
+- ``computer_play``: the computer's play, which the human then moves on the board;
+- ``computer_cube``: the computer's cube decision, followed by its ``double``,
+  ``take``, ``drop`` or ``beaver``.
+
+A hinted play shows one step at a time with the `hint` role: the checker to move
+blinks, its landing point stays lit.  A human's hint is dropped as soon as the board
+leaves its way; the computer's play must be followed (another placement is
+`rejected`) and commits itself once it stands on the board.  Cube advice lights the
+asked player's bar half: steady for yes (double, take; both halves for a beaver),
+blinking for no (no double, too good, drop).
+"""
+
+from __future__ import annotations
+
+from bgpi.hardware.locations import Location
+from bgpi.rules.ids import match_id, position_from_id, position_id
+from bgpi.rules.position import Side
+from bgpi.table.tracker import bar, location_of
+from bgpi.table.turn import _path as steps_between
+
+RETRY = 2.0
+"""Seconds of board time before the computer asks the engine again after a failure."""
+
+YES = ("double", "take", "beaver")
+"""Cube advice shown steady; the rest blinks."""
+
+
+class Advising:
+    """The part of `Table` that asks for advice and acts on the answers."""
+
+    # -- asking --------------------------------------------------------------------
+
+    def advice_request(self, kind: str, purpose: str) -> dict:
+        """A request for the engine: `kind` "plays" (the roll's best play) or "cube"
+        (the decision before the roll, and the answer to a double), `purpose` "hint" or
+        "computer".  The IDs are those of the player on roll (the doubler, when doubled)."""
+        dice = tuple(self.dice) if kind == "plays" else (0, 0)
+        return {
+            "kind": kind,
+            "for": purpose,
+            "player": self._asked().label,
+            "position_id": position_id(self.position, self.turn),
+            "match_id": match_id(self.game.match_key(dice)),
+            "jacoby": self.settings.jacoby,
+            "beavers": self.settings.beavers,
+        }
+
+    def _asked(self) -> Side:
+        """Who decides now: the taker of a double, else the player whose turn it is."""
+        return self.game.cube.offer.taker if self.phase == "doubled" else self.turn
+
+    def _hint_pressed(self) -> None:
+        if self.hint is not None:
+            self._emit({"event": "hint_off"})
+            return
+        phase = self.phase
+        if self.computer is not None and self.phase in ("roll", "move", "doubled") \
+                and self._asked() is self.computer:
+            reason = "the computer is deciding"
+        elif phase == "move" and self.mismatch is None:
+            self.wants_advice = self.advice_request("plays", "hint")
+            return
+        elif phase == "doubled" or (phase == "roll" and self.game.may_double(self.turn)):
+            self.wants_advice = self.advice_request("cube", "hint")
+            return
+        elif phase == "roll":
+            reason = self.game.why_not_double(self.turn)
+        else:
+            reason = "a hint needs a roll to play or a cube to decide"
+        self._emit({"event": "rejected", "player": None, "points": [], "reason": f"no hint now: {reason}"})
+
+    def _computer_turn(self) -> None:
+        """Ask for what the computer needs next, if anything (after every input)."""
+        side = self.computer
+        if side is None or self.wants_advice or self.wants_roll or self.mismatch is not None:
+            return
+        if self.advice_failed is not None and self.now - self.advice_failed + 1e-9 < RETRY:
+            return
+        if self.phase == "roll" and self.turn is side:
+            if self.game.may_double(side):
+                self.wants_advice = self.advice_request("cube", "computer")
+            else:
+                self.wants_roll = "turn"
+        elif self.phase == "doubled" and self.game.cube.offer.taker is side:
+            if self.game.cube.offer.beaver:
+                # The computer doubled because it is ahead: it takes a beaver.
+                self._emit({"event": "take", "player": side.label, "cube": self.game.cube.offered_value})
+            else:
+                self.wants_advice = self.advice_request("cube", "computer")
+        elif self.phase == "move" and self.turn is side and self.hint is None:
+            self.wants_advice = self.advice_request("plays", "computer")
+
+    # -- answers ---------------------------------------------------------------------
+
+    def _advised(self, request: dict, answer: dict | None, error: str | None) -> None:
+        if request != self.wants_advice:
+            return  # asked before the table moved on
+        self.wants_advice = None
+        if error is not None:
+            if request["for"] == "computer":
+                self.advice_failed = self.now
+            self._emit({"event": "rejected", "player": None, "points": [], "reason": error})
+            return
+        self.advice_failed = None
+        if request["kind"] == "plays":
+            self._play_advised(request["for"], answer)
+        elif request["for"] == "hint":
+            word = answer["response"] if self.phase == "doubled" else answer["action"]
+            self._emit({"event": "hint", "player": request["player"], "advice": word,
+                        "equities": _cube_equities(answer)})
+        else:
+            self._computer_cube(answer)
+
+    def _play_advised(self, purpose: str, answer: dict) -> None:
+        side = self.turn
+        after = position_from_id(answer["position_id"], side)
+        self._emit({
+            "event": "hint" if purpose == "hint" else "computer_play",
+            "player": side.label,
+            "dice": list(self.dice),
+            "move": answer["move"],
+            "position_id": position_id(after, side.opponent),
+            "equity": answer["equity"],
+        })
+        if purpose == "computer":
+            self._follow_plan()  # a roll that cannot be played commits at once
+
+    def _computer_cube(self, answer: dict) -> None:
+        side = self.computer
+        doubled = self.phase == "doubled"
+        word = answer["response"] if doubled else answer["action"]
+        self._emit({"event": "computer_cube", "player": side.label, "decision": word,
+                    "equities": _cube_equities(answer)})
+        if not doubled:
+            if word == "double":
+                self._double(side)
+            else:
+                self.wants_roll = "turn"
+        elif word == "drop":
+            self._drop(side)
+        elif word == "beaver" and self.game.why_not_beaver(side) is None:
+            self._beaver(side)
+        else:
+            self._emit({"event": "take", "player": side.label, "cube": self.game.cube.offered_value})
+
+    # -- following a hinted play ---------------------------------------------------------
+
+    def _on_the_way(self, node) -> bool:
+        """Whether the hinted play can still be reached from `node`."""
+        return self.hinted is not None and steps_between(self.tree, node, self.hinted) is not None
+
+    def _followed(self) -> None:
+        """The board moved on: commit the computer's play once it stands there, and drop
+        a human's hint the board has left."""
+        if self.following:
+            self._follow_plan()
+        elif self.hinted is not None and not self._on_the_way(self.node):
+            self.hint = self.hinted = None
+
+    def _follow_plan(self) -> None:
+        """Commit the computer's play once the board can show it with nothing in hand (a
+        checker put in a tray without switches reads as lifted until then)."""
+        if not self.following or self.hinted is None or self.seen is None:
+            return
+        tracker = self.tracker
+        if any(reading.node == self.hinted and reading.settled
+               for reading in tracker.explain(self.seen) if tracker.plausible(reading)):
+            self._commit(self.hinted)
+
+    def hint_roles(self) -> tuple[dict[Location, str], set[Location]]:
+        """The `hint` roles now, and which of them blink (the checker to move, or a 'no')."""
+        hint = self.hint
+        if hint is None:
+            return {}, set()
+        if "advice" in hint:
+            asked = Side.parse(hint["player"])
+            sides = tuple(Side) if hint["advice"] == "beaver" else (asked,)
+            roles = {bar(side): "hint" for side in sides}
+            return roles, set() if hint["advice"] in YES else set(roles)
+        if self.phase != "move" or self.node is None or not self._on_the_way(self.node):
+            return {}, set()
+        steps = steps_between(self.tree, self.node, self.hinted)
+        if not steps:
+            return {}, set()
+        side = self.turn
+        source, destination = location_of(side, steps[0].source), location_of(side, steps[0].destination)
+        return {source: "hint", destination: "hint"}, {source}
+
+
+def _cube_equities(answer: dict) -> dict:
+    return {key: answer[key] for key in ("no_double", "double_take", "double_drop")}
+
+
