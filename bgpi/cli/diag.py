@@ -12,6 +12,7 @@ import argparse
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from bgpi.cli.errors import UsageError
@@ -42,6 +43,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--check", action="store_true",
                         help="run the automatic self-test; exit 0 only if everything passes")
     parser.add_argument("--profile", metavar="FILE", help="board profile (default: the built-in one)")
+    parser.add_argument("--boot-config", metavar="FILE", type=Path,
+                        help="with --check: the Pi's config.txt to check (default: "
+                             "/boot/firmware/config.txt or /boot/config.txt on the real board)")
     parser.add_argument("--board", type=board_kind, metavar="BOARD",
                         help="pi: the real board; sim: a simulated one; serial:DEVICE: a board behind "
                              "a Pico co-processor (serial:/dev/ttyACM0); pty: the simulated board in "
@@ -77,8 +81,11 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if args.test == "wiring":
         out.write(wiring_tables(profile))
         return 0
+    kind = args.board or default_board_kind()
+    # The boot config first: it is often why the board will not open.
+    boot = check_boot(profile, kind, args.boot_config, out) if args.check else []
     try:
-        board = open_any_board(profile, args.board or default_board_kind())
+        board = open_any_board(profile, kind)
         if isinstance(board, LinkBoard):
             try:
                 board.connect()
@@ -95,7 +102,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     with board:
         try:
             if args.check:
-                return 0 if check(board, out) else 1
+                return 0 if check(board, out, boot) else 1
             if args.test == "sensors":
                 show_sensors(board, out, args.frames, args.seconds)
             elif args.test == "leds":
@@ -228,15 +235,44 @@ def show_buttons(board: Board, out: TextIO, seconds: float | None) -> None:
             out.flush()
 
 
-def check(board: Board, out: TextIO) -> bool:
-    """The self-test: sensors, LEDs and buttons; print a summary, True if all passed.
+def check_boot(profile: Profile, kind: str, path: Path | None, out: TextIO) -> list[str]:
+    """Check the Pi's boot config for what the board needs (`path`, or the Pi's own on
+    the real board; other boards without `path` are not checked); print, return problems."""
+    from bgpi.hardware.bootconfig import (
+        CORE_CLOCK,
+        boot_problems,
+        pi_model,
+        read_boot_config,
+    )
+
+    if path is None and kind != "pi":
+        return []
+    model = pi_model()
+    boot = read_boot_config(model, None if path is None else [path])
+    if boot is None:
+        problems = [f"boot config: cannot read {path or '/boot/firmware/config.txt or /boot/config.txt'}"]
+    else:
+        problems = [f"boot config: {problem}" for problem in boot_problems(boot, model, profile)]
+    out.writelines(f"{problem}\n" for problem in problems)
+    if boot is not None and not problems:
+        clock = ("core clock pinned" if model in CORE_CLOCK
+                 else "no core clock line needed" if model else
+                 "core clock not checked (not read on a Raspberry Pi)")
+        out.write(f"boot config: ok, {boot.source}: SPI on, {clock}, "
+                  "no interface on the board's pins\n")
+    return problems
+
+
+def check(board: Board, out: TextIO, problems: list[str] | None = None) -> bool:
+    """The self-test: sensors, LEDs and buttons; print a summary, True if all passed
+    (`problems`: those found before, e.g. by `check_boot`, count too).
 
     On a simulated board every switch is closed and opened again, every LED lit and
     read back, every button pressed.  On a real board, which must be empty, it finds
     switches that read closed or flicker, lights each LED for the eye, and finds
     buttons that read pressed.
     """
-    problems = (_check_sensors(board, out) + _check_leds(board, out)
+    problems = (list(problems or []) + _check_sensors(board, out) + _check_leds(board, out)
                 + _check_buttons(board, out))
     out.write("check passed\n" if not problems else f"check FAILED: {len(problems)} problems\n")
     return not problems

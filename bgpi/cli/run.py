@@ -28,6 +28,7 @@ from bgpi.cli.errors import UsageError
 from bgpi.cli.settings import RunSettings, load_settings
 from bgpi.engine import DEFAULT_LEVEL, KINDS, LEVELS
 from bgpi.hardware.board import default_board_kind
+from bgpi.hardware.bootconfig import boot_problems, pi_model, read_boot_config
 from bgpi.hardware.frames import closed_switches
 from bgpi.hardware.locations import BARS
 from bgpi.hardware.profile import ProfileError, load_profile
@@ -112,6 +113,15 @@ class _NewSession:
 
 
 def _run(args: argparse.Namespace) -> int:
+    try:
+        return _run_board(args)
+    except UsageError as error:
+        # Under systemd this is what `systemctl status bgpi` shows (exit 2: no restart).
+        sdnotify.status(f"stopped: {error}")
+        raise
+
+
+def _run_board(args: argparse.Namespace) -> int:
     # From the start, so that a stop asked for while the board opens still ends cleanly.
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -174,6 +184,9 @@ def _run(args: argparse.Namespace) -> int:
             out.write(json.dumps(event) + "\n")
             out.flush()
 
+    if kind == "pi" and (boot := read_boot_config(model := pi_model())) is not None:
+        for problem in boot_problems(boot, model, profile):
+            print(f"bgpi run: warning: {problem}", file=sys.stderr)
     try:
         # Opened for the new session's table; a resumed one takes its place below.
         runner = (SimulatedTable(profile, table, emit, args.seed) if kind == "sim"

@@ -7,16 +7,33 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
+from gpiozero.pins import Factory
+
+from bgpi.hardware.bootconfig import pi_model, pin_conflicts, read_boot_config
 from bgpi.hardware.buttons import Buttons
-from bgpi.hardware.leds import Leds, SimulatedPixels, open_pixels
-from bgpi.hardware.profile import Profile
+from bgpi.hardware.leds import Colour, Leds, SimulatedPixels, open_pixels
+from bgpi.hardware.lines import PinsBusy
+from bgpi.hardware.profile import DICE, TURN_LIGHTS, LedConfig, Profile, SensorWiring
 from bgpi.hardware.scanner import Scanner
+from bgpi.hardware.wiring import pin_roles
 
 if TYPE_CHECKING:
     from bgpi.hardware.mockboard import SimulatedBoard
 
 BOARD_KINDS = ("sim", "pi")
 DEVICE_TREE_MODEL = Path("/proc/device-tree/model")
+FAULT_COLOUR: Colour = (255, 0, 0)
+
+
+class BoardError(RuntimeError):
+    """The real board cannot be opened; the message is one line: why, and what to do."""
+
+
+def fault_lights(config: LedConfig) -> dict[int, Colour]:
+    """The LEDs of a board that cannot start: every pip of both dice and both turn
+    lights steady red (hardware/legend.md)."""
+    return dict.fromkeys((index for target in (*DICE, *TURN_LIGHTS)
+                          for index in config.targets[target]), FAULT_COLOUR)
 
 
 def running_on_pi(model_file: Path = DEVICE_TREE_MODEL) -> bool:
@@ -63,26 +80,65 @@ class Board:
 def open_board(profile: Profile, kind: str) -> Board:
     """The board `kind` ("pi": the real pins and LEDs; "sim": mock pins, simulated LEDs).
 
-    A simulated board scans without settle time: mock pins need none.
+    A simulated board scans without settle time: mock pins need none.  The real board
+    opens its LEDs first: if the pins then fail, the LEDs show `fault_lights` (and keep
+    showing them after the program ends).  Whatever stops the real board comes out as
+    one `BoardError`.
     """
     if kind == "sim":
         # gpiozero's mock pins are imported only here: a real board starts without them.
         from bgpi.hardware.mockboard import SimulatedBoard
 
         sim = SimulatedBoard(profile)
-        factory = sim.factory
         wiring = dataclasses.replace(profile.sensors, settle_us=0.0)
         leds = Leds(profile.leds, SimulatedPixels(profile.leds.count))
-    elif kind == "pi":
-        sim = factory = None
-        wiring = profile.sensors
-        leds = Leds(profile.leds, open_pixels(profile.leds))
-    else:
+        scanner, buttons = _open_pins(wiring, profile, sim.factory)
+        return Board(profile, scanner, leds, buttons, sim)
+    if kind != "pi":
         raise ValueError(f"unknown board kind {kind!r}: expected one of {', '.join(BOARD_KINDS)}")
+    # The pin and LED libraries and the kernel each fail in their own way: every one of
+    # those failures, whatever its type, is the builder's to fix, so each is explained.
+    try:
+        leds = Leds(profile.leds, open_pixels(profile.leds))
+    except Exception as error:
+        raise BoardError(explain(error, profile)) from error
+    try:
+        scanner, buttons = _open_pins(profile.sensors, profile, None)
+    except Exception as error:
+        leds.show(fault_lights(profile.leds))
+        raise BoardError(explain(error, profile)) from error
+    return Board(profile, scanner, leds, buttons)
+
+
+def _open_pins(wiring: SensorWiring, profile: Profile, factory: Factory | None) -> tuple[Scanner, Buttons]:
     scanner = Scanner(wiring, pin_factory=factory)
     try:
-        buttons = Buttons(profile.buttons, pin_factory=factory)
+        return scanner, Buttons(profile.buttons, pin_factory=factory)
     except BaseException:
         scanner.close()
         raise
-    return Board(profile, scanner, leds, buttons, sim)
+
+
+def explain(error: Exception, profile: Profile) -> str:
+    """One line for the builder: why the real board did not open, and what to do."""
+    if isinstance(error, PinsBusy):
+        roles = pin_roles(profile)
+        busy = {pin: roles.get(pin, "a pin of the board") for pin in error.pins}
+        boot = read_boot_config(pi_model())
+        if boot is not None and (holders := pin_conflicts(boot, busy)):
+            return "; ".join(holders)
+        named = ", ".join(f"GPIO{pin} ({role})" for pin, role in busy.items())
+        return (f"{named} busy: another program holds it (a second bgpi? stop the service "
+                "first: sudo systemctl stop bgpi) or a kernel driver does")
+    if isinstance(error, ImportError):
+        return (f"a Raspberry Pi package is missing ({error}): install bgpi with them "
+                "(sudo systemd/install.sh, or pip install 'bgpi[pi]')")
+    if isinstance(error, PermissionError):
+        return (f"no permission to open {error.filename or 'a device'}: run as a user in the "
+                "groups gpio and spi (the service's user bgpi is)")
+    text = str(error).strip("'")
+    if "spidev" in text:
+        return f"the LEDs' SPI bus is off ({text}): add dtparam=spi=on to config.txt and reboot"
+    if "gpiochip" in text:
+        return f"{text} (/dev/gpiochip*): not a Raspberry Pi, or its GPIO device is missing"
+    return f"{type(error).__name__}: {text}"

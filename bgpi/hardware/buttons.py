@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from gpiozero import Button
 from gpiozero.pins import Factory
 
+from bgpi.hardware.lines import claiming
 from bgpi.hardware.profile import ButtonConfig
 
 
@@ -38,8 +39,9 @@ class Buttons:
         self._buttons: list[Button] = []
         try:
             for name, pin in config.pins.items():
-                button = Button(pin, pull_up=True, bounce_time=config.bounce_ms / 1000 or None,
-                                hold_time=config.long_press_s, pin_factory=pin_factory)
+                with claiming([pin]):
+                    button = Button(pin, pull_up=True, bounce_time=config.bounce_ms / 1000 or None,
+                                    hold_time=config.long_press_s, pin_factory=pin_factory)
                 button.when_held = lambda name=name: self._on_held(name)
                 button.when_released = lambda name=name: self._on_released(name)
                 self._buttons.append(button)

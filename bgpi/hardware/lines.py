@@ -15,11 +15,31 @@ The scanner (`bgpi.hardware.scanner`) runs the same code over either.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Protocol
 
 from gpiozero import Device, DigitalOutputDevice, InputDevice
 from gpiozero.pins import Factory
+
+
+class PinsBusy(RuntimeError):
+    """Pins that a kernel driver or another program holds (lgpio's "GPIO busy")."""
+
+    def __init__(self, pins: Sequence[int]) -> None:
+        self.pins = tuple(pins)
+        super().__init__(f"GPIO{', '.join(map(str, self.pins))} busy")
+
+
+@contextmanager
+def claiming(pins: Sequence[int]) -> Iterator[None]:
+    """Claim `pins` inside: a pin library's "GPIO busy" comes out as `PinsBusy(pins)`."""
+    try:
+        yield
+    except Exception as error:
+        if "busy" in str(error).lower():
+            raise PinsBusy(pins) from error
+        raise
 
 
 class MuxLines(Protocol):
@@ -44,10 +64,12 @@ class DeviceLines:
         self._signal: list[InputDevice] = []
         try:
             for line, pin in enumerate(select):
-                self._select.append(DigitalOutputDevice(
-                    pin, initial_value=bool(initial >> line & 1), pin_factory=pin_factory))
+                with claiming([pin]):
+                    self._select.append(DigitalOutputDevice(
+                        pin, initial_value=bool(initial >> line & 1), pin_factory=pin_factory))
             for pin in signal:
-                self._signal.append(InputDevice(pin, pull_up=True, pin_factory=pin_factory))
+                with claiming([pin]):
+                    self._signal.append(InputDevice(pin, pull_up=True, pin_factory=pin_factory))
         except BaseException:
             self.close()
             raise
@@ -87,9 +109,11 @@ class GroupLines:
         self._signal = signal[0]
         self._all_high = (1 << len(signal)) - 1
         try:
-            lgpio.group_claim_output(self._handle, list(select),
-                                     [initial >> line & 1 for line in range(len(select))])
-            lgpio.group_claim_input(self._handle, list(signal), lgpio.SET_PULL_UP)
+            with claiming(select):
+                lgpio.group_claim_output(self._handle, list(select),
+                                         [initial >> line & 1 for line in range(len(select))])
+            with claiming(signal):
+                lgpio.group_claim_input(self._handle, list(signal), lgpio.SET_PULL_UP)
         except BaseException:
             self.close()
             raise

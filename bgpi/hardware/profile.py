@@ -31,6 +31,8 @@ CHANNELS = 16
 SELECT_LINES = 4
 GPIO_PINS = range(28)
 """BCM numbers of the GPIO pins on the 40-pin header."""
+HAT_EEPROM_PINS = (0, 1)
+"""ID_SD and ID_SC: the I2C bus of a HAT's EEPROM, which the firmware probes at boot."""
 
 BUTTON_NAMES: tuple[str, ...] = ("white.turn", "white.cube", "black.turn", "black.cube", "hint")
 DICE: tuple[str, ...] = ("die:1", "die:2")
@@ -601,8 +603,11 @@ def _fraction(value: Any) -> str | None:
 
 
 def _pin(value: Any) -> str | None:
+    if type(value) is int and value in HAT_EEPROM_PINS:
+        return (f"GPIO{value} is reserved for the HAT EEPROM (ID_SD/ID_SC, read by the "
+                "firmware at boot): use another pin")
     return (None if type(value) is int and value in GPIO_PINS
-            else f"expected a GPIO pin number 0..27 (BCM), got {value!r}")
+            else f"expected a GPIO pin number 2..27 (BCM), got {value!r}")
 
 
 def _pin_list(value: Any) -> str | None:

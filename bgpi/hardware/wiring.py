@@ -23,16 +23,27 @@ def led_labels(leds: LedConfig) -> list[str]:
     return labels
 
 
+PIN_NOTES = {"select": " (all multiplexers)", "signal": " (10 kOhm pull-up to 3.3 V)",
+             "button": " (to ground)"}
+"""What the wiring tables add to a pin's role, by its first word."""
+
+
+def pin_roles(profile: Profile) -> dict[int, str]:
+    """GPIO pin -> its job on the board: "select S0", "signal of mux 2", "button hint", ..."""
+    sensors, buttons = profile.sensors, profile.buttons
+    roles = {pin: f"select S{line}" for line, pin in enumerate(sensors.select)}
+    roles |= {pin: f"signal of mux {mux}" for mux, pin in enumerate(sensors.signal)}
+    roles |= LED_DRIVER_PINS[profile.leds.driver]
+    roles |= {buttons.pins[name]: f"button {name}" for name in BUTTON_NAMES}
+    return roles
+
+
 def wiring_tables(profile: Profile) -> str:
     """Pins, multiplexer channels and LED indices of `profile`, as plain text tables."""
-    sensors, leds, buttons = profile.sensors, profile.leds, profile.buttons
+    sensors, leds = profile.sensors, profile.leds
     lines = [f"Wiring of {profile.source}", "", "GPIO pins (BCM numbers)"]
-    pins = [(pin, f"select S{line} (all multiplexers)") for line, pin in enumerate(sensors.select)]
-    pins += [(pin, f"signal of mux {mux} (10 kOhm pull-up to 3.3 V)")
-             for mux, pin in enumerate(sensors.signal)]
-    pins += [(pin, role) for pin, role in LED_DRIVER_PINS[leds.driver].items()]
-    pins += [(buttons.pins[name], f"button {name} (to ground)") for name in BUTTON_NAMES]
-    lines += [f"  GPIO{pin:<3} {role}" for pin, role in sorted(pins)]
+    lines += [f"  GPIO{pin:<3} {role}{PIN_NOTES.get(role.split()[0], '')}"
+              for pin, role in sorted(pin_roles(profile).items())]
 
     lines += ["", "Multiplexer channels (CD74HC4067; channel = S0 + 2 S1 + 4 S2 + 8 S3)"]
     for mux in range(len(sensors.signal)):

@@ -120,7 +120,13 @@ def test_pin_taken_by_the_led_driver():
 
 def test_pin_out_of_range():
     (problem,) = problems(edited(("hint = 3", "hint = 40")))
-    assert "buttons.pins.hint: expected a GPIO pin number 0..27" in problem
+    assert "buttons.pins.hint: expected a GPIO pin number 2..27" in problem
+
+
+@pytest.mark.parametrize("pin", [0, 1])
+def test_the_hat_eeprom_pins_are_refused(pin):
+    (problem,) = problems(edited(("hint = 3", f"hint = {pin}")))
+    assert f"buttons.pins.hint: GPIO{pin} is reserved for the HAT EEPROM" in problem
 
 
 def test_channel_mapped_twice():
@@ -261,6 +267,6 @@ def test_settle_time_must_fit_in_a_frame():
 
 
 def test_too_many_multiplexers():
-    pins = ", ".join(str(pin) for pin in range(17))
+    pins = ", ".join(str(pin) for pin in range(2, 19))  # 17 pins (GPIO0 and 1 are refused)
     found = problems(edited(("signal = [24, 25, 5, 6, 12, 13, 16, 26]", f"signal = [{pins}]")))
     assert any("sensors.signal: multiplexers: expected an integer 1..16, got 17" in p for p in found)
