@@ -28,6 +28,7 @@ import asyncio
 import hmac
 import json
 import secrets
+import sys
 import threading
 from collections.abc import Awaitable, Callable
 from importlib import resources
@@ -51,6 +52,10 @@ SUBSCRIBER_BACKLOG = 512
 MAX_BODY = 64 * 1024
 SHUTDOWN_SECONDS = 1.0
 """How long requests still being answered may take once the board stops."""
+SWITCH_INTERVAL = 0.0005
+"""Seconds a thread may hold the interpreter lock while another waits for it, while the
+page is served (Python's default is 5 ms, a whole scan period: a busy server thread
+could make a frame that late; benchmarks/web.py measures it)."""
 STARTING_SECONDS = 5
 """How long a request waits for the board's first scan before it is told to come back."""
 ACTION_TIMEOUT = 30.0
@@ -224,7 +229,10 @@ async def _carry_out(bridge: Bridge, lines: tuple, waits: float) -> tuple[list[d
         def settle() -> None:
             if not answer.done():
                 answer.set_result((caused, problem))
-        loop.call_soon_threadsafe(settle)
+        try:
+            loop.call_soon_threadsafe(settle)
+        except RuntimeError:
+            pass  # the server has stopped: nobody waits for the answer, and the scan goes on
 
     bridge.submit(Request(lines, done))
     try:
@@ -307,8 +315,9 @@ def make_app(bridge: Bridge, geometry: Geometry, token: str | None = None,
 class WebServer:
     """`make_app` served on its own thread and event loop, so the scan loop never waits for it.
 
-    `start` returns once the socket is bound (raising OSError if it cannot be);
-    `stop` ends every stream and the thread.
+    `start` returns once the socket is bound (raising OSError if it cannot be) and
+    shortens the interpreter's switch interval (`SWITCH_INTERVAL`) while it serves;
+    `stop` ends every stream and the thread and puts the interval back.
     """
 
     def __init__(self, bridge: Bridge, geometry: Geometry, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
@@ -326,6 +335,7 @@ class WebServer:
         self._thread = threading.Thread(target=self._serve, name="bgpi-web", daemon=True)
         self._started = threading.Event()
         self._failure: BaseException | None = None
+        self._switch_interval = sys.getswitchinterval()
 
     @property
     def url(self) -> str:
@@ -334,9 +344,12 @@ class WebServer:
         return f"http://{host}:{self.port}/" + (f"?token={self.token}" if self.token else "")
 
     def start(self) -> None:
+        self._switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(self._switch_interval, SWITCH_INTERVAL))
         self._thread.start()
         self._started.wait()
         if self._failure is not None:
+            sys.setswitchinterval(self._switch_interval)
             raise self._failure
 
     def _serve(self) -> None:
@@ -373,3 +386,4 @@ class WebServer:
         self._call(self.app[HUB].close_all)
         self._call(self._loop.stop)
         self._thread.join(timeout=10)
+        sys.setswitchinterval(self._switch_interval)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import urllib.error
 import urllib.request
 
@@ -10,7 +11,7 @@ import pytest
 
 from bgpi.hardware.profile import load_profile
 from bgpi.web.bridge import Bridge
-from bgpi.web.server import WebServer
+from bgpi.web.server import SWITCH_INTERVAL, WebServer
 from tests.web.conftest import start_live
 
 OPENING = ({"dice": [3, 1]}, {"press": "white.turn"}, {"move": [8, 5]}, {"move": [6, 5]}, {"press": "white.turn"})
@@ -248,3 +249,14 @@ def test_the_url_printed_carries_the_token(guarded):
 def test_listening_beyond_loopback_needs_a_token():
     with pytest.raises(ValueError, match="token"):
         WebServer(Bridge(), load_profile().geometry, host="0.0.0.0")
+
+
+def test_the_server_shortens_the_switch_interval_while_it_serves():
+    before = sys.getswitchinterval()
+    server = WebServer(Bridge(), load_profile().geometry, port=0)
+    server.start()
+    try:
+        assert sys.getswitchinterval() == min(before, SWITCH_INTERVAL)
+    finally:
+        server.stop()
+    assert sys.getswitchinterval() == before
