@@ -73,23 +73,22 @@ class Sensing:
         self.limits = tuple(geometry.slots(location) for location in self.locations)
         self.index = {location: i for i, location in enumerate(self.locations)}
         self._sensed = itemgetter(*(LOCATIONS.index(location) for location in self.locations))
-        # Saturating is a byte translation: one table per run of locations with as many switches.
-        self._runs = []
-        for slot, limit in enumerate(self.limits):
-            if self._runs and self._runs[-1][2] == limit:
-                self._runs[-1][1] = slot + 1
-            else:
-                self._runs.append([slot, slot + 1, limit])
-        self._runs = [(start, stop, bytes(min(count, limit) for count in range(256)))
-                      for start, stop, limit in self._runs]
+        # Saturating is a byte translation at the most switches any location has; the few
+        # locations with fewer (the bar halves, usually) are looked at one by one.
+        most = max(self.limits)
+        self._at_most = bytes(min(count, most) for count in range(256))
+        self._fewer = [(slot, limit) for slot, limit in enumerate(self.limits) if limit < most]
 
     def raw(self, position: Position) -> list[int]:
         """The true number of checkers on each sensed location (not saturated)."""
         return list(self._sensed(census(position)))
 
     def _saturated(self, raw: Iterable[int]) -> bytes:
-        counts = bytes(raw)
-        return b"".join([counts[start:stop].translate(table) for start, stop, table in self._runs])
+        counts = bytes(raw).translate(self._at_most)
+        for slot, limit in self._fewer:
+            if counts[slot] > limit:
+                return bytes(map(min, counts, self.limits))
+        return counts
 
     def saturate(self, raw: Iterable[int]) -> Counts:
         return tuple(self._saturated(raw))
