@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bgpi.hardware.board import BOARD_KINDS, Board, open_board
 from bgpi.hardware.buttons import ButtonPress
@@ -22,7 +23,9 @@ from bgpi.hardware.leds import Leds, SimulatedPixels
 from bgpi.hardware.profile import BUTTON_NAMES, Profile
 from bgpi.link.link import Link
 from bgpi.link.pinout import config_args
-from bgpi.link.simpico import PicoHands, SimPico
+
+if TYPE_CHECKING:
+    from bgpi.link.simpico import SimPico
 
 SCHEME = "serial:"
 """How a board kind names a co-processor: ``serial:/dev/ttyACM0``."""
@@ -166,6 +169,9 @@ def open_link_board(profile: Profile, url: str, clock: Callable[[], float] | Non
 
 def open_pty_board(profile: Profile) -> PtyBoard:
     """The simulated Pico's board, connected.  Its link's clock is its scans: board time."""
+    # The simulated Pico runs on gpiozero's mock pins: imported only for it.
+    from bgpi.link.simpico import PicoHands, SimPico
+
     directory = tempfile.TemporaryDirectory(prefix="bgpi-pico-")
     pico = SimPico(Path(directory.name))
     try:

@@ -28,7 +28,6 @@ from bgpi.hardware.frames import Counter, closed_switches
 from bgpi.hardware.locations import LOCATIONS, Location, parse_location
 from bgpi.hardware.profile import Profile, Switch
 from bgpi.link.board import LinkBoard, open_any_board
-from bgpi.link.simpico import PicoHands
 from bgpi.rules.position import Position
 from bgpi.shell import script
 from bgpi.shell.recorder import Recorder
@@ -287,6 +286,9 @@ class SimulatedTable(TableRunner):
     def press_button(self, button: str, long: bool = False) -> None:
         """A hand presses `button`: straight to the core on the simulated board; through
         the firmware, like every other hand, on the simulated Pico."""
+        # Imported here: the simulated Pico runs on gpiozero's mock pins, which a real board never loads.
+        from bgpi.link.simpico import PicoHands
+
         if isinstance(self.sim, PicoHands):
             if long:
                 self.sim.hold(button)

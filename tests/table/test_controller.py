@@ -101,3 +101,17 @@ def test_bearing_off_into_a_sensed_tray():
     assert [step["to"] for step in steps] == ["off:white", "off:white"]
     (play,) = table.handle(Press("white.turn"))
     assert play["move"] == "6/off 3/off"
+
+
+def test_the_lights_are_worked_out_again_only_after_an_input_that_may_change_them():
+    sensing = Sensing(Geometry())
+    table, _ = started(sensing, 3, 1)
+    knocked = list(sensing.of(Position.start()))
+    knocked[sensing.index[12]] -= 1
+    knocked[sensing.index[11]] += 1
+    table.handle(Sensed(tuple(knocked)))
+    shown = table.lighting()
+    assert table.handle(Tick(1.0)) == []
+    assert table.lighting() is shown  # a tick that says nothing changes nothing
+    table.handle(Tick(2.0))  # the grace period is over: play pauses
+    assert table.lighting().roles == {12: "missing", 11: "extra"}
