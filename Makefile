@@ -20,6 +20,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/table.py
 	$(BIN)/python benchmarks/web.py
 	$(BIN)/python benchmarks/boot.py
+	$(BIN)/python benchmarks/engine.py
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
