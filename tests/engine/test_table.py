@@ -3,6 +3,9 @@ played by hands that follow the lights (the simulated board, Debian's gnubg)."""
 
 from __future__ import annotations
 
+import os
+import signal
+
 import pytest
 
 from bgpi.hardware.profile import load_profile
@@ -84,4 +87,162 @@ def test_a_whole_game_against_the_computer(advisor, seed):
     assert [(event["player"], event["move"]) for event in advised] == [(play["player"], play["move"]) for play in plays]
     assert all(event["player"] == "black" for event in events if event["event"] == "computer_play")
     assert kinds.count("computer_cube") >= 1
+    sim.close()
+
+
+START = "4HPwATDgc/ABMA"
+
+
+def practice(config: dict, advise, turn: Side, dice: tuple[int, int] | None = None):
+    """A practice table on the starting position with `turn` on roll, set up on the board."""
+    profile = load_profile()
+    table, events = Table.new(Sensing(profile.geometry), config, START, turn)
+    sim = SimulatedTable(profile, table, events.append, seed=0)
+    if advise is not None:
+        sim.advise = advise
+    sim.set_position(table.position)
+    if dice:
+        sim.dice.append(dice)
+    sim.advance(0.1)
+    return table, sim, events
+
+
+def hint_lit(table: Table) -> tuple[set, frozenset]:
+    lighting = table.lighting()
+    return {location for location, role in lighting.roles.items() if role == "hint"}, lighting.hint_from
+
+
+def test_the_hint_follows_the_steps_and_hides_on_a_second_press(advisor):
+    table, sim, events = practice({}, advisor, Side.WHITE, (3, 1))
+    sim.press("white.turn")
+    sim.press("hint")
+    assert events[-1]["event"] == "hint" and events[-1]["move"] == "8/5 6/5"
+    first = hint_lit(table)
+    assert first in (({8, 5}, frozenset({8})), ({6, 5}, frozenset({6})))
+    source = next(iter(first[1]))
+    sim.lift(source)
+    sim.advance(0.05)
+    sim.place(5)
+    sim.advance(0.1)
+    assert hint_lit(table) == ({14 - source, 5}, frozenset({14 - source}))  # the other checker: 6 or 8
+    sim.press("hint")
+    assert events[-1] == {"event": "hint_off"} and hint_lit(table) == (set(), frozenset())
+    sim.close()
+
+
+def test_another_step_clears_the_hint(advisor):
+    table, sim, events = practice({}, advisor, Side.WHITE, (3, 1))
+    sim.press("white.turn")
+    sim.press("hint")
+    sim.lift(13)
+    sim.advance(0.05)
+    sim.place(10)
+    sim.advance(0.1)
+    assert table.hint is None and hint_lit(table) == (set(), frozenset())
+    assert not [event for event in events if event["event"] == "rejected"]
+    sim.close()
+
+
+def test_cube_advice_before_the_roll_and_when_doubled(advisor):
+    table, sim, events = practice({}, advisor, Side.WHITE)
+    sim.press("hint")  # before starting: nothing to advise yet
+    assert events[-1]["event"] == "rejected" and events[-1]["reason"].startswith("no hint now")
+    sim.press("white.turn")  # the practice game starts and white rolls: undo by a new table
+    table, sim, events = practice({}, advisor, Side.WHITE)
+    sim.press("white.cube")  # starts the practice game with white's double
+    assert table.phase == "doubled"
+    sim.press("hint")
+    assert events[-1]["event"] == "hint" and events[-1]["player"] == "black"
+    assert events[-1]["advice"] == "take"
+    assert hint_lit(table) == ({"bar:black"}, frozenset())  # steady: yes, take
+    sim.press("black.turn")  # take: the advice is gone
+    assert hint_lit(table) == (set(), frozenset())
+    sim.close()
+
+
+def test_without_an_engine_the_hint_button_says_so():
+    _table, sim, events = practice({}, None, Side.WHITE, (3, 1))
+    sim.press("white.turn")
+    sim.press("hint")
+    assert events[-1] == {"event": "rejected", "player": None, "points": [],
+                          "reason": "no engine: none is configured"}
+    sim.close()
+
+
+def computer_to_play(advisor, dice=(3, 1)):
+    """Black is the computer and on roll in the starting position; its roll is `dice`."""
+    table, sim, events = practice({"opponent": "gnubg"}, advisor, Side.BLACK, dice)
+    sim.press("black.turn")  # the practice game starts with black's roll
+    return table, sim, events
+
+
+def test_only_the_computer_play_is_accepted(advisor):
+    table, sim, events = computer_to_play(advisor)
+    kinds = [event["event"] for event in events]
+    assert kinds[-3:] == ["start", "roll", "computer_play"]  # black's turn button started the practice game
+    assert events[-1]["move"] == "8/5 6/5"
+    sim.lift(12)  # black's 13-point
+    sim.advance(0.05)
+    sim.place(15)  # 13/10: legal, but not the computer's play
+    sim.advance(0.1)
+    refusal = events[-1]
+    assert refusal["event"] == "rejected" and refusal["points"] == [15]
+    assert refusal["reason"] == "the computer plays 8/5 6/5: move its checkers as the blue lights show"
+    assert hint_lit(table)[0]  # the expected step stays lit
+    sim.lift(15)
+    sim.advance(0.05)
+    sim.place(12)
+    sim.advance(0.1)
+    while follow_lights(table, sim):
+        sim.advance(0.1)
+    assert events[-1]["event"] == "play" and events[-1]["move"] == "8/5 6/5"  # committed by itself
+    sim.close()
+
+
+def test_a_power_cut_in_the_middle_of_the_computer_play(advisor):
+    table, sim, events = computer_to_play(advisor)
+    assert follow_lights(table, sim)  # one checker of two moved
+    sim.advance(0.1)
+    left = hint_lit(table)
+    # The power comes back: the table is read back from the journal, the checkers stay.
+    resumed = Table.resume(list(events), table.sensing)
+    sim.replace_table(resumed)
+    sim.advance(0.1)
+    assert resumed.following and hint_lit(resumed) == left
+    while follow_lights(resumed, sim):
+        sim.advance(0.1)
+    assert events[-1]["event"] == "play" and events[-1]["move"] == "8/5 6/5"
+    sim.close()
+
+
+def test_the_computer_answers_a_double(advisor):
+    _table, sim, events = practice({"opponent": "gnubg"}, advisor, Side.WHITE)
+    sim.press("white.cube")  # white doubles at the start: the computer takes
+    assert [event["event"] for event in events[-3:]] == ["double", "computer_cube", "take"]
+    assert events[-2]["decision"] == "take"
+    sim.close()
+
+
+def test_a_failing_engine_is_asked_again_later(advisor):
+    answers = iter([(None, "gnubg did not answer in time")])
+
+    def flaky(request):
+        return next(answers, None) or advisor(request)
+
+    _table, sim, events = computer_to_play(flaky)
+    assert events[-1] == {"event": "rejected", "player": None, "points": [],
+                          "reason": "gnubg did not answer in time"}
+    sim.advance(2.5)  # RETRY seconds of board time later
+    assert events[-1]["event"] == "computer_play"
+    sim.close()
+
+
+def test_a_killed_gnubg_does_not_stop_the_game(advisor):
+    table, sim, events = computer_to_play(advisor)  # gnubg started and answered
+    os.kill(advisor.engine.backend.pid, signal.SIGKILL)
+    while follow_lights(table, sim):
+        sim.advance(0.1)
+    sim.press("white.turn")  # white rolls
+    sim.press("hint")  # a new gnubg answers
+    assert events[-1]["event"] == "hint"
     sim.close()
