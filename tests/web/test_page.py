@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.web.conftest import start_live
+
 playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
 
 CHROMIUM = "/usr/bin/chromium"
@@ -141,3 +143,45 @@ def screenshot(page, name: str) -> None:
     """A picture of the page as the test left it, for people to look at."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def test_a_long_press_is_a_hold(page, live):
+    status, _ = live.request("POST", "/api/session", '{"config": {"beavers": true}}')
+    assert status == 200
+    live.act({"dice": [3, 1]}, {"press": "white.turn"}, {"move": [8, 5]}, {"move": [6, 5]},
+             {"press": "white.turn"}, {"press": "black.cube"})
+    wait_for_text(page, "#words", "Black doubles to 2")
+    page.locator("#button-white-cube").scroll_into_view_if_needed()
+    page.mouse.move(*centre(page, "#button-white-cube"))
+    page.mouse.down()
+    page.wait_for_timeout(1200)  # held past a second: the page sends a hold
+    page.mouse.up()
+    wait_for_text(page, "#words", "White beavers")
+    assert page.locator("#cube text").text_content() == "4"
+
+
+@pytest.fixture
+def real_board_page(browser, tmp_path):
+    board, close = start_live(tmp_path, kind="board")
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    page.goto(board.url)
+    page.wait_for_selector("#button-white-turn")
+    yield page, board
+    context.close()
+    close()
+
+
+def test_a_real_board_is_a_live_view_the_page_cannot_move(real_board_page):
+    page, board = real_board_page
+    assert page.locator("#kind").text_content() == "live view of the board"
+    assert "Hands on the board move the checkers" in page.locator("#help").text_content()
+    page.mouse.move(*centre(page, 'circle.checker[data-loc="8"]'))
+    page.mouse.down()
+    page.mouse.move(640, 420, steps=4)
+    page.mouse.up()
+    page.click("#button-white-turn")
+    page.wait_for_timeout(300)
+    assert page.locator("#in-hand").count() == 0
+    assert board.request("GET", "/api/state")[1]["phase"] == "setup"  # nothing moved, nothing pressed
+    assert page.locator('circle.checker[data-loc="8"]').count() == 3
