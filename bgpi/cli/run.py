@@ -211,8 +211,7 @@ def _run_board(args: argparse.Namespace) -> int:
         advisor = runner.advise = open_advisor(runner.table.config)
         if runner.table.computer is not None and not advisor.engine.available:
             raise UsageError(f"the computer opponent needs an engine: {advisor.engine.backend.reason}")
-        if (resumed := opened.resumed_event()) is not None:
-            opening.append(resumed)
+        opening += opened.opening()
         console = Console(sys.stdin, out, words=words) if kind == "sim" and _interactive(terminal) else None
 
         def new_session(runner: TableRunner, config: dict) -> None:  # asked for by the page

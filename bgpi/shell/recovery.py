@@ -46,6 +46,13 @@ class Opened:
             return None
         return {"event": "resumed", "events": self.events, "problems": list(self.notes)}
 
+    def opening(self) -> list[dict]:
+        """The events to journal and show first: ``resumed``, then what the journal
+        still owes (the ``game_over`` of a game cut short after its last play)."""
+        resumed = self.resumed_event()
+        owed = self.table.owed() if self.table is not None else []
+        return ([] if resumed is None else [resumed]) + owed
+
 
 def open_state(state_dir: Path, sensing: Sensing) -> Opened:
     """Open (and lock) the journal of `state_dir` and resume its table.

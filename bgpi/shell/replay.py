@@ -80,8 +80,8 @@ def replay(
         if opened is not None and opened.damaged is not None:
             sim.alert(BARS, JOURNAL_ALERT_S)
         advisor = sim.advise = open_advisor(table.config) if engine else None
-        if opened is not None and (resumed := opened.resumed_event()) is not None:
-            opening.append(resumed)
+        if opened is not None:
+            opening += opened.opening()
         for event in opening:
             emit(event)
         try:

@@ -98,6 +98,17 @@ class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
             return cls.resume(events[:applied], sensing), applied
         return table, applied
 
+    def owed(self) -> list[dict]:
+        """The events a journal cut short between a game's end (its last play, a drop)
+        and its ``game_over`` still owes (a power cut between the two, a damaged line):
+        applied, and returned for the journal.  None for any other table."""
+        self._out = []
+        if self.phase == "over" and self.game is not None:
+            dropper = self.dropper
+            self._game_over(self.game.drop(dropper) if dropper is not None
+                            else self.game.result(self.position))
+        return self._out
+
     # -- inputs --------------------------------------------------------------------
 
     def handle(self, happened: Input) -> list[dict]:

@@ -59,6 +59,7 @@ class TableState:
     unexplained_since: float | None = None
     explained_since: float | None = None  # reading right again, during an unexplained spell
     in_hand_since: float | None = None  # every reading has had a checker in hand since
+    dropper: Side | None = None  # who dropped the cube, until the game_over
     mismatch: dict | None = None
     candidates: list[PartialPlay] = field(default_factory=list)
     choice: int = 0
@@ -187,9 +188,11 @@ class TableState:
 
     def _apply_drop(self, event: dict) -> None:
         self.drop_asked = None
+        self.dropper = Side.parse(event["player"])
         self.phase = "over"
 
     def _apply_game_over(self, event: dict) -> None:
+        self.dropper = None
         result = GameResult(
             Side.parse(event["winner"]),
             ResultKind(event["result"]),

@@ -144,6 +144,32 @@ def test_damage_in_the_middle_resumes_from_the_lines_before_it_and_plays(tmp_pat
         plays(opened.table)
 
 
+GAME_ENDS = {
+    "play": [{"board": "position", "position_id": "fN8HAAABAAAAAA", "turn": "white"},
+             {"dice": [2, 1]}, {"press": "white.turn"}, {"lift": 1}, {"press": "white.turn"}],
+    "drop": [{"dice": [3, 1]}, {"press": "white.turn"}, {"move": [8, 5]}, {"move": [6, 5]},
+             {"press": "white.turn"}, {"press": "black.cube"}, {"press": "white.cube"},
+             {"press": "white.cube"}],
+}
+
+
+@pytest.mark.parametrize("last", sorted(GAME_ENDS))
+def test_a_journal_cut_between_a_games_end_and_its_game_over_finishes_the_game(tmp_path, last):
+    """A power cut (or a damaged line) after the last play or a drop: the game_over is owed."""
+    script = parse_script("\n".join(json.dumps(line) for line in GAME_ENDS[last]), "end")
+    replay(script, PROFILE, lambda event: None, tmp_path, seed=0)
+    events = list(read_journal(tmp_path).events)
+    end = next(i for i, event in enumerate(events) if event["event"] == "game_over")
+    assert events[end - 1]["event"] == last
+    journal_path(tmp_path).write_bytes(b"".join(lines_of(events[:end])))
+    opened = open_state(tmp_path, SENSING)
+    opened.journal.close()
+    (resumed, owed) = opened.opening()
+    assert resumed["event"] == "resumed" and owed == events[end]
+    assert opened.table.phase == "setup"
+    plays(opened.table)
+
+
 def test_a_damaged_first_line_starts_a_new_session(tmp_path):
     lines = lines_of(half_game(1))
     journal_path(tmp_path).write_bytes(b"#" + b"".join(lines))
