@@ -54,7 +54,7 @@ def _export(args: argparse.Namespace) -> int:
         for session in kept:
             print(session.describe())
         return 0
-    session = _pick(kept, args.session)
+    session = pick_session(kept, args.session)
     target = args.mat if args.mat is not None else args.sgf
     if args.mat is not None:
         if session.practice:
@@ -82,7 +82,7 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _pick(kept: list[KeptSession], number: int | None) -> KeptSession:
+def pick_session(kept: list[KeptSession], number: int | None) -> KeptSession:
     if number is None:
         return kept[-1]
     if not 1 <= number <= len(kept):

@@ -1,0 +1,166 @@
+"""After the game: every decision of a session's games, evaluated by the engine.
+
+The session's journal is applied event by event to a `Table` (as a resumed board
+does), and each decision is taken with the table as it stood just before it:
+
+- a play (``play``): the equity of the best play of the roll against the play made;
+  the play made is valued as gnubg values a play, by the position after it with the
+  opponent on roll (their cubeful equity, their cube action included), negated;
+- a cube decision before a roll the player could have doubled on (``roll`` without a
+  ``double``, or ``double``), and the answer to a double (``take``, ``beaver``, ``drop``).
+
+Equities are gnubg's cubeful ones, normalised to the cube; the loss of a decision is
+the best choice's equity minus the chosen one's (0 for the best).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from bgpi.engine import Engine, Situation
+from bgpi.rules.ids import match_id, position_from_id, position_id
+from bgpi.rules.play import Dice
+from bgpi.rules.position import Side
+from bgpi.table.controller import Table
+from bgpi.table.tracker import Sensing
+
+DOUBTFUL = 0.04
+BLUNDER = 0.16
+"""gnubg's default thresholds for a doubtful play and a very bad one (a blunder)."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision as the journal tells it, with the IDs of the moment before it (the
+    player on roll encoded, the dice of a play in the Match ID)."""
+
+    game: int
+    player: Side
+    kind: str  # "play" or "cube" (before the roll) or "answer" (to a double)
+    position_id: str
+    match_id: str
+    jacoby: bool
+    beavers: bool
+    chosen: str  # the move made, or "double", "no double", "take", "drop", "beaver"
+    after: str | None = None  # for a play: the position after it, encoded for the next roller
+
+    def situation(self) -> tuple[Situation, Dice | None]:
+        situation, dice = Situation.from_ids(self.position_id, self.match_id)
+        return replace(situation, jacoby=self.jacoby, beavers=self.beavers), dice
+
+
+@dataclass(frozen=True)
+class Assessed:
+    decision: Decision
+    best: str
+    loss: float
+
+    def as_json(self) -> dict:
+        d = self.decision
+        return {"game": d.game, "player": d.player.label, "kind": d.kind, "chosen": d.chosen,
+                "best": self.best, "loss": round(self.loss, 4), "position_id": d.position_id,
+                "match_id": d.match_id}
+
+
+def decisions(events: list[dict], sensing: Sensing) -> list[Decision]:
+    """The decisions in a session's events, in order."""
+    table = Table(sensing)
+    found: list[Decision] = []
+    game = 0
+    for event in events:
+        kind = event.get("event")
+        if kind == "start":
+            game += 1
+        elif table.game is not None and table.turn is not None:
+            found.extend(_decision(table, game, event))
+        table.apply(event)
+    return found
+
+
+def _decision(table: Table, game: int, event: dict) -> list[Decision]:
+    kind = event.get("event")
+    turn = table.turn
+
+    def at(player: Side, what: str, chosen: str, dice: tuple[int, int] = (0, 0), after=None) -> Decision:
+        return Decision(game, player, what, position_id(table.position, turn),
+                        match_id(table.game.match_key(dice)), table.settings.jacoby,
+                        table.settings.beavers, chosen, after)
+
+    if kind == "roll" and table.phase == "roll" and table.game.may_double(turn):
+        return [at(turn, "cube", "no double")]
+    if kind == "double" and table.phase == "roll":
+        return [at(turn, "cube", "double")]
+    if kind in ("take", "drop", "beaver") and table.phase == "doubled" and not table.game.cube.offer.beaver:
+        return [at(Side.parse(event["player"]), "answer", kind)]
+    if kind == "play" and table.phase in ("move", "choose") and not event.get("lenient"):
+        return [at(turn, "play", event["move"], tuple(table.dice), event["position_id"])]
+    return []
+
+
+def assess(decision: Decision, engine: Engine) -> Assessed:
+    """The decision's loss against the engine's best choice.  Raises EngineError."""
+    situation, dice = decision.situation()
+    if decision.kind == "play":
+        return _assess_play(decision, situation, dice, engine)
+    advice = engine.cube(situation)
+    if decision.kind == "cube":
+        doubled = min(advice.double_take, advice.double_drop)
+        chosen = doubled if decision.chosen == "double" else advice.no_double
+        best = max(doubled, advice.no_double)
+        word = "double" if doubled > advice.no_double else "no double"
+        return Assessed(decision, word, best - chosen)
+    # The answer to a double, from the taker's side: -double_take or -double_drop.
+    chosen = -advice.double_drop if decision.chosen == "drop" else -advice.double_take
+    best = max(-advice.double_drop, -advice.double_take)
+    return Assessed(decision, advice.response, best - chosen)
+
+
+def _assess_play(decision: Decision, situation: Situation, dice: Dice, engine: Engine) -> Assessed:
+    best = engine.plays(situation, dice, limit=1)[0]
+    mover = situation.mover
+    if best.move == decision.chosen:
+        return Assessed(decision, best.move, 0.0)
+    after = replace(situation, position=position_from_id(decision.after, mover.opponent), mover=mover.opponent)
+    if after.position.winner() is not None:
+        return Assessed(decision, best.move, 0.0)  # the game is won: nothing better than that
+    advice = engine.cube(after)
+    opponent = advice.no_double if not _may_double(after) else max(
+        advice.no_double, min(advice.double_take, advice.double_drop))
+    return Assessed(decision, best.move, max(0.0, best.equity + opponent))
+
+
+def _may_double(situation: Situation) -> bool:
+    if situation.crawford:
+        return False
+    return situation.cube_owner in (None, situation.mover)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Per player: decisions, equity lost, doubtful plays and blunders."""
+
+    decisions: int = 0
+    lost: float = 0.0
+    doubtful: int = 0
+    blunders: int = 0
+
+    def plus(self, assessed: Assessed) -> Summary:
+        return Summary(self.decisions + 1, self.lost + assessed.loss,
+                       self.doubtful + (DOUBTFUL <= assessed.loss < BLUNDER),
+                       self.blunders + (assessed.loss >= BLUNDER))
+
+    @property
+    def error_rate(self) -> float:
+        """Equity lost per decision, in thousandths (gnubg's mEMG, roughly)."""
+        return 1000 * self.lost / self.decisions if self.decisions else 0.0
+
+    def as_json(self) -> dict:
+        return {"decisions": self.decisions, "lost": round(self.lost, 4),
+                "error_rate": round(self.error_rate, 1), "doubtful": self.doubtful, "blunders": self.blunders}
+
+
+def summarise(assessed: list[Assessed]) -> dict[Side, Summary]:
+    totals = {side: Summary() for side in Side}
+    for one in assessed:
+        totals[one.decision.player] = totals[one.decision.player].plus(one)
+    return totals
