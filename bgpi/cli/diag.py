@@ -22,9 +22,11 @@ if TYPE_CHECKING:
     from bgpi.hardware.board import Board
     from bgpi.hardware.profile import Profile
 
-TESTS = ("sensors", "leds", "buttons", "wiring")
+TESTS = ("sensors", "leds", "buttons", "wiring", "walk")
 WHITE = (255, 255, 255)
 LED_STEP_SECONDS = 0.3
+WALK_SETTLE_SECONDS = 0.6
+"""A walk step is read once the switches have stayed the same this long after changing."""
 CHECK_FRAMES = 50
 """Frames the self-test reads from an empty real board."""
 
@@ -39,7 +41,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Check the board's sensors, lights and buttons. Give a test or --check.")
     parser.add_argument("test", nargs="?", choices=TESTS,
                         help="sensors: live switch map; leds: walk the LED chain; "
-                             "buttons: print each press; wiring: print the wiring tables")
+                             "buttons: print each press; wiring: print the wiring tables; "
+                             "walk: a guided check of every switch, checker by checker")
+    parser.add_argument("--locations", metavar="LIST",
+                        help="walk only these locations, e.g. 7,8,bar:white (default: all sensed)")
     parser.add_argument("--check", action="store_true",
                         help="run the automatic self-test; exit 0 only if everything passes")
     parser.add_argument("--profile", metavar="FILE", help="board profile (default: the built-in one)")
@@ -81,6 +86,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if args.test == "wiring":
         out.write(wiring_tables(profile))
         return 0
+    locations = _locations(args.locations, profile)
     kind = args.board or default_board_kind()
     # The boot config first: it is often why the board will not open.
     boot = check_boot(profile, kind, args.boot_config, out) if args.check else []
@@ -107,12 +113,98 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 show_sensors(board, out, args.frames, args.seconds)
             elif args.test == "leds":
                 walk_leds(board, out)
+            elif args.test == "walk":
+                return 0 if walk(board, out, locations) else 1
             else:
                 show_buttons(board, out, args.seconds)
         except KeyboardInterrupt:
             # Ctrl-C is how a live test is meant to end.
             out.write("\n")
     return 0
+
+
+def _locations(text: str | None, profile: Profile) -> list:
+    """The locations of --locations (all sensed ones if None); UsageError for a bad one."""
+    from bgpi.hardware.locations import parse_location
+
+    sensed = profile.geometry.sensed()
+    if text is None:
+        return list(sensed)
+    locations = []
+    for word in text.split(","):
+        try:
+            location = parse_location(int(word) if word.strip().isdigit() else word.strip())
+        except ValueError as error:
+            raise UsageError(f"--locations: {error}") from None
+        if location not in sensed:
+            raise UsageError(f"--locations: {word.strip()} has no switches on this board")
+        locations.append(location)
+    return locations
+
+
+def walk(board: Board, out: TextIO, locations: list) -> bool:
+    """The guided walk: light each location, ask for checkers one by one, then none;
+    compare what the switches read with what they should (`bgpi.hardware.walk`).
+
+    On the real board a step is read once the switches changed and then stayed the
+    same for `WALK_SETTLE_SECONDS`, or at once when a button is pressed (for a step
+    that changes nothing).  A simulated board puts the checkers down itself.
+    True if every step read as expected.
+    """
+    from bgpi.hardware.walk import WalkReport, walk_steps
+
+    profile = board.profile
+    report = WalkReport(profile.sensors)
+    if board.sim is None:
+        out.write("the board must be empty; follow the lit location. If a step changes "
+                  "nothing (a switch that does not close), press any button.\n")
+    else:
+        board.sim.clear()
+    seen = _settled(board)
+    for step in walk_steps(profile.sensors, profile.geometry, locations):
+        board.leds.show_targets({str(step.location): WHITE})
+        out.write(f"{step.instruction()}\n")
+        out.flush()
+        if board.sim is not None:
+            board.sim.set_checkers(step.location, step.checkers)
+            seen = _settled(board)
+        else:
+            seen = _next_reading(board, seen)
+        out.writelines(f"  {problem}\n" for problem in report.observe(step, seen))
+    board.leds.off()
+    out.writelines(f"{line}\n" for line in report.lines())
+    return report.wrong == 0
+
+
+def _settled(board: Board) -> int:
+    """The debounced frame after the switches have had time to settle."""
+    from bgpi.hardware.debounce import Debouncer
+
+    wiring = board.profile.sensors
+    debouncer = Debouncer(wiring.debounce_frames)
+    # Twice: behind a co-processor the firmware debounces before the host does.
+    for _ in range(2 * wiring.debounce_frames):
+        frame = debouncer.update(board.scanner.scan())
+    return frame
+
+
+def _next_reading(board: Board, before: int) -> int:
+    """The switches once they differ from `before` and have settled, or when a button is pressed."""
+    from bgpi.hardware.debounce import Debouncer
+
+    wiring = board.profile.sensors
+    debouncer = Debouncer(wiring.debounce_frames)
+    last, since = before, time.monotonic()
+    pacer = _paced(wiring.scan_hz, None)
+    while True:
+        next(pacer)
+        stable = debouncer.update(board.scanner.scan())
+        if stable != last:
+            last, since = stable, time.monotonic()
+        if board.buttons.next_press(timeout=0) is not None:
+            return stable
+        if stable != before and time.monotonic() - since >= WALK_SETTLE_SECONDS:
+            return stable
 
 
 def _paced(rate_hz: float, seconds: float | None) -> Iterator[None]:
@@ -279,26 +371,18 @@ def check(board: Board, out: TextIO, problems: list[str] | None = None) -> bool:
 
 
 def _check_sensors(board: Board, out: TextIO) -> list[str]:
-    from bgpi.hardware.debounce import Debouncer
     from bgpi.hardware.frames import SwitchTest
 
     wiring = board.profile.sensors
     test = SwitchTest(wiring)
     switches = [switch for _, switch in wiring.connected()]
     if board.sim is not None:
-        def settled() -> int:
-            debouncer = Debouncer(wiring.debounce_frames)
-            # Twice: behind a co-processor the firmware debounces before the host does.
-            for _ in range(2 * wiring.debounce_frames):
-                frame = debouncer.update(board.scanner.scan())
-            return frame
-
         board.sim.clear()
         for index, switch in wiring.connected():
             board.sim.set_switch(switch, True)
-            test.observe(1 << index, settled())
+            test.observe(1 << index, _settled(board))
             board.sim.release_switch(switch)
-            test.observe(0, settled())
+            test.observe(0, _settled(board))
         done = f"{len(switches)} switches closed and opened, each seen at its location and slot"
     else:
         out.write("sensors: reading the empty board\n")
