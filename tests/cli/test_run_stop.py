@@ -8,11 +8,10 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 
 from bgpi.cli import main
 from bgpi.hardware import board as board_module
-from bgpi.hardware.leds import OFF
+from bgpi.hardware.leds import OFF, SimulatedPixels
 from bgpi.shell.journal import journal_path, read_journal
 
 STOP_SECONDS = 2
@@ -34,24 +33,27 @@ def test_sigterm_ends_the_run_with_status_0_within_2_s_and_the_journal_whole(tmp
 def test_sigterm_turns_the_leds_off(tmp_path, monkeypatch):
     shown_at_close = []
     close = board_module.Board.close
+    show = SimulatedPixels.show
 
     def closing(board):
         shown_at_close.append(board.leds.pixels.shown)
         close(board)
         shown_at_close.append(board.leds.pixels.shown)
 
+    def showing(pixels):
+        show(pixels)
+        if set(pixels.shown) != {OFF}:  # lit (the setup guidance): now systemd stops it
+            os.kill(os.getpid(), signal.SIGTERM)
+
     monkeypatch.setattr(board_module.Board, "close", closing)
+    monkeypatch.setattr(SimulatedPixels, "show", showing)
     handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
-    # The board lights its setup guidance at once; the stop comes while it scans.
-    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM))
-    timer.start()
     try:
         status = main(["run", "--board", "sim", "--state", str(tmp_path), "--no-page"])
     finally:
-        timer.cancel()
         for signum, handler in handlers.items():
             signal.signal(signum, handler)
     assert status == 0
     lit, shown = shown_at_close
-    assert set(lit) != {OFF}  # it was showing something: the setup guidance
+    assert set(lit) != {OFF}
     assert set(shown) == {OFF}
