@@ -105,6 +105,15 @@ def say(event: dict) -> str | None:
             return f"The board does not show the game: {'; '.join(parts) or 'check it'}. Play pauses"
         case "restored":
             return "The board shows the game again: play on"
+        case "hint":
+            advice = event.get("move") or event.get("advice") or "no play"
+            equity = f" (equity {event['equity']:+.3f})" if isinstance(event.get("equity"), int | float) else ""
+            return f"Hint for {player}: {advice}{equity}"
+        case "computer_play":
+            move = event.get("move") or "no play"
+            return f"The computer ({player}) plays {move}: move its checkers as the lights show"
+        case "computer_cube":
+            return f"The computer ({player}): {event.get('decision')}"
     return None
 
 

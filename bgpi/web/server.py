@@ -12,7 +12,9 @@ Routes (the page uses nothing else; the tests drive the same):
   for a line the board cannot carry out now (nothing to lift), after the lines before it.
 * ``POST /api/session``: ``{"config": {...}}`` (a board script's config line) starts a new
   session, on either board; 400 for bad settings.
-* ``GET /api/session.mat``: the session's games as a Jellyfish .mat file.
+* ``GET /api/session.mat``, ``GET /api/session.sgf``: the current session's games as a
+  Jellyfish .mat file or as SGF (GNU Backgammon reads both; .mat cannot hold a practice
+  position: 409).
 
 Security: by default the server binds 127.0.0.1 and answers only requests addressed to a
 loopback name (a web page elsewhere cannot reach it by rebinding its DNS name).  With a
@@ -38,8 +40,10 @@ from aiohttp import web
 
 from bgpi.hardware.profile import Geometry
 from bgpi.rules.matfile import MatError, mat_record
-from bgpi.shell.journal import JournalError, journal_path, read_journal
+from bgpi.rules.sgffile import sgf_record
+from bgpi.shell.journal import JournalError, journal_path
 from bgpi.shell.script import Board, ScriptError, Wait, parse_script
+from bgpi.shell.sessions import sessions
 from bgpi.web import DEFAULT_HOST, DEFAULT_PORT
 from bgpi.web.bridge import Bridge, NewSession, Request
 
@@ -241,18 +245,28 @@ async def _carry_out(bridge: Bridge, lines: tuple, waits: float) -> tuple[list[d
         return [], "the board did not carry it out in time"
 
 
-async def session_mat(request: web.Request) -> web.StreamResponse:
+async def session_file(request: web.Request) -> web.StreamResponse:
+    """The current session's games: .mat (Jellyfish, not for a practice position) or .sgf."""
+    kind = request.match_info["kind"]
     state_dir = request.app[STATE_DIR]
     if state_dir is None or not journal_path(state_dir).exists():
         return _error(404, "no journal: this board keeps none")
     try:
-        record = await asyncio.to_thread(lambda: mat_record(read_journal(state_dir).events))
-    except (JournalError, MatError) as error:
+        kept = await asyncio.to_thread(sessions, state_dir)
+    except JournalError as error:
+        return _error(500, str(error))
+    session = kept[-1]
+    if kind == "mat" and session.practice:
+        return _error(409, "this session starts from a practice position, which .mat cannot hold: "
+                           "download the .sgf")
+    try:
+        record = mat_record(session.events) if kind == "mat" else sgf_record(session.events)
+    except MatError as error:
         return _error(500, str(error))
     if record.games == 0:
         return _error(404, "no games in this session yet: nothing to download")
     return web.Response(text=record.text, content_type="text/plain", headers={
-        "Content-Disposition": 'attachment; filename="bgpi-session.mat"'})
+        "Content-Disposition": f'attachment; filename="bgpi-session.{kind}"'})
 
 
 def _error(status: int, message: str) -> web.Response:
@@ -308,7 +322,7 @@ def make_app(bridge: Bridge, geometry: Geometry, token: str | None = None,
     app.router.add_get("/api/events", events)
     app.router.add_post("/api/actions", actions)
     app.router.add_post("/api/session", new_session)
-    app.router.add_get("/api/session.mat", session_mat)
+    app.router.add_get("/api/session.{kind:mat|sgf}", session_file)
     return app
 
 

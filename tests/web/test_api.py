@@ -181,6 +181,10 @@ def test_the_session_downloads_as_a_mat_file(live):
         text = response.read().decode()
     assert "31: 8/5 6/5" in text
     assert "Doubles => 2" in text
+    with urllib.request.urlopen(url.replace(".mat", ".sgf"), timeout=30) as response:
+        assert 'filename="bgpi-session.sgf"' in response.headers["Content-Disposition"]
+        sgf = response.read().decode()
+    assert sgf.startswith("(;") and "GM[6]" in sgf
 
 
 def test_the_page_and_its_files_are_served(live):

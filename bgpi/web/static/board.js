@@ -380,6 +380,7 @@ document.getElementById("session").addEventListener("submit", (event) => {
       if (!response.ok) say((answer.problems || [answer.error]).join("; "), true);
     }));
 });
-document.getElementById("download").href = api("api/session.mat");
+document.getElementById("download-mat").href = api("api/session.mat");
+document.getElementById("download-sgf").href = api("api/session.sgf");
 
 connect();
