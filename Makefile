@@ -21,6 +21,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/web.py
 	$(BIN)/python benchmarks/boot.py
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/link.py
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

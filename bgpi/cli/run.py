@@ -19,6 +19,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -32,7 +33,7 @@ from bgpi.hardware.bootconfig import boot_problems, pi_model, read_boot_config
 from bgpi.hardware.frames import closed_switches
 from bgpi.hardware.locations import BARS
 from bgpi.hardware.profile import ProfileError, load_profile
-from bgpi.link.board import PTY, board_kind
+from bgpi.link.board import PTY, LinkBoard, board_kind
 from bgpi.link.link import FirmwareRefused
 from bgpi.rules.ids import decode_match_id
 from bgpi.rules.position import Side
@@ -249,7 +250,9 @@ def _run_board(args: argparse.Namespace) -> int:
         if record is not None:
             runner.recorder = Recorder(record, closed_switches(runner.debouncer.stable, profile.sensors), runner.now)
         try:
-            run_live(runner, stop, console, after_scan=bridge.after_scan)
+            # Behind a co-processor the loop sleeps on the link, woken by what it sends.
+            sleep = runner.board.link.wait if isinstance(runner.board, LinkBoard) else time.sleep
+            run_live(runner, stop, console, after_scan=bridge.after_scan, sleep=sleep)
         except FirmwareRefused as error:
             raise UsageError(str(error)) from None
         if kind == "sim":

@@ -1,9 +1,8 @@
 """A board whose switches, buttons and LEDs are the co-processor's, over the link.
 
 `open_link_board` gives the same `Board` the shell drives on the Pi: `scanner.scan()`
-returns the latest frame the firmware reported (already debounced there; debouncing it
-again costs the host a frame or two, nothing more), `buttons` hands over its presses and
-`leds` sends the colours.  While the link is down the last frame stands and
+returns the latest frame the firmware reported (already debounced there: the shell does
+not debounce it again), `buttons` hands over its presses and `leds` sends the colours.  While the link is down the last frame stands and
 `link.connected` is False: the shell pauses play until it is back.
 """
 

@@ -135,6 +135,15 @@ class Link:
         elif now - self._said >= HEARTBEAT_S:
             self._send("HB")
 
+    def wait(self, seconds: float) -> None:
+        """Sleep up to `seconds`, waking as soon as the firmware sends something: the live
+        loop sleeps here, so a switch change is read the moment it arrives (the loop then
+        scans up to one period early, which its pacing absorbs)."""
+        if self.port is None:
+            time.sleep(seconds)
+        else:
+            self._wait_readable(seconds)
+
     def _wait_readable(self, wait: float) -> None:
         """Wait up to `wait` s for a byte without touching the port's settings (setting
         a pyserial timeout reconfigures the tty: a system call each time)."""

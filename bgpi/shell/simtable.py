@@ -77,7 +77,8 @@ class TableRunner:
         self.sim = self.board.sim
         self.recorder = recorder
         wiring = profile.sensors
-        self.debouncer = Debouncer(wiring.debounce_frames)
+        # A co-processor reports switches already debounced: once more would only cost a frame.
+        self.debouncer = Debouncer(1 if isinstance(self.board, LinkBoard) else wiring.debounce_frames)
         self.flaps = FlapWatch.for_wiring(wiring)
         self.counter = Counter(wiring, profile.geometry)
         self.period = 1 / wiring.scan_hz
