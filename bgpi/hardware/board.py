@@ -136,7 +136,12 @@ def explain(error: Exception, profile: Profile) -> str:
     if isinstance(error, PermissionError):
         return (f"no permission to open {error.filename or 'a device'}: run as a user in the "
                 "groups gpio and spi (the service's user bgpi is)")
-    text = str(error).strip("'")
+    text = str(error)
+    if len(text) > 1 and text[0] == text[-1] == "'":  # lgpio quotes its messages
+        text = text[1:-1]
+    if isinstance(error, AttributeError) and "'board'" in text:
+        return (f"Blinka does not take this machine for a Raspberry Pi ({text}): run it on "
+                "the Pi, or use --board sim")
     if "spidev" in text:
         return f"the LEDs' SPI bus is off ({text}): add dtparam=spi=on to config.txt and reboot"
     if "gpiochip" in text:

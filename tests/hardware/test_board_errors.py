@@ -76,6 +76,9 @@ def test_the_scanner_lets_go_of_its_lines_when_a_button_fails(real_board, profil
     (OSError("/dev/spidev0.0 does not exist"),
      ("the LEDs' SPI bus is off (/dev/spidev0.0 does not exist): add dtparam=spi=on to "
       "config.txt and reboot")),
+    (AttributeError("module 'board' has no attribute 'SPI'"),
+     ("Blinka does not take this machine for a Raspberry Pi (module 'board' has no attribute "
+      "'SPI'): run it on the Pi, or use --board sim")),
     (PermissionError(13, "Permission denied", "/dev/spidev0.0"),
      ("no permission to open /dev/spidev0.0: run as a user in the groups gpio and spi "
       "(the service's user bgpi is)")),
