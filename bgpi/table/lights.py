@@ -139,7 +139,7 @@ class PromptLook:
     """How a prompt shows: the asked turn light(s) and the dice.
 
     `dice` is "dark", "roll" (the roll, unplayable dice red), "cube" (one die all
-    amber; both when a beaver is an answer) or "number" (faces adding up to the
+    amber; both when a beaver is an answer, and while a drop is being confirmed) or "number" (faces adding up to the
     prompt's number; every pip of both dice for 0).
     """
 
@@ -274,8 +274,8 @@ def _dice_looks(lighting: Lighting) -> list[tuple[tuple[int, int], Look]]:
         return [((first, second), DEAD_DIE)]
     look = PROMPT_LOOKS[prompt.asks].dice_look
     if shows == "cube":
-        beaver = "beaver" in prompt.answers.values()
-        return [((FULL, FULL if beaver else 0), look)]
+        both = prompt.asks == "confirm_drop" or "beaver" in prompt.answers.values()
+        return [((FULL, FULL if both else 0), look)]
     if shows == "number" and prompt.number is not None:
         return [(number_faces(min(prompt.number, 12)),
                  Look(look.colour, "", period=_SLOW) if prompt.number > 12 else look)]

@@ -34,7 +34,7 @@ class TableView:
     def _lighting(self) -> Lighting:
         roles, hint_from = self.hint_roles()  # under everything else
         combined: set[Location] = set()
-        dice = tuple(self.dice) if self.dice else None
+        dice = self._dice_shown()
         if self.phase == "setup":
             missing, extra = self.sensing.difference(self.seen or self.sensing.of(Position((0,) * 25, (0,) * 25)), self._expected())
             roles.update({location: "setup" for location in missing})
@@ -74,6 +74,19 @@ class TableView:
         hint_from = {location for location in hint_from if roles.get(location) == "hint"}
         return Lighting(roles=roles, combined=frozenset(combined), hint_from=frozenset(hint_from),
                         dice=dice, turn=self.turn, prompt=self.prompt())
+
+    def _dice_shown(self) -> tuple[int, int] | None:
+        """The roll on the dice LEDs; when only one of two different dice can be played,
+        the playable one first (the lights show the second die red)."""
+        if not self.dice:
+            return None
+        first, second = self.dice
+        if self.tree is not None and first != second and self.tree.most_dice == 1:
+            playable = {step.die for step, child in self.tree.steps(self.tree.root)
+                        if self.tree.is_acceptable(child)}
+            if playable == {second}:
+                return second, first
+        return first, second
 
     def prompt(self) -> Prompt | None:
         """What the board waits for, who answers and with which button; None in the
