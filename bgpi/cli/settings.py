@@ -15,7 +15,7 @@ from typing import Any
 from bgpi.link.board import board_kind
 
 TOP_KEYS = ("board", "profile", "brightness", "session", "money", "page")
-SESSION_KEYS = ("match", "lenient", "engine", "opponent", "hint_level")
+SESSION_KEYS = ("match", "lenient", "engine", "opponent", "hint_level", "coach")
 MONEY_KEYS = ("jacoby", "beavers", "auto_doubles")
 PAGE_KEYS = ("enabled", "listen", "port")
 

@@ -22,8 +22,10 @@ from bgpi.engine import (
     parse_level,
     parse_opponent,
 )
+from bgpi.rules.position import Side
+from bgpi.shell.analysis import Decision, assess
 
-ENGINE_KEYS = ("engine", "opponent", "hint_level")
+ENGINE_KEYS = ("engine", "opponent", "hint_level", "coach")
 """The session config's keys for the engine (the table reads `opponent` too: the computer plays black)."""
 
 BOARD_TIMEOUT = 5.0
@@ -45,11 +47,21 @@ class Advisor:
         situation = replace(situation, jacoby=request["jacoby"], beavers=request["beavers"])
         strength = self.computer if request["for"] == "computer" else self.hint
         try:
+            if request["for"] == "coach":
+                return self._coach(request), None
             if request["kind"] == "plays":
                 return self.engine.plays(situation, dice, strength, limit=1)[0].as_json(), None
             return self.engine.cube(situation, strength).as_json(), None
         except EngineError as error:
             return None, str(error)
+
+    def _coach(self, request: dict) -> dict:
+        """The best play and what the play made (`played`, leading to `after`) lost against it."""
+        decision = Decision(0, Side.parse(request["player"]), "play", request["position_id"],
+                            request["match_id"], request["jacoby"], request["beavers"],
+                            request["played"], request["after"])
+        assessed = assess(decision, Engine(self.engine.backend, self.hint, self.engine.timeout))
+        return {"move": assessed.best, "position_id": assessed.best_position_id, "loss": round(assessed.loss, 4)}
 
     def close(self) -> None:
         self.engine.close()
@@ -59,6 +71,10 @@ def engine_problems(config: Mapping) -> list[str]:
     """What is wrong with the engine's keys of a session config: [] when nothing."""
     checks = (("engine", _kind), ("opponent", parse_opponent), ("hint_level", parse_level))
     problems = []
+    coach = config.get("coach", 0)
+    if type(coach) not in (int, float) or not 0 <= coach <= 3:
+        problems.append(f"coach: expected the equity a play may lose before the board shows a better "
+                        f"one, 0 to 3 (such as 0.04), not {coach!r}")
     for key, check in checks:
         if key in config:
             if not isinstance(config[key], str):

@@ -54,6 +54,7 @@ class Assessed:
     decision: Decision
     best: str
     loss: float
+    best_position_id: str | None = None  # for a play: after the best one, the mover on roll
 
     def as_json(self) -> dict:
         d = self.decision
@@ -119,14 +120,14 @@ def _assess_play(decision: Decision, situation: Situation, dice: Dice, engine: E
     best = engine.plays(situation, dice, limit=1)[0]
     mover = situation.mover
     if best.move == decision.chosen:
-        return Assessed(decision, best.move, 0.0)
+        return Assessed(decision, best.move, 0.0, best.position_id)
     after = replace(situation, position=position_from_id(decision.after, mover.opponent), mover=mover.opponent)
     if after.position.winner() is not None:
-        return Assessed(decision, best.move, 0.0)  # the game is won: nothing better than that
+        return Assessed(decision, best.move, 0.0, best.position_id)  # won: nothing better than that
     advice = engine.cube(after)
     opponent = advice.no_double if not _may_double(after) else max(
         advice.no_double, min(advice.double_take, advice.double_drop))
-    return Assessed(decision, best.move, max(0.0, best.equity + opponent))
+    return Assessed(decision, best.move, max(0.0, best.equity + opponent), best.position_id)
 
 
 def _may_double(situation: Situation) -> bool:

@@ -22,10 +22,10 @@ blinking for no (no double, too good, drop).
 
 from __future__ import annotations
 
-from bgpi.hardware.locations import Location
+from bgpi.hardware.locations import LOCATIONS, Location
 from bgpi.rules.ids import match_id, position_from_id, position_id
 from bgpi.rules.position import Side
-from bgpi.table.tracker import bar, location_of
+from bgpi.table.tracker import bar, checkers_on, location_of
 from bgpi.table.turn import _path as steps_between
 
 RETRY = 2.0
@@ -58,6 +58,13 @@ class Advising:
     def _asked(self) -> Side:
         """Who decides now: the taker of a double, else the player whose turn it is."""
         return self.game.cube.offer.taker if self.phase == "doubled" else self.turn
+
+    def coach_request(self) -> dict | None:
+        """The coach's question about the play being committed (None when not coaching
+        this player): the roll's best play and what the play made loses against it."""
+        if self.coach is None or self.turn is self.computer:
+            return None
+        return self.advice_request("plays", "coach")
 
     def _hint_pressed(self) -> None:
         if self.hint is not None:
@@ -112,7 +119,9 @@ class Advising:
             self._emit({"event": "rejected", "player": None, "points": [], "reason": error})
             return
         self.advice_failed = None
-        if request["kind"] == "plays":
+        if request["for"] == "coach":
+            self._coach_advised(request, answer)
+        elif request["kind"] == "plays":
             self._play_advised(request["for"], answer)
         elif request["for"] == "hint":
             word = answer["response"] if self.phase == "doubled" else answer["action"]
@@ -134,6 +143,22 @@ class Advising:
         })
         if purpose == "computer":
             self._follow_plan()  # a roll that cannot be played commits at once
+
+    def _coach_advised(self, request: dict, answer: dict) -> None:
+        """Show the better play where the play made lost more than the coach's threshold."""
+        if answer["loss"] <= self.coach:
+            return
+        mover = Side.parse(request["player"])
+        before = position_from_id(request["position_id"], mover)
+        better = position_from_id(answer["position_id"], mover)
+        changed = [location for location in LOCATIONS
+                   if checkers_on(better, location) != checkers_on(before, location)]
+        self._emit({
+            "event": "coach", "player": mover.label, "played": request["played"],
+            "best": answer["move"], "loss": answer["loss"],
+            "from": [loc for loc in changed if checkers_on(better, loc) < checkers_on(before, loc)],
+            "to": [loc for loc in changed if checkers_on(better, loc) > checkers_on(before, loc)],
+        })
 
     def _computer_cube(self, answer: dict) -> None:
         side = self.computer
@@ -180,6 +205,11 @@ class Advising:
     def hint_roles(self) -> tuple[dict[Location, str], set[Location]]:
         """The `hint` roles now, and which of them blink (the checker to move, or a 'no')."""
         hint = self.hint
+        if hint is None and self.coached is not None:
+            # The better play, flashed where the play made lost too much: its checkers' points.
+            coached = self.coached
+            return ({**dict.fromkeys(coached["from"], "hint"), **dict.fromkeys(coached["to"], "hint")},
+                    set(coached["from"]) - set(coached["to"]))
         if hint is None:
             return {}, set()
         if "advice" in hint:

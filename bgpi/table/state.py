@@ -72,6 +72,8 @@ class TableState:
     hint: dict | None = None  # the hint (or computer_play) event being shown
     hinted: PartialPlay | None = None  # the hinted play in the roll's play tree
     following: bool = False  # the hinted play is the computer's: the only play accepted
+    coach: float | None = None  # the coach's threshold: equity lost that shows the better play
+    coached: dict | None = None  # the coach event being shown
     # questions the board is asking that no event has settled yet
     last_result: dict | None = None  # the last game_over, shown until the next game starts
     drop_asked: float | None = None  # board time of a first press of drop, awaiting the second
@@ -85,6 +87,8 @@ class TableState:
         kind = event.get("event")
         if kind in _ENDS_HINT:
             self.hint, self.hinted, self.following = None, None, False
+            if kind != "play":
+                self.coached = None
         handler = getattr(self, f"_apply_{kind}", None)
         if handler is not None:
             handler(event)
@@ -97,12 +101,13 @@ class TableState:
                      "tracker", "node", "reading", "rejected", "mismatch", "unexplained_since",
                      "explained_since", "in_hand_since",
                      "candidates", "choice", "wants_roll", "lenient_offer", "last_result",
-                     "drop_asked", "choosing", "guessed", "wants_advice", "advice_failed"):
+                     "drop_asked", "choosing", "guessed", "wants_advice", "advice_failed", "coached"):
             setattr(self, name, getattr(fresh, name))
         config = dict(event.get("config", {}))
         self.config = dict(config)
         self.lenient = bool(config.pop("lenient", False))
         self.computer = Side.BLACK if config.pop("opponent", None) else None
+        self.coach = config.pop("coach", None)
         self.settings = Settings.from_config(config)
         session = Session(self.settings)
         if "position_id" in event:
@@ -212,6 +217,9 @@ class TableState:
             mover = Side.parse(event["player"])
             after = position_from_id(event["position_id"], mover.opponent)
             self.hinted = next((node for node in self.tree.find(after) if self.tree.is_complete(node)), None)
+
+    def _apply_coach(self, event: dict) -> None:
+        self.coached = event
 
     def _apply_hint_off(self, event: dict) -> None:
         self.hint = self.hinted = None

@@ -257,6 +257,7 @@ class FollowingTurn:
         after = node.position
         over = after.winner() is not None
         game = self.game.end_turn()
+        coach = self.coach_request()  # asked with the position before the play
         self._emit({
             "event": "play",
             "player": side.label,
@@ -267,6 +268,8 @@ class FollowingTurn:
         })
         if over:
             self._game_over(self.game.result(after))
+        elif coach is not None:
+            self.wants_advice = coach | {"played": self._out[-1]["move"], "after": self._out[-1]["position_id"]}
 
     def _accept_as_made(self) -> None:
         """Lenient mode: the opponent accepts an illegal play; the game goes on from the board."""

@@ -246,3 +246,33 @@ def test_a_killed_gnubg_does_not_stop_the_game(advisor):
     sim.press("hint")  # a new gnubg answers
     assert events[-1]["event"] == "hint"
     sim.close()
+
+
+def test_the_coach_shows_the_better_play(advisor):
+    table, sim, events = practice({"coach": 0.04}, advisor, Side.WHITE, (3, 1))
+    sim.press("white.turn")
+    for source, destination in ((24, 21), (24, 23)):
+        sim.lift(source)
+        sim.advance(0.05)
+        sim.place(destination)
+        sim.advance(0.1)
+    sim.press("white.turn")
+    coach = events[-1]
+    assert coach["event"] == "coach" and coach["played"] == "24/23 24/21" and coach["best"] == "8/5 6/5"
+    assert coach["loss"] > 0.04 and (coach["from"], coach["to"]) == ([6, 8], [5])
+    assert hint_lit(table) == ({5, 6, 8}, frozenset({6, 8}))
+    sim.dice.append((6, 5))
+    sim.press("black.turn")  # the next roll ends the lesson
+    assert hint_lit(table) == (set(), frozenset())
+    sim.close()
+
+
+def test_the_coach_is_quiet_after_a_good_play(advisor):
+    table, sim, events = practice({"coach": 0.04}, advisor, Side.WHITE, (3, 1))
+    sim.press("white.turn")
+    sim.press("hint")
+    while follow_lights(table, sim):
+        sim.advance(0.1)
+    sim.press("white.turn")
+    assert events[-1]["event"] == "play" and "coach" not in [event["event"] for event in events]
+    sim.close()
