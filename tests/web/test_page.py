@@ -101,6 +101,8 @@ def test_rolling_then_lifting_a_checker_lights_its_destinations(page, live):
     for point in ("7", "5", "4"):
         lit(page, point, "destination")
     lit(page, "8", "source")
+    shown = page.eval_on_selector('circle.led.lit[data-loc="7"]', "led => getComputedStyle(led).fill")
+    assert shown == "rgb(0, 255, 0)"  # the LED in its colour, as the board lights it
     assert page.locator('circle.led.lit[data-role="destination"]').count() == 3
     screenshot(page, "page-destinations.png")
     page.mouse.up()  # dropped off the board: it goes back to the 8-point

@@ -155,8 +155,10 @@ function drawLed(g, x, y, index, r, kind, marks) {
   const id = `led-${index}`;
   const base = el("circle", {class: `${kind}`, cx: x, cy: y, r, id}, g);
   if (!look) return;
-  if (look.other) { base.setAttribute("fill", look.other); base.classList.add("lit"); }
-  const lit = el("circle", {class: `${kind} lit`, cx: x, cy: y, r, fill: look.colour, id: `${id}-lit`, ...marks}, g);
+  // Colours go in the style: the stylesheet's dark LED would beat a fill attribute.
+  if (look.other) { base.style.fill = look.other; base.classList.add("lit"); }
+  const lit = el("circle", {class: `${kind} lit`, cx: x, cy: y, r, id: `${id}-lit`, ...marks}, g);
+  lit.style.fill = look.colour;
   blink(lit, look);
 }
 
