@@ -67,7 +67,8 @@ class Link:
         self.receiver = Receiver()
         self.sender = Sender()
         self.counts: Counter[str] = Counter()
-        """Link events: ``connects``, ``disconnects``, ``timeouts``, ``resyncs``, ``errors``."""
+        """Link events: ``connects``, ``disconnects``, ``timeouts``, ``resyncs``, ``errors``,
+        ``presses_lost`` (older than the firmware keeps), ``unknown`` frame types."""
         self.phase = "closed"
         """"closed", "hello" (sent), "config" (sent), "sync" (asked), "up"."""
         self.firmware: dict[str, str] = {}
@@ -79,7 +80,10 @@ class Link:
         self.frame = 0
         self.keys = 0
         self.presses: deque[tuple[int, str]] = deque()
-        self.press_no = 0
+        self.press_no: int | None = None
+        """The number of the last press taken; None until the firmware (this boot of it) said."""
+        self._boot: str | None = None
+        self._gap_asked = False
         self.colours: list[Colour] = []
         self._sent_colours: list[Colour] | None = None
         self._heard = self._said = self._phase_at = 0.0
@@ -213,7 +217,7 @@ class Link:
             self._on_hello(args, now)
         elif kind == "READY" and self.phase == "config":
             self._enter("sync", now)
-            self._send("SYNC", str(self.press_no))
+            self._send("SYNC", self._sync_args())
         elif kind == "STATE" and self.phase in ("sync", "up"):
             self._on_state(args, now)
         elif kind == "SW" and self.phase in ("sync", "up"):
@@ -236,7 +240,7 @@ class Link:
             # Frames went missing: ask for the whole state (and the presses) again.
             self._lost_seen = self.receiver.counts["lost"]
             self.counts["resyncs"] += 1
-            self._send("SYNC", str(self.press_no))
+            self._send("SYNC", self._sync_args())
 
     def _on_hello(self, args: str, now: float) -> None:
         self.firmware = fields(args)
@@ -248,6 +252,11 @@ class Link:
                 f"the firmware on {self.url} (version {self.firmware.get('fw', '?')}) speaks "
                 f"protocol {spoken}; this bgpi speaks protocol {needed}: flash a firmware for "
                 f"protocol {needed} (firmware/README.md) or update bgpi")
+        if self.firmware.get("boot") != self._boot:
+            # A firmware that (re)started: its presses are numbered afresh, and those it
+            # kept from before we met it are not ours to replay.
+            self._boot = self.firmware.get("boot")
+            self.press_no = None
         if self.phase == "hello":
             self._enter("config", now)
             self._send("CONFIG", self.config)
@@ -260,9 +269,9 @@ class Link:
         self.frame = _hex(words[0] if words else "", self.frame)
         given = fields(args)
         self.keys = _int(given.get("keys", ""), 0)
-        presses = _int(given.get("presses", ""), self.press_no)
-        # Fewer than we have: the firmware restarted, and its count began again.
-        self.press_no = min(self.press_no, presses)
+        presses = _int(given.get("presses", ""), 0)
+        if self.press_no is None or presses < self.press_no:
+            self.press_no = presses
         self._lost_seen = self.receiver.counts["lost"]
         if self.phase == "sync":
             self.counts["connects"] += 1
@@ -278,10 +287,24 @@ class Link:
             self.counts["errors"] += 1
             return
         number, index, kind = int(words[0]), int(words[1]), words[2]
-        if number <= self.press_no:
+        taken = self.press_no if self.press_no is not None else number - 1
+        if number <= taken:
             return  # sent again by a resync: already taken
+        if number > taken + 1:
+            if not self._gap_asked:
+                # A press went missing: ask for it (the firmware keeps the last ones).
+                self._gap_asked = True
+                self.counts["resyncs"] += 1
+                self._send("SYNC", self._sync_args())
+                return
+            self.counts["presses_lost"] += number - taken - 1  # older than the firmware keeps
+        self._gap_asked = False
         self.press_no = number
         self.presses.append((index, kind))
+
+    def _sync_args(self) -> str:
+        """SYNC's argument: the last press taken, so that the firmware sends the rest."""
+        return "" if self.press_no is None else str(self.press_no)
 
     # -- what the host says ----------------------------------------------------------
 

@@ -7,6 +7,8 @@ Pico's `main` (below) and the simulated board (``firmware/sim/run.py``) drive it
 
 # ruff: noqa: UP031  (% formatting: MicroPython formats bytes only so; one style for the firmware)
 
+from random import getrandbits
+
 from bgfw import VERSION
 from bgfw import config as configs
 from bgfw.buttons import Buttons
@@ -25,8 +27,10 @@ PRESS_MEMORY = 16
 class Firmware:
     """One co-processor: switches, buttons and LEDs, and the host link (PROTOCOL.md)."""
 
-    def __init__(self, write, store=None, now=0):
+    def __init__(self, write, store=None, now=0, boot=None):
         self.tx = Sender(write)
+        # Tells the host that the press count began again (hardware-seeded on the RP2040).
+        self.boot = boot if boot is not None else getrandbits(32)
         self.rx = Receiver()
         self.store = store
         self.unknown = 0
@@ -58,8 +62,8 @@ class Firmware:
         muxes = len(self.frame)
         leds = self.lights.count if self.lights is not None else 0
         self.hello_at = now
-        self.send("HELLO", "fw=%s proto=%d muxes=%d leds=%d maxmux=%d"
-                  % (VERSION, PROTOCOL, muxes, leds, configs.MAX_MUXES), now)
+        self.send("HELLO", "fw=%s proto=%d muxes=%d leds=%d maxmux=%d boot=%08x"
+                  % (VERSION, PROTOCOL, muxes, leds, configs.MAX_MUXES, self.boot), now)
 
     def state(self, now):
         keys = self.buttons.mask()

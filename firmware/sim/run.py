@@ -8,8 +8,9 @@ Standard input takes the hands and the clock, one command a line; replies go to
 standard output:
 
     closed HEX      the reed switches now closed (bit mux*16+channel), from now on
-    press I         a short press of button I (the host's i-th button), done at once
-    hold I          a long press of button I, done at once
+    press I         a short press of button I (the host's i-th button): done at once, or
+                    with --realtime held for 50 ms by the clock
+    hold I          a long press of button I: likewise, held past the long-press time
     step N          N scan periods pass; replies ``ok SEQ``: the sequence number of the
                     last frame the firmware has sent by then (``ok -`` while unplugged)
     unplug          the USB cable is pulled: the port vanishes, the Pico loses power
@@ -129,11 +130,15 @@ def main(argv):
     control = sys.stdin.buffer
     reply = sys.stdout
     pending = b""
+    releases = []  # (time, pin) of buttons to let go, by the clock
     due = 0
     while True:
         if realtime:
             now = int((time.monotonic() - started) * 1000)
             hz = pico.firmware.config.hz if pico.firmware is not None and pico.firmware.config else 200
+            for release in [release for release in releases if release[0] <= now]:
+                releases.remove(release)
+                machine.BOARD.down.discard(release[1])
             if now >= due:
                 if pico.firmware is not None:
                     pico.firmware.tick(now)
@@ -161,6 +166,14 @@ def main(argv):
                 return 0
             if verb == "closed":
                 machine.BOARD.closed = int(words[1], 16)
+            elif verb in ("press", "hold") and realtime:
+                # By the clock: down now, up once held long enough; the ticks see it all.
+                config = pico.firmware.config if pico.firmware is not None else None
+                index = int(words[1])
+                if config is not None and index < len(config.buttons):
+                    held = config.bounce_ms * 2 + 10 + (config.long_ms if verb == "hold" else 0)
+                    machine.BOARD.down.add(config.buttons[index])
+                    releases.append((now + held, config.buttons[index]))
             elif verb in ("press", "hold"):
                 now = gesture(pico, now, int(words[1]), verb == "hold")
             elif verb == "step":

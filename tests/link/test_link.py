@@ -3,6 +3,10 @@ pyserial's ``loop://`` where a test plays the firmware's part itself."""
 
 from __future__ import annotations
 
+import os
+import select
+import tty
+
 import pytest
 import serial
 
@@ -10,7 +14,7 @@ from bgpi.hardware.buttons import ButtonPress
 from bgpi.hardware.frames import frame_of
 from bgpi.hardware.profile import Switch
 from bgpi.link.link import FirmwareRefused, Link
-from bgpi.link.wire import encode
+from bgpi.link.wire import Frame, Receiver, encode
 from tests.link.conftest import scan
 
 
@@ -98,3 +102,70 @@ def test_damaged_frames_from_the_firmware_are_counted_and_never_fatal() -> None:
     counts = link.receiver.counts
     assert counts["bad_crc"] == 1 and counts["oversized"] == 1 and counts["duplicate"] == 1
     assert counts["out_of_order"] >= 1 and counts["malformed"] >= 2
+
+
+class PlayedFirmware:
+    """The test plays the firmware at the master end of a real pty; the host opens its device."""
+
+    def __init__(self) -> None:
+        self.master, slave = os.openpty()
+        tty.setraw(slave)
+        self.device = os.ttyname(slave)
+        self.slave = slave
+        self.receiver = Receiver()
+        self.seq = 0
+        self.heard: list[Frame] = []
+
+    def send(self, kind: str, args: str = "", skip: int = 0) -> None:
+        self.seq += 1 + skip
+        os.write(self.master, encode(self.seq, kind, args))
+
+    def expect(self, link: Link, kind: str) -> Frame:
+        for _ in range(200):
+            link.pump(wait=0.01)
+            readable, _, _ = select.select([self.master], [], [], 0.01)
+            if readable:
+                self.heard += self.receiver.feed(os.read(self.master, 4096))
+            for frame in self.heard:
+                if frame.kind == kind:
+                    self.heard.remove(frame)
+                    return frame
+        raise AssertionError(f"the host sent no {kind}: {self.heard}")
+
+    def connect(self, link: Link, boot: str, presses: int) -> Frame:
+        self.expect(link, "HELLO")
+        self.send("HELLO", f"fw=1.0.0 proto=1 muxes=8 leds=44 boot={boot}")
+        self.expect(link, "CONFIG")
+        self.send("READY", "muxes=8 leds=44")
+        sync = self.expect(link, "SYNC")
+        self.send("STATE", f"{'0' * 32} keys=0 presses={presses}")
+        for _ in range(100):
+            link.pump(wait=0.01)
+            if link.connected:
+                return sync
+        raise AssertionError(link.status())
+
+    def close(self) -> None:
+        os.close(self.master)
+        os.close(self.slave)
+
+
+def test_a_press_lost_on_the_wire_is_asked_for_again_and_old_ones_are_not_replayed() -> None:
+    firmware = PlayedFirmware()
+    link = Link(firmware.device, "sel=2,3,4,5")
+    try:
+        sync = firmware.connect(link, boot="0000abcd", presses=4)
+        assert sync.args == ""  # a firmware met for the first time: its old presses are not ours
+        firmware.send("BTN", "5 0 short")
+        firmware.send("BTN", "7 1 long", skip=1)  # the frame with press 6 was lost
+        assert firmware.expect(link, "SYNC").args == "5"
+        firmware.send("STATE", f"{'0' * 32} keys=0 presses=7")
+        firmware.send("BTN", "6 4 short")
+        firmware.send("BTN", "7 1 long")
+        for _ in range(20):
+            link.pump(wait=0.01)
+        assert list(link.presses) == [(0, "short"), (4, "short"), (1, "long")]
+        assert link.receiver.counts["lost"] == 1 and link.counts["resyncs"] >= 1
+    finally:
+        link.close()
+        firmware.close()
