@@ -70,10 +70,12 @@ def plays(table: Table) -> bool:
         else:
             if table.phase == "setup":
                 table.handle(Sensed(SENSING.of(table.position)))
+            # Doubled: whoever the board asks takes; else the side on turn (or white) presses turn.
+            prompt = table.lighting().prompt
+            answers = prompt.answers if prompt is not None else {}
+            takes = [button for button, answer in answers.items() if answer == "take"]
             side = table.turn or Side.WHITE
-            if table.phase == "doubled":
-                side = side.opponent  # takes
-            table.handle(Press(f"{side.label}.turn"))
+            table.handle(Press(takes[0] if takes else f"{side.label}.turn"))
     return table.phase == "move"
 
 
