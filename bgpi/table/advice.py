@@ -67,13 +67,13 @@ class Advising:
         return self.advice_request("plays", "coach")
 
     def _hint_pressed(self) -> None:
-        if self.hint is not None:
+        phase = self.phase
+        if self.computer is not None and phase in ("roll", "move", "doubled") \
+                and self._asked() is self.computer:
+            reason = "the computer is deciding"  # and its play stays lit
+        elif self.hint is not None:
             self._emit({"event": "hint_off"})
             return
-        phase = self.phase
-        if self.computer is not None and self.phase in ("roll", "move", "doubled") \
-                and self._asked() is self.computer:
-            reason = "the computer is deciding"
         elif phase == "move" and self.mismatch is None:
             self.wants_advice = self.advice_request("plays", "hint")
             return

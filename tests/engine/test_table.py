@@ -276,3 +276,12 @@ def test_the_coach_is_quiet_after_a_good_play(advisor):
     sim.press("white.turn")
     assert events[-1]["event"] == "play" and "coach" not in [event["event"] for event in events]
     sim.close()
+
+
+def test_the_hint_button_leaves_the_computer_play_lit(advisor):
+    table, sim, events = computer_to_play(advisor)
+    lit = hint_lit(table)
+    sim.press("hint")
+    assert events[-1]["event"] == "rejected" and events[-1]["reason"] == "no hint now: the computer is deciding"
+    assert hint_lit(table) == lit and [event["event"] for event in events].count("computer_play") == 1
+    sim.close()
