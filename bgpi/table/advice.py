@@ -22,7 +22,7 @@ blinking for no (no double, too good, drop).
 
 from __future__ import annotations
 
-from bgpi.hardware.locations import LOCATIONS, Location
+from bgpi.hardware.locations import BARS, LOCATIONS, TRAYS, Location
 from bgpi.rules.ids import match_id, position_from_id, position_id
 from bgpi.rules.position import Side
 from bgpi.table.tracker import bar, checkers_on, location_of
@@ -30,6 +30,8 @@ from bgpi.table.turn import _path as steps_between
 
 RETRY = 2.0
 """Seconds of board time before the computer asks the engine again after a failure."""
+NO_ENGINE_SECONDS = 2.0
+"""Seconds of board time the 'no engine' look shows after a hint press."""
 
 YES = ("double", "take", "beaver")
 """Cube advice shown steady; the rest blinks."""
@@ -86,6 +88,11 @@ class Advising:
             reason = "a hint needs a roll to play or a cube to decide"
         self._emit({"event": "rejected", "player": None, "points": [], "reason": f"no hint now: {reason}"})
 
+    def _check_hint_failed(self) -> None:
+        """The 'no engine' look ends after a moment, as a hint hidden (`hint_off`)."""
+        if self.hint_failed is not None and self.now - self.hint_failed + 1e-9 >= NO_ENGINE_SECONDS:
+            self._emit({"event": "hint_off"})
+
     def _computer_turn(self) -> None:
         """Ask for what the computer needs next, if anything (after every input)."""
         side = self.computer
@@ -116,6 +123,8 @@ class Advising:
         if error is not None:
             if request["for"] == "computer":
                 self.advice_failed = self.now
+            elif request["for"] == "hint":
+                self.hint_failed = self.now
             self._emit({"event": "rejected", "player": None, "points": [], "reason": error})
             return
         self.advice_failed = None
@@ -205,6 +214,11 @@ class Advising:
     def hint_roles(self) -> tuple[dict[Location, str], set[Location]]:
         """The `hint` roles now, and which of them blink (the checker to move, or a 'no')."""
         hint = self.hint
+        if hint is None and self.hint_failed is not None:
+            # No engine answered the hint button: all four corners of the bar and trays
+            # blink blue for a moment, a look no advice ever has.
+            corners = {*BARS, *TRAYS}
+            return dict.fromkeys(corners, "hint"), corners
         if hint is None and self.coached is not None:
             # The better play, flashed where the play made lost too much: its checkers' points.
             coached = self.coached

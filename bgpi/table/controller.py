@@ -17,7 +17,7 @@ from bgpi.hardware.locations import Location, describe
 from bgpi.rules.ids import position_id
 from bgpi.rules.position import Side
 from bgpi.rules.result import GameResult
-from bgpi.table.advice import Advising
+from bgpi.table.advice import NO_ENGINE_SECONDS, Advising
 from bgpi.table.doubling import DROP_CONFIRM, Doubling
 from bgpi.table.inputs import Advised, Input, Press, Rolled, Sensed, Tick
 from bgpi.table.state import GRACE, TableState
@@ -118,6 +118,7 @@ class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
             self.now = happened.now
             self._check_grace()
             self._check_drop_time()
+            self._check_hint_failed()
         elif isinstance(happened, Sensed):
             self.seen = happened.counts
             self._sensed()
@@ -143,6 +144,8 @@ class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
             deadlines.append(self.explained_since + STEADY)
         if self.drop_asked is not None:
             deadlines.append(self.drop_asked + DROP_CONFIRM)
+        if self.hint_failed is not None:
+            deadlines.append(self.hint_failed + NO_ENGINE_SECONDS)
         return min(deadlines, default=None)
 
     def _emit(self, event: dict) -> None:

@@ -74,6 +74,7 @@ class TableState:
     following: bool = False  # the hinted play is the computer's: the only play accepted
     coach: float | None = None  # the coach's threshold: equity lost that shows the better play
     coached: dict | None = None  # the coach event being shown
+    hint_failed: float | None = None  # board time a hint found no engine: shown for NO_ENGINE_SECONDS
     # questions the board is asking that no event has settled yet
     last_result: dict | None = None  # the last game_over, shown until the next game starts
     drop_asked: float | None = None  # board time of a first press of drop, awaiting the second
@@ -101,7 +102,8 @@ class TableState:
                      "tracker", "node", "reading", "rejected", "mismatch", "unexplained_since",
                      "explained_since", "in_hand_since",
                      "candidates", "choice", "wants_roll", "lenient_offer", "last_result",
-                     "drop_asked", "choosing", "guessed", "wants_advice", "advice_failed", "coached"):
+                     "drop_asked", "choosing", "guessed", "wants_advice", "advice_failed", "coached",
+                     "hint_failed"):
             setattr(self, name, getattr(fresh, name))
         config = dict(event.get("config", {}))
         self.config = dict(config)
@@ -223,6 +225,7 @@ class TableState:
 
     def _apply_hint_off(self, event: dict) -> None:
         self.hint = self.hinted = None
+        self.hint_failed = None
 
     def _apply_computer_play(self, event: dict) -> None:
         self._apply_hint(event)

@@ -161,11 +161,20 @@ def test_cube_advice_before_the_roll_and_when_doubled(advisor):
 
 
 def test_without_an_engine_the_hint_button_says_so():
-    _table, sim, events = practice({}, None, Side.WHITE, (3, 1))
+    table, sim, events = practice({}, None, Side.WHITE, (3, 1))
     sim.press("white.turn")
     sim.press("hint")
     assert events[-1] == {"event": "rejected", "player": None, "points": [],
                           "reason": "no engine: none is configured"}
+    # the short 'no engine' look: both bar halves and both trays blink blue ...
+    corners = {"bar:white", "bar:black", "off:white", "off:black"}
+    assert hint_lit(table) == (corners, frozenset(corners))
+    sim.advance(1.0)
+    assert hint_lit(table) == (corners, frozenset(corners))
+    # ... for two seconds of board time, then the board asks as before
+    sim.advance(1.5)
+    assert events[-1] == {"event": "hint_off"}
+    assert hint_lit(table) == (set(), frozenset())
     sim.close()
 
 
