@@ -127,10 +127,11 @@ def switch_to_event(profile, board, hands) -> tuple[list[float], list[float]]:
             arrived.clear()
             time.sleep(0.013 + change % 5 * 0.001)  # at every phase of the 5 ms scans
             start = time.perf_counter()
-            if change % 2:
-                hands.lift(12)
+            point = 1 + change // 2 % 24  # on every point in turn: one switch changing this
+            if change % 2:                 # often would be taken for a flapping one
+                hands.lift(point)
             else:
-                hands.place(12)
+                hands.place(point)
             while not sensed:
                 time.sleep(0.0002)
             whole.append(sensed[0] - start)
