@@ -17,13 +17,11 @@ import json
 from pathlib import Path
 
 from bgpi.cli.errors import UsageError
-from bgpi.cli.export import pick_session
+from bgpi.cli.export import kept_sessions, pick_session
 from bgpi.engine import KINDS, EngineError, Strength, open_engine
 from bgpi.hardware.profile import load_profile
 from bgpi.rules.position import Side
 from bgpi.shell.analysis import BLUNDER, DOUBTFUL, assess, decisions, summarise
-from bgpi.shell.journal import JournalError, default_state_dir
-from bgpi.shell.sessions import sessions
 from bgpi.table.tracker import Sensing
 
 
@@ -44,13 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _analyse(args: argparse.Namespace) -> int:
-    state_dir = args.state if args.state is not None else default_state_dir()
-    try:
-        kept = sessions(state_dir)
-    except JournalError as error:
-        raise UsageError(str(error)) from None
-    if not kept:
-        raise UsageError(f"no journal in {state_dir} (give the state directory with --state)")
+    state_dir, kept = kept_sessions(args.state)
     session = pick_session(kept, args.session)
     found = decisions(list(session.events), Sensing(load_profile().geometry))
     if not found:

@@ -43,13 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _export(args: argparse.Namespace) -> int:
-    state_dir = args.state if args.state is not None else default_state_dir()
-    try:
-        kept = sessions(state_dir)
-    except JournalError as error:
-        raise UsageError(str(error)) from None
-    if not kept:
-        raise UsageError(f"no journal in {state_dir} (give the state directory with --state)")
+    state_dir, kept = kept_sessions(args.state)
     if args.list:
         for session in kept:
             print(session.describe())
@@ -80,6 +74,19 @@ def _export(args: argparse.Namespace) -> int:
     print(f"bgpi export: session {session.number}, {record.games} game{'s' if record.games != 1 else ''} "
           f"written to {target}", file=sys.stderr)
     return 0
+
+
+def kept_sessions(state: Path | None) -> tuple[Path, list[KeptSession]]:
+    """The state directory (`--state`, else the default) and the sessions kept in it;
+    UsageError if its journal cannot be read or there is none."""
+    state_dir = state if state is not None else default_state_dir()
+    try:
+        kept = sessions(state_dir)
+    except JournalError as error:
+        raise UsageError(str(error)) from None
+    if not kept:
+        raise UsageError(f"no journal in {state_dir} (give the state directory with --state)")
+    return state_dir, kept
 
 
 def pick_session(kept: list[KeptSession], number: int | None) -> KeptSession:
