@@ -27,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from timing import best_of
+
 from bgpi.rules.ids import position_id
 from bgpi.rules.movegen import result_keys
 from bgpi.rules.playtree import PlayTree
@@ -51,16 +53,6 @@ for line in open(sys.argv[1]):
                            "results": results or [request["position_id"]]}))
 sys.stdout.write("\\n".join(out) + "\\n")
 """
-
-
-def best_of(runs: int, job) -> float:
-    """The fastest of `runs` timings of `job()`, in seconds: the least disturbed by the machine."""
-    timings = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        job()
-        timings.append(time.perf_counter() - started)
-    return min(timings)
 
 
 def best_in_turns(runs: int, engine, reference) -> tuple[float, float]:

@@ -53,6 +53,8 @@ import time
 from functools import partial
 from pathlib import Path
 
+from timing import best_of
+
 from bgpi.hardware.locations import Location
 from bgpi.hardware.profile import load_profile
 from bgpi.rules.ids import position_id
@@ -308,16 +310,6 @@ def write_script(folder: Path, name: str, lines: list[dict]) -> Path:
 
 def percentile(ordered: list, fraction: float):
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
-
-
-def best_of(runs: int, job) -> float:
-    """The fastest of `runs` timings of `job()`, in seconds: the least disturbed by the machine."""
-    timings = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        job()
-        timings.append(time.perf_counter() - started)
-    return min(timings)
 
 
 def roll(positions: int, seed: int) -> None:
