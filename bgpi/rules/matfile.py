@@ -84,19 +84,9 @@ def mat_record(events: Iterable[Mapping[str, Any]]) -> MatRecord:
     Raises MatError for a session event with a bad match length or player
     names gnubg cannot read back.
     """
-    events = list(events)
-    starts = [i for i, event in enumerate(events) if event.get("event") == "session"]
-    session = events[starts[-1]] if starts else {}
+    session, played = last_session(events)
     writer = _Writer()
-    for number, event in enumerate(events[starts[-1] + 1 if starts else 0 :], start=1):
-        kind = event.get("event")
-        handler = getattr(writer, f"on_{kind}", None) if isinstance(kind, str) else None
-        if handler is None:
-            continue
-        try:
-            handler(event)
-        except (KeyError, TypeError, ValueError) as error:
-            writer.warn(f"{kind} event {number} of the session skipped: {_reason(error)}")
+    hand_over(played, writer, writer.warnings)
     config = session.get("config")
     settings = {**session, **config} if isinstance(config, Mapping) else session
     text = _layout(_match_length(settings), _names(settings), writer.games)
@@ -150,9 +140,7 @@ class _Writer:
         game = self._game()
         if game.cut:
             return
-        side = Side.parse(event["player"])
-        dice = Dice(*event["dice"])
-        play = find_play(game.position, side, dice, event)
+        side, dice, play = read_play(game.position, event)
         if play is None:
             move = event.get("move", "")
             self._cut(game, f"{side.label}'s play {dice}: {move!r} does not follow from the position")
@@ -226,8 +214,16 @@ class _Writer:
         self.warn(f"game {len(self.games)}, play {game.plays + 1}: {reason}; the rest of the game is left out")
 
 
-def find_play(position: Position, side: Side, dice: Dice, event: Mapping[str, Any]) -> Play | None:
-    """The legal play the event committed: the one leading to its Position ID, else its move."""
+def read_play(position: Position, event: Mapping[str, Any]) -> tuple[Side, Dice, Play | None]:
+    """The side, the dice and the legal play a `play` event committed in `position`: the
+    play leading to the event's Position ID, else the one written as its move; None when
+    no legal play matches (the log does not follow from the position)."""
+    side = Side.parse(event["player"])
+    dice = Dice(*event["dice"])
+    return side, dice, _find_play(position, side, dice, event)
+
+
+def _find_play(position: Position, side: Side, dice: Dice, event: Mapping[str, Any]) -> Play | None:
     plays = legal_plays(position, side, dice)
     wanted = event.get("position_id")
     if wanted is not None:
@@ -309,5 +305,27 @@ def _count(value: object) -> int:
     return value
 
 
-def _reason(error: Exception) -> str:
-    return f"missing {error}" if isinstance(error, KeyError) else str(error)
+def last_session(events: Iterable[Mapping[str, Any]]) -> tuple[Mapping[str, Any], list[Mapping[str, Any]]]:
+    """The last `session` event of a table log ({} when it has none) and the events after it."""
+    events = list(events)
+    starts = [i for i, event in enumerate(events) if event.get("event") == "session"]
+    if not starts:
+        return {}, events
+    return events[starts[-1]], events[starts[-1] + 1 :]
+
+
+def hand_over(events: Iterable[Mapping[str, Any]], writer: object, warnings: list[str]) -> None:
+    """Give each event to the writer's `on_<event>` method, where it has one.  An event
+    the method cannot read (a field missing or wrong, or out of place) is skipped, and
+    `warnings` gets a line naming it and its number in the session: the exporters write
+    what they can of a damaged log rather than nothing."""
+    for number, event in enumerate(events, start=1):
+        kind = event.get("event")
+        handler = getattr(writer, f"on_{kind}", None) if isinstance(kind, str) else None
+        if handler is None:
+            continue
+        try:
+            handler(event)
+        except (KeyError, TypeError, ValueError) as error:
+            reason = f"missing {error}" if isinstance(error, KeyError) else str(error)
+            warnings.append(f"{kind} event {number} of the session skipped: {reason}")

@@ -36,8 +36,7 @@ from typing import Any
 
 from bgpi.rules.cube import Cube
 from bgpi.rules.ids import decode_match_id, position_from_id
-from bgpi.rules.matfile import find_play
-from bgpi.rules.play import Dice
+from bgpi.rules.matfile import hand_over, last_session, read_play
 from bgpi.rules.position import BAR, OFF, Position, Side, absolute_point
 from bgpi.rules.result import GameResult, ResultKind
 from bgpi.rules.session import Score, Session, Settings
@@ -74,20 +73,9 @@ def sgf_record(events: Iterable[Mapping[str, Any]]) -> SgfRecord:
     malformed or out-of-place one is skipped with a warning, as is the rest of a game
     whose play does not follow from its position (a play accepted in lenient mode).
     """
-    events = list(events)
-    starts = [i for i, event in enumerate(events) if event.get("event") == "session"]
-    session_event = events[starts[-1]] if starts else {"config": {}}
+    session_event, played = last_session(events)
     writer = _Writer(session_event)
-    for event in events[starts[-1] + 1 if starts else 0:]:
-        kind = event.get("event")
-        handler = getattr(writer, f"on_{kind}", None) if isinstance(kind, str) else None
-        if handler is None:
-            continue
-        try:
-            handler(event)
-        except (KeyError, TypeError, ValueError) as error:
-            message = f"missing {error}" if isinstance(error, KeyError) else str(error)
-            writer.warnings.append(f"{kind} event skipped: {message}")
+    hand_over(played, writer, writer.warnings)
     text = "".join(writer.tree(game) for game in writer.games)
     return SgfRecord(text, len(writer.games), tuple(writer.warnings))
 
@@ -122,9 +110,7 @@ class _Writer:
         game = self._game()
         if game.cut:
             return
-        side = Side.parse(event["player"])
-        dice = Dice(*event["dice"])
-        play = find_play(game.position, side, dice, event)
+        side, dice, play = read_play(game.position, event)
         if play is None:
             game.cut = True
             self.warnings.append(f"game {game.number + 1}: {side.label}'s play {dice} "

@@ -57,6 +57,15 @@ def test_a_play_that_does_not_follow_is_left_out_with_a_warning():
     assert record.warnings and "does not follow from the position" in record.warnings[0]
 
 
+def test_an_event_it_cannot_read_is_skipped_with_a_warning_naming_it():
+    events = scenario("bar_entry")
+    at = next(i for i, event in enumerate(events) if event["event"] == "play")
+    events[at] = {key: value for key, value in events[at].items() if key != "dice"}
+    record = sgf_record(events)
+    session = max(i for i, event in enumerate(events) if event["event"] == "session")
+    assert record.warnings[0] == f"play event {at - session} of the session skipped: missing 'dice'"
+
+
 def gnubg_load(tmp_path: Path, text: str) -> str:
     path = tmp_path / "session.sgf"
     path.write_text(text)
