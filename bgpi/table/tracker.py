@@ -22,12 +22,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import combinations
-from operator import add, itemgetter
+from operator import itemgetter
 
-from bgpi.hardware.locations import LOCATIONS, Location
+from bgpi.hardware.locations import Location
 from bgpi.hardware.profile import Geometry
 from bgpi.rules.playtree import PartialPlay, PlayTree
-from bgpi.rules.position import BAR, CHECKERS, OFF, Position, Side, absolute_point
+from bgpi.rules.position import (
+    BAR,
+    CHECKERS,
+    OFF,
+    Checkers,
+    Position,
+    Side,
+    absolute_point,
+    own_point,
+)
 
 Counts = tuple[int, ...]
 """Checkers per sensed location, in `Sensing.locations` order, saturated at the slots."""
@@ -49,20 +58,15 @@ def checkers_on(position: Position, location: Location) -> int:
     return position.on_bar(side) if location.startswith("bar:") else position.borne_off(side)
 
 
-def census(position: Position) -> list[int]:
-    """`checkers_on` every location, in `LOCATIONS` order (points 1..24, bar halves, trays).
+_NOBODY = b"\0"
+"""After a side's 25 counts: what that side has on the locations it cannot stand on."""
 
-    Made for every node of every play tree, so it is counted whole lists at a time:
-    a point holds white's checkers or black's, never both, so its count is the sum.
-    """
-    white, black = position.white, position.black
-    return [
-        *map(add, white[:24], black[23::-1]),
-        white[24],
-        black[24],
-        CHECKERS - sum(white),
-        CHECKERS - sum(black),
-    ]
+
+def _pick(side: Side, location: Location) -> int:
+    """Where `side`'s count on `location` is among its 25 counts and `_NOBODY` (trays: none)."""
+    if isinstance(location, int):
+        return own_point(side, location) - 1
+    return BAR - 1 if location == bar(side) else BAR
 
 
 class Sensing:
@@ -72,16 +76,36 @@ class Sensing:
         self.locations: tuple[Location, ...] = geometry.sensed()
         self.limits = tuple(geometry.slots(location) for location in self.locations)
         self.index = {location: i for i, location in enumerate(self.locations)}
-        self._sensed = itemgetter(*(LOCATIONS.index(location) for location in self.locations))
+        # A position is counted a side at a time: a point holds one side's checkers or the
+        # other's, so the counts are the sum.  A side's 25 counts (points in its own count,
+        # then its bar), with a zero after them, are picked into sensed-location order...
+        self._picks = {side: itemgetter(*(_pick(side, location) for location in self.locations)) for side in Side}
+        # ...and its borne-off checkers are added where its tray is sensed.
+        self._tray_units = {side: 1 << (8 * self.index[tray(side)]) if tray(side) in self.index else 0 for side in Side}
         # Saturating is a byte translation at the most switches any location has; the few
         # locations with fewer (the bar halves, usually) are looked at one by one.
         most = max(self.limits)
         self._at_most = bytes(min(count, most) for count in range(256))
         self._fewer = [(slot, limit) for slot, limit in enumerate(self.limits) if limit < most]
 
+    def side_key(self, side: Side, checkers: Checkers) -> int:
+        """How many of `side`'s `checkers` (in its own count) stand on each sensed location,
+        not saturated, as one integer in the form of `key`.  A position's true counts are
+        the sum of its two sides' keys.
+
+        Play trees have hundreds of nodes that differ only in the mover's checkers, so the
+        tracker counts them this way: a copy and a pick of bytes, no list per location."""
+        key = int.from_bytes(bytes(self._picks[side](bytes(checkers) + _NOBODY)), "little")
+        tray_unit = self._tray_units[side]
+        return key + (CHECKERS - sum(checkers)) * tray_unit if tray_unit else key
+
+    def raw_key(self, position: Position) -> int:
+        """The true number of checkers on each sensed location, as one integer in the form of `key`."""
+        return self.side_key(Side.WHITE, position.white) + self.side_key(Side.BLACK, position.black)
+
     def raw(self, position: Position) -> list[int]:
         """The true number of checkers on each sensed location (not saturated)."""
-        return list(self._sensed(census(position)))
+        return list(self.raw_key(position).to_bytes(len(self.locations), "little"))
 
     def _saturated(self, raw: Iterable[int]) -> bytes:
         counts = bytes(raw).translate(self._at_most)
@@ -95,7 +119,7 @@ class Sensing:
 
     def of(self, position: Position) -> Counts:
         """What the switches read when the board shows `position`."""
-        return self.saturate(self.raw(position))
+        return tuple(self._saturated(self.raw_key(position).to_bytes(len(self.locations), "little")))
 
     def counts(self, by_location: Mapping[Location, int]) -> Counts:
         """Counts from {location: closed switches}; missing locations read 0."""
@@ -106,6 +130,10 @@ class Sensing:
         location: one checker more or less on a location is one addition, and a
         dictionary lookup hashes one number."""
         return int.from_bytes(self._saturated(raw), "little")
+
+    def saturated_key(self, raw_key: int) -> int:
+        """`key` of counts given in that form (`raw_key`, `side_key`)."""
+        return int.from_bytes(self._saturated(raw_key.to_bytes(len(self.locations), "little")), "little")
 
     def difference(self, seen: Counts, expected: Counts) -> tuple[dict[Location, int], dict[Location, int]]:
         """({location: checkers missing}, {location: checkers extra}) of `seen` against `expected`."""
@@ -164,34 +192,39 @@ class Tracker:
         self._lifts = list(zip(range(len(sensing.locations)), sensing.locations, sensing.limits, self._unit))
         self._opponent = self.side.opponent
         self._own_off_board = (bar(self.side), tray(self.side))
-        self._hits_by_opponent: dict[tuple[int, ...], tuple[int, ...]] = {}
         # what the switches read (Sensing.key) -> [(node, pending hits)]; Readings are made
         # only for what is read, so that the roll does not wait for hundreds of them
         self._index: dict[int, list[tuple[PartialPlay, frozenset[int]]]] = {}
+        # Nodes with the same hits share the opponent's checkers: their part of the counts
+        # and the readings of their hits are worked out once for each.
+        hit_readings: dict[Checkers, tuple[int, list[tuple[frozenset[int], int]]]] = {}
+        side_key, saturated_key, index = sensing.side_key, sensing.saturated_key, self._index
         for node in tree.nodes():
-            raw = sensing.raw(node.position)
-            readings = [(raw, frozenset())]
-            hits = self.hit_points(node)
-            for size in range(1, len(hits) + 1):
-                for pending in combinations(hits, size):
-                    counts = list(raw)
-                    for point in pending:
-                        counts[sensing.index[point]] += 1
-                        if self._opponent_bar is not None:
-                            counts[self._opponent_bar] -= 1
-                    readings.append((counts, frozenset(pending)))
-            for counts, pending in readings:
-                self._index.setdefault(sensing.key(counts), []).append((node, pending))
+            position = node.position
+            theirs = position.checkers(self._opponent)
+            known = hit_readings.get(theirs)
+            if known is None:
+                known = hit_readings[theirs] = (side_key(self._opponent, theirs), self._hit_readings(theirs))
+            theirs_key, readings = known
+            raw = side_key(self.side, position.checkers(self.side)) + theirs_key
+            for pending, change in readings:
+                index.setdefault(saturated_key(raw + change), []).append((node, pending))
 
-    def hit_points(self, node: PartialPlay) -> tuple[int, ...]:
-        """The points (absolute) of blots hit on the way to `node`."""
-        # Nodes with the same hits share the opponent's counts: worked out once for each.
-        opponent = node.position.checkers(self._opponent)
-        hits = self._hits_by_opponent.get(opponent)
-        if hits is None:
-            hits = tuple(point for point in self._blots if node.position.at(point)[0] is not self._opponent)
-            self._hits_by_opponent[opponent] = hits
-        return hits
+    def _hit_readings(self, theirs: Checkers) -> list[tuple[frozenset[int], int]]:
+        """(pending hits, change of the counts' key) for every subset of the hits that left
+        the opponent with `theirs`, none pending first: a pending hit's blot is still on
+        its point, not on the bar."""
+        hits = [point for point in self._blots if not theirs[own_point(self._opponent, point) - 1]]
+        readings = [(frozenset(), 0)]
+        for size in range(1, len(hits) + 1):
+            for pending in combinations(hits, size):
+                change = 0
+                for point in pending:
+                    change += self._unit[self.sensing.index[point]]
+                    if self._opponent_bar is not None:
+                        change -= self._unit[self._opponent_bar]
+                readings.append((frozenset(pending), change))
+        return readings
 
     def explain(self, seen: Counts) -> list[Reading]:
         """Every reading that explains `seen`: settled ones, ones with a checker in

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import pytest
 
 from bgpi.hardware.profile import Geometry
@@ -9,11 +11,14 @@ from bgpi.rules.notation import describe_change
 from bgpi.rules.play import Dice
 from bgpi.rules.playtree import PlayTree
 from bgpi.rules.position import Position, Side
-from bgpi.table.tracker import Sensing, Tracker, position_as_made
+from bgpi.rules.selfplay import corpus
+from bgpi.table.tracker import Sensing, Tracker, bar, checkers_on, position_as_made
 from tests.rules.boards import position, result
 
 W = Side.WHITE
 SENSING = Sensing(Geometry())
+FEW_SWITCHES = Sensing(Geometry(point_slots=3, bar_slots=2, trays_sensed=True))
+"""Points full at 3, bar halves at 2, trays counted: every way a count is cut short."""
 
 
 def counts(board: Position, **changes: int) -> tuple[int, ...]:
@@ -97,3 +102,26 @@ def test_position_as_made_refuses_a_board_it_cannot_read():
     start = Position.start()
     with pytest.raises(ValueError, match="does not hold black's checkers"):
         position_as_made(SENSING, counts(start, p12=-1, p11=1), start, W)
+
+
+@pytest.mark.parametrize("sensing", [SENSING, FEW_SWITCHES])
+def test_a_positions_counts_are_the_checkers_on_each_sensed_location(sensing):
+    for board, _, _ in corpus(500, seed=5):
+        assert sensing.raw(board) == [checkers_on(board, location) for location in sensing.locations]
+
+
+@pytest.mark.parametrize("sensing", [SENSING, FEW_SWITCHES])
+def test_every_node_reads_as_itself_with_any_of_its_hits_pending(sensing):
+    """The tracker's index, counted a side at a time, against counting each location."""
+    for start, side, dice in corpus(150, seed=6):
+        track = Tracker(PlayTree(start, side, dice), sensing)
+        blots = [point for point in range(1, 25) if start.at(point) == (side.opponent, 1)]
+        for node in track.tree.nodes():
+            hits = [point for point in blots if node.position.at(point)[0] is not side.opponent]
+            for size in range(len(hits) + 1):
+                for pending in combinations(hits, size):
+                    raw = [checkers_on(node.position, location) + (location in pending)
+                           - (location == bar(side.opponent)) * size for location in sensing.locations]
+                    readings = track.explain(sensing.saturate(raw))
+                    assert any(r.node == node and r.pending == frozenset(pending)
+                               and r.in_hand is None and not r.early for r in readings), (node, pending)
