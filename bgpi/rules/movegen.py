@@ -17,11 +17,14 @@ of nanoseconds, a call in C over a whole board about the same):
   points, 25 the bar), changed in place and put back (do/undo);
 * the opponent is only seen as what a landing meets, one byte per location
   (`_OPEN`, `_BLOT` or `_CLOSED`), made by one `bytes.translate`;
-* each result is named by an integer key built up step by step: one byte per
-  location holding the mover's count (so `int.to_bytes` reads the counts back in
-  one call), then 3 bits per point counting the landings on an opposing blot
+* each result is named by an integer key built up step by step: one hex digit
+  (4 bits) per location holding the mover's count (at most 15, so a digit
+  never carries into the next; hex formatting reads the counts back in one
+  call), then 3 bits per point counting the landings on an opposing blot
   there.  A step adds a precomputed number (`_LAND`, `_UNIT`), and sets of keys
-  remove duplicate results without building a tuple per result.
+  remove duplicate results without building a tuple per result.  Keys are kept
+  this short (under 180 bits) because adding and hashing a Python integer costs
+  by its length.
 
 This module knows nothing of the physical board and reads no clock.
 """
@@ -36,13 +39,15 @@ _OPEN, _BLOT, _CLOSED = 0, 1, 2
 _KIND = bytes([_OPEN, _BLOT] + [_CLOSED] * 254)  # bytes.translate table: count -> kind
 
 _LOCATIONS = 26  # 0 off, 1..24 the points, 25 the bar
-_HIT_FIELDS = 8 * _LOCATIONS  # the first bit of the landings-on-blots fields
-_KEY_BYTES = (_HIT_FIELDS + 3 * 25 + 7) // 8
+_HIT_FIELDS = 4 * _LOCATIONS  # the first bit of the landings-on-blots fields
+# Hex digits and the counts they stand for, as bytes.translate tables.
+_DIGIT = b"0123456789abcdef" + bytes(240)
+_COUNT = bytes(int(chr(code), 16) if chr(code) in "0123456789abcdef" else 0 for code in range(256))
 # _UNIT[location]: one checker there.  _LAND[kind][location]: one checker landing
 # there.  A landing on a blot also counts in that point's 3-bit hit field: any
 # count above zero means the blot was hit, and the count itself follows from the
 # final position, so keys stay one per result.
-_UNIT = tuple(1 << (8 * location) for location in range(_LOCATIONS))
+_UNIT = tuple(1 << (4 * location) for location in range(_LOCATIONS))
 _LAND = (
     _UNIT,
     tuple(unit + (1 << (_HIT_FIELDS + 3 * location)) for location, unit in enumerate(_UNIT)),
@@ -103,7 +108,8 @@ def result_keys(own: Checkers, opponent: Checkers, dice: Dice) -> set[int]:
 
 def _decode(key: int, opponent: Checkers) -> tuple[Checkers, Checkers]:
     """The (own, opponent) counts that an absolute key names, given the opponent before the play."""
-    own = tuple(key.to_bytes(_KEY_BYTES, "little")[1:_LOCATIONS])
+    # The hex digits end with the counts: the bar's first, off's last.
+    own = tuple((b"%026x" % key)[-2:-27:-1].translate(_COUNT))
     hits = key >> _HIT_FIELDS
     if not hits:
         return own, opponent
@@ -117,7 +123,7 @@ def _decode(key: int, opponent: Checkers) -> tuple[Checkers, Checkers]:
 
 def _start_key(own: Checkers) -> int:
     """The absolute key of the mover's checkers before the play."""
-    return int.from_bytes(bytes((0, *own)), "little")
+    return int(bytes(own[::-1]).translate(_DIGIT) + b"0", 16)
 
 
 def _highest(own: Checkers | list[int]) -> int:
