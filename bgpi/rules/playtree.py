@@ -109,11 +109,10 @@ class PlayTree:
         self._opponents = {0: position.checkers(side.opponent)}  # by the hit flags of a node key
         self._lefts, self._dice_moves = _dice_left(dice)
         root_key = int.from_bytes(bytes((0, *own)), "little")
-        children = self._search(root_key)
+        nodes, children = self._search(root_key)
         # node -> ((step, child), ...) for every single step allowed on its own
-        nodes = {key: self._node(key) for key in children}
         self._steps: dict[PartialPlay, tuple[tuple[Step, PartialPlay], ...]] = {
-            nodes[key]: tuple([(step, nodes[child]) for step, child in found]) for key, found in children.items()
+            nodes[key]: found for key, found in children.items()
         }
         self.root = nodes[root_key]
         # The nodes by the dice they leave, fewest dice first; a node's dice used
@@ -135,10 +134,12 @@ class PlayTree:
         self._reaches: dict[tuple[PartialPlay, int], tuple[Reach, ...]] = {}
         self._by_position: dict[Position, list[PartialPlay]] | None = None
 
-    def _search(self, root: int) -> dict[int, list[tuple[Step, int]]]:
-        """{node key: [(step, child key), ...]} for every node below `root`, depth first."""
-        meets = [0, *(min(count, 2) for count in self._opponents[0][23::-1])]  # 0 open, 1 blot, 2 closed
-        children: dict[int, list[tuple[Step, int]]] = {}
+    def _search(self, root: int) -> tuple[dict[int, PartialPlay], dict[int, tuple[tuple[Step, PartialPlay], ...]]]:
+        """({node key: node}, {node key: ((step, child), ...)}) for every node below
+        `root`, depth first; each node is made when it is first found."""
+        moves = self._moves()
+        nodes = {root: self._node(root)}
+        children: dict[int, tuple[tuple[Step, PartialPlay], ...]] = {}
         pending = [root]
         while pending:
             key = pending.pop()
@@ -153,23 +154,46 @@ class PlayTree:
                 sources = list(compress(_POINTS_DOWN, fields[BAR - 1 : 0 : -1]))  # the occupied points
                 home = not any(fields[_HOME + 1 : BAR])
             for die, left_change in self._dice_moves[fields[_LEFT_BYTE]]:
+                by_source = moves[die]
                 for source in sources:
-                    destination = source - die
-                    if destination > 0:
-                        if meets[destination] == 2:
-                            continue
-                        hit = meets[destination] == 1 and not key >> (_HITS + destination) & 1
-                        change = _UNIT[destination] + (hit << (_HITS + destination))
-                    elif home and (destination == 0 or source == sources[0]):
-                        destination, hit, change = OFF, False, _UNIT[OFF]
+                    move = by_source[source]
+                    if move is not None:
+                        change, step, blot, hit_change, hit_step = move
+                        if blot and not key & blot:
+                            change, step = hit_change, hit_step
+                    elif source <= die and home and (source == die or source == sources[0]):
+                        change, step = _UNIT[OFF] - _UNIT[source], _STEPS[source][die][False]
                     else:
                         continue
-                    child = key + change - _UNIT[source] + left_change
-                    found.append((_STEPS[source][die][hit], child))
-                    if child not in children:
-                        pending.append(child)
-            children[key] = found
-        return children
+                    child_key = key + change + left_change
+                    child = nodes.get(child_key)
+                    if child is None:
+                        child = nodes[child_key] = self._node(child_key)
+                    found.append((step, child))
+                    if child_key not in children:
+                        pending.append(child_key)
+            children[key] = tuple(found)
+        return nodes, children
+
+    def _moves(self) -> list[list[tuple[int, Step, int, int, Step] | None]]:
+        """[die][source]: a step of `die` from `source` onto the board, as (change of node
+        key, step, the hit flag of the blot it would hit or 0, the change and step if it
+        does hit); None where it leaves the board or the opponent holds the point.
+
+        The opponent's checkers stay where they are during a play but for the blots
+        hit, so what a step meets is worked out once per tree."""
+        meets = [0, *(min(count, 2) for count in self._opponents[0][23::-1])]  # 0 open, 1 blot, 2 closed
+        moves: list[list[tuple[int, Step, int, int, Step] | None]] = [[] for _ in range(7)]
+        for die in set(self.dice.steps):
+            for source in range(BAR + 1):
+                destination = source - die
+                if destination <= 0 or meets[destination] == 2:
+                    moves[die].append(None)
+                    continue
+                change = _UNIT[destination] - _UNIT[source]
+                blot = 1 << (_HITS + destination) if meets[destination] == 1 else 0
+                moves[die].append((change, _STEPS[source][die][False], blot, change + blot, _STEPS[source][die][True]))
+        return moves
 
     def _node(self, key: int) -> PartialPlay:
         fields = key.to_bytes(_KEY_BYTES, "little")
