@@ -10,6 +10,9 @@ on roll, ``anBoard[1]`` the player on roll.  The key walks ``anBoard[0]`` then
 ``anBoard[1]``, writing for each location as many 1 bits as it holds checkers
 and then a 0 bit; the 80-bit key is padded with 0 bits and written as 14
 characters.  The same board therefore has a different ID for each player on roll.
+The batch command writes one ID per legal play, so the encoder works in a few
+calls into C: each side's key bits are a binary numeral looked up by count, last
+location first, which `int(bits, 2)` reads as the key in one call.
 
 **Match ID** (gnubg matchid.c, ``MatchID`` / ``MatchFromKey``): a 66-bit key of
 fixed-width fields (`MatchKey`), written as 12 characters.  White is gnubg's
@@ -18,18 +21,19 @@ player 0, black its player 1.
 
 from __future__ import annotations
 
-import base64
+import binascii
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
 
 from bgpi.rules.position import CHECKERS, Checkers, Position, Side
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-_DIGIT = {char: value for value, char in enumerate(_ALPHABET)}
 
 POSITION_ID_LENGTH = 14
 MATCH_ID_LENGTH = 12
 _POSITION_KEY_BITS = 80
+_POSITION_KEY_BYTES = _POSITION_KEY_BITS // 8
 _LOCATIONS = 25
 
 Board = tuple[Checkers, Checkers]
@@ -38,25 +42,28 @@ Board = tuple[Checkers, Checkers]
 
 def _to_base64(key: bytes, length: int) -> str:
     """gnubg's base64 of a key: the standard encoding without its padding."""
-    return base64.b64encode(key)[:length].decode("ascii")
+    return binascii.b2a_base64(key, newline=False)[:length].decode("ascii")
 
 
-def _from_base64(text: str, length: int, what: str) -> int:
-    """The 6 * `length` bits of `text`, big-endian; ValueError for a malformed text."""
+def _from_base64(text: str, length: int, what: str) -> bytes:
+    """The bytes that the base64 `text` writes, filled up with zero bits to whole
+    bytes (the 14 characters of a Position ID write its 10 bytes, 4 spare bits and
+    a zero byte); ValueError for a malformed text."""
     if len(text) != length:
         raise ValueError(
             f"{what} {text!r} has {len(text)} characters, expected {length}"
         )
-    value = 0
-    for index, char in enumerate(text):
-        digit = _DIGIT.get(char)
-        if digit is None:
-            raise ValueError(
-                f"{what} {text!r}: character {char!r} at position {index + 1} is not base64 "
-                "(A-Z, a-z, 0-9, +, /)"
-            )
-        value = value << 6 | digit
-    return value
+    if "=" not in text:  # binascii reads "=" as padding: gnubg writes none
+        try:
+            # Strict: a character outside the alphabet is refused, not skipped; "A" is 0.
+            return binascii.a2b_base64(text + "A" * (-length % 4), strict_mode=True)
+        except ValueError:  # binascii.Error, or a character beyond ASCII
+            pass
+    index, char = next((i, c) for i, c in enumerate(text) if c not in _ALPHABET)
+    raise ValueError(
+        f"{what} {text!r}: character {char!r} at position {index + 1} is not base64 "
+        "(A-Z, a-z, 0-9, +, /)"
+    )
 
 
 # --- Position ID -------------------------------------------------------------------
@@ -77,15 +84,42 @@ def position_id(position: Position, on_roll: Side) -> str:
 
 def board_id(board: Board) -> str:
     """The Position ID of gnubg's anBoard (the caller vouches for a valid board)."""
-    # Bit i of the key is character i of the string: 1s for checkers, a 0 after each location.
-    # The batch command writes one ID per legal play, so each location's run is looked up.
     waiting, moving = board
-    bits = "".join([_RUNS[count] for count in waiting] + [_RUNS[count] for count in moving])
-    key = int(bits[::-1], 2).to_bytes(_POSITION_KEY_BITS // 8, "little")
-    return _to_base64(key, POSITION_ID_LENGTH)
+    return _key_id(_side_bits(moving) + _side_bits(waiting))
 
 
-_RUNS = tuple("1" * count + "0" for count in range(2 * CHECKERS + 1))  # a location's bits by its count (80 bits hold 30 checkers)
+def result_ids(results: Iterable[tuple[Checkers, Checkers]]) -> list[str]:
+    """The Position IDs of the positions a roll's plays lead to, the mover on roll.
+
+    `results` holds (the mover's counts, the opponent's counts) after each play, as
+    `movegen.legal_results` gives them.  The batch command writes one ID per legal
+    play, so each distinct opponent's half of the key is written once: most plays
+    hit no blot and leave the opponent as it was, the others share the few blots.
+    """
+    opponent_bits: dict[Checkers, str] = {}
+    ids = []
+    for own, opponent in results:
+        bits = opponent_bits.get(opponent)
+        if bits is None:
+            bits = opponent_bits[opponent] = _side_bits(opponent)
+        ids.append(_key_id(_side_bits(own) + bits))
+    return ids
+
+
+# A location's run of key bits by its count, most significant bit first: its 0
+# bit, then a 1 bit per checker (80 bits hold 30 checkers).
+_RUNS = tuple("0" + "1" * count for count in range(2 * CHECKERS + 1))
+
+
+def _side_bits(side: Checkers) -> str:
+    """The key bits of one side of anBoard as a binary numeral: last location first,
+    so that `int(bits, 2)` reads the little-endian key in one call."""
+    return "".join([_RUNS[count] for count in side[::-1]])
+
+
+def _key_id(bits: str) -> str:
+    """The Position ID of a key written by `_side_bits`, the player on roll's half first."""
+    return _to_base64(int(bits, 2).to_bytes(_POSITION_KEY_BYTES, "little"), POSITION_ID_LENGTH)
 
 
 def decode_position_id(text: str) -> Board:
@@ -97,14 +131,13 @@ def decode_position_id(text: str) -> Board:
     CheckPosition: more than 15 checkers a side, both colours on one point,
     both players on the bar against closed boards).
     """
-    value = _from_base64(text, POSITION_ID_LENGTH, "position ID")
-    spare = 6 * POSITION_ID_LENGTH - _POSITION_KEY_BITS
-    if value & ((1 << spare) - 1):
+    written = _from_base64(text, POSITION_ID_LENGTH, "position ID")
+    if any(written[_POSITION_KEY_BYTES:]):  # the spare bits of the last character
         raise ValueError(
             f"position ID {text!r}: its last character {text[-1]!r} sets bits beyond the 80-bit key"
         )
-    key = (value >> spare).to_bytes(_POSITION_KEY_BITS // 8, "big")
-    bits = format(int.from_bytes(key, "little"), f"0{_POSITION_KEY_BITS}b")[::-1]
+    key = int.from_bytes(written[:_POSITION_KEY_BYTES], "little")
+    bits = format(key, f"0{_POSITION_KEY_BITS}b")[::-1]  # character i is bit i
     runs = bits.split("0")
     if len(runs) <= 2 * _LOCATIONS:
         raise ValueError(
@@ -144,8 +177,7 @@ def board_problems(board: Board) -> list[str]:
         if waiting[i] and moving[23 - i]
     ]
     # Neither player could ever have entered, so the position cannot arise.
-    closed = all(waiting[i] >= 2 and moving[i] >= 2 for i in range(6))
-    if closed and waiting[24] and moving[24]:
+    if waiting[24] and moving[24] and all(waiting[i] >= 2 and moving[i] >= 2 for i in range(6)):
         found.append("both players are on the bar against closed boards")
     return found
 
@@ -295,8 +327,7 @@ def decode_match_id(text: str) -> MatchKey:
     in money play, or bits set past the key.  Bit 66, the Jacoby flag some gnubg
     builds add, is accepted and ignored.
     """
-    value = _from_base64(text, MATCH_ID_LENGTH, "match ID")
-    bits = int.from_bytes(value.to_bytes(_MATCH_KEY_BYTES, "big"), "little")
+    bits = int.from_bytes(_from_base64(text, MATCH_ID_LENGTH, "match ID"), "little")
 
     def field(spec: tuple[int, int]) -> int:
         start, width = spec

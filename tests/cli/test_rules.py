@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from bgpi.cli import main
-from bgpi.cli.rules import answer_batch
+from bgpi.cli.rules import answer_batch, batch_line
 from bgpi.cli.selfplay import self_play_log
 from bgpi.rules.ids import (
     MatchKey,
@@ -132,6 +132,15 @@ def test_batch_results_equal_gnubgs():
         keys = gnubg.moves(board, *request["dice"])
         expected = sorted({gnubg.position_id([list(side) for side in gnubg.board_from_position_key(k)]) for k in keys})
         assert json.loads(line)["results"] == (expected or [request["position_id"]])
+
+
+def test_batch_answers_are_written_as_json_dumps_writes_them():
+    # The answer is formatted without json.dumps: the bytes must be the same.
+    for position, side, dice in corpus(500, seed=6):
+        identifier = position_id(position, side)
+        answer = batch_line(json.dumps({"position_id": identifier, "dice": [str(dice.first), dice.second]}))
+        results = json.loads(answer)["results"]
+        assert answer == json.dumps({"position_id": identifier, "dice": list(dice), "results": results})
 
 
 def test_batch_from_a_missing_file_is_one_line(capsys):

@@ -17,8 +17,11 @@ from bgpi.rules.ids import (
     match_id,
     position_from_id,
     position_id,
+    result_ids,
 )
+from bgpi.rules.movegen import legal_results
 from bgpi.rules.position import Position, Side
+from bgpi.rules.selfplay import corpus
 from tests.rules.strategies import scatter
 
 WHITE, BLACK = Side.WHITE, Side.BLACK
@@ -82,6 +85,24 @@ def test_position_round_trip_for_either_player_on_roll():
             assert position_from_id(position_id(position, side), side) == position
 
 
+def test_board_id_writes_each_location_as_its_checkers_then_a_zero_bit():
+    # The definition, one location at a time, against the encoder over self-play positions.
+    for position, side, _ in corpus(2000, seed=11):
+        board = (position.checkers(side.opponent), position.checkers(side))
+        assert board_id(board) == position_id_from_key_bits(ones_then_zero(board[0] + board[1]))
+
+
+def test_result_ids_are_the_board_ids_of_the_results_in_their_order():
+    # Many results hit a blot: the opponent's half of the key is not always the one before the play.
+    hits = 0
+    for position, side, dice in corpus(3000, seed=12):
+        opponent = position.checkers(side.opponent)
+        results = legal_results(position.checkers(side), opponent, dice)
+        hits += sum(theirs != opponent for _, theirs in results)
+        assert result_ids(results) == [board_id((theirs, own)) for own, theirs in results]
+    assert hits > 1000
+
+
 def test_position_id_refuses_a_position_that_cannot_occur():
     crowded = Position.start().white[:-1] + (1,)  # a 16th checker on the bar
     with pytest.raises(ValueError, match="white has 16 checkers"):
@@ -96,6 +117,9 @@ def test_position_id_refuses_a_position_that_cannot_occur():
         ("", "has 0 characters"),
         ("4HPwATDgc/AB-A", "character '-' at position 13 is not base64"),
         ("4HPwATDgc=ABMA", "character '=' at position 10 is not base64"),
+        ("4HPwATDgc/ABM=", "character '=' at position 14 is not base64"),
+        ("4HPwATDgc/AB\nA", "character '\\\\n' at position 13 is not base64"),
+        ("4HPwATDgc/ABMé", "character 'é' at position 14 is not base64"),
         ("4HPwATDgc/ABMB", "last character 'B' sets bits beyond the 80-bit key"),
         ("//////////////", "last character '/' sets bits beyond"),
     ],
@@ -294,6 +318,7 @@ def test_a_match_id_gnubg_would_not_write_is_refused(bits, message):
         ("QYkqASAAIAA", "has 11 characters, expected 12"),
         ("QYkqASAAIAAA=", "has 13 characters"),
         ("QYkqASAA AAA", "character ' ' at position 9 is not base64"),
+        ("QYkqASAAIA==", "character '=' at position 11 is not base64"),
     ],
 )
 def test_a_malformed_match_id_is_refused(text, message):
