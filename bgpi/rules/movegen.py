@@ -16,7 +16,9 @@ of nanoseconds, a call in C over a whole board about the same):
 * the mover's checkers are a list `board` by location (0 off, 1..24 the mover's
   points, 25 the bar), changed in place and put back (do/undo);
 * the opponent is only seen as what a landing meets, one byte per location
-  (`_OPEN`, `_BLOT` or `_CLOSED`), made by one `bytes.translate`;
+  (`_OPEN`, `_BLOT` or `_CLOSED`), made by one `bytes.translate`; the edge of
+  the board and the 11 pips beyond it read as closed, so that a step or two
+  past point 1 needs no test of its own where bearing off cannot happen;
 * each result is named by an integer key built up step by step: one hex digit
   (4 bits) per location holding the mover's count (at most 15, so a digit
   never carries into the next; hex formatting reads the counts back in one
@@ -31,12 +33,16 @@ This module knows nothing of the physical board and reads no clock.
 
 from __future__ import annotations
 
+from itertools import compress
+
 from bgpi.rules.play import Dice, Play, Step
 from bgpi.rules.position import BAR, OFF, Checkers, Position, Side
 
 # What a checker landing on a location meets, by the opponent's count there.
 _OPEN, _BLOT, _CLOSED = 0, 1, 2
 _KIND = bytes([_OPEN, _BLOT] + [_CLOSED] * 254)  # bytes.translate table: count -> kind
+_EDGE = bytes([_CLOSED])  # location 0: bearing off goes through the search
+_BEYOND = bytes([_CLOSED] * 11)  # kind[-11..-1]: two dice past point 1
 
 _LOCATIONS = 26  # 0 off, 1..24 the points, 25 the bar
 _HIT_FIELDS = 4 * _LOCATIONS  # the first bit of the landings-on-blots fields
@@ -52,6 +58,19 @@ _LAND = (
     _UNIT,
     tuple(unit + (1 << (_HIT_FIELDS + 3 * location)) for location, unit in enumerate(_UNIT)),
 )
+# _PASS[kind][point]: a checker passing over the point on its way (a hit on a blot there).
+_PASS = ((0,) * _LOCATIONS, tuple(land - unit for land, unit in zip(_LAND[_BLOT], _UNIT)))
+# _STEPS[pips][kind][source]: one checker moving `pips` from `source` (25 the bar) to a
+# point of that kind; pips up to 11, one checker taking both of two different dice.
+# (0 where the step would leave the board: `kind` reads closed there.)
+_STEPS = [()] + [
+    tuple(
+        tuple(_LAND[meets][source - pips] - _UNIT[source] if source > pips else 0 for source in range(_LOCATIONS))
+        for meets in (_OPEN, _BLOT)
+    )
+    for pips in range(1, 12)
+]
+_POINTS = range(1, 25)  # compress(_POINTS, own): the points holding the mover's checkers
 
 _RawStep = tuple[int, int, int, bool]  # a Step's fields, while searching
 
@@ -65,9 +84,8 @@ def legal_plays(position: Position, side: Side, dice: Dice) -> list[Play]:
     """
     own = position.checkers(side)
     opponent = position.checkers(side.opponent)
-    board, kind = _layout(own, opponent)
     plays = []
-    for raw in _search(board, kind, dice).values():
+    for raw in _search([0, *own], _kinds(opponent), dice).values():
         steps = tuple(Step(*step) for step in raw)
         plays.append(Play(side, steps, Position.of(side, *_apply(own, opponent, steps))))
     return plays
@@ -92,17 +110,22 @@ def result_keys(own: Checkers, opponent: Checkers, dice: Dice) -> set[int]:
     doubles: how many steps each point's checkers take); the rest go through
     the full search.
     """
-    board, kind = _layout(own, opponent)
+    kind = _kinds(opponent)
+    first = dice.first
+    second = dice.second
+    if first != second:
+        if own[24]:
+            return _enter(own, kind, first, second)
+        if sum(own[6:]) >= 2:  # one step brings at most one home, so nothing bears off
+            changes = _two_dice(own, kind, first, second)
+            if changes:
+                return changes
+        return set(_search([0, *own], kind, dice))
+    board = [0, *own]
     if own[24]:
         return _from_bar(board, kind, dice)
-    outside = sum(own[6:])  # checkers outside the home board
-    if dice.is_double:
-        if outside >= 4:  # all four steps cannot even bring them home
-            return _doubles(board, kind, dice.first, 4)
-    elif outside >= 2:  # one step brings at most one home, so nothing bears off
-        changes = _two_dice(board, kind, dice.first, dice.second)
-        if changes:
-            return changes
+    if sum(own[6:]) >= 4:  # all four steps cannot even bring them home
+        return _doubles(board, kind, first, 4)
     return set(_search(board, kind, dice))
 
 
@@ -135,50 +158,58 @@ def _highest(own: Checkers | list[int]) -> int:
     return 0
 
 
-def _layout(own: Checkers, opponent: Checkers) -> tuple[list[int], bytes]:
-    """The mover's counts by location, and what a landing meets on each (location 25 has none)."""
-    facing = bytes(opponent[23::-1])  # the opponent's counts on the mover's points 1..24
-    return [0, *own], (b"\0" + facing).translate(_KIND)
+def _kinds(opponent: Checkers) -> bytes:
+    """What a landing meets on each location (none on the bar, 25), closed off the board."""
+    # The opponent's counts on the mover's points 1..24; bytearray reads a tuple faster than bytes.
+    facing = bytearray(opponent[23::-1])
+    return (_EDGE + facing + _BEYOND).translate(_KIND)
 
 
-def _single_steps(occupied: list[int], kind: bytes, die: int) -> dict[int, int]:
-    """{source: change of key} for the steps of `die` from the points `occupied`
-    (highest first) that land on an open point of the board."""
-    steps = {}
-    for source in occupied:
-        destination = source - die
-        if destination <= 0:
-            break
-        meets = kind[destination]
-        if meets != _CLOSED:
-            steps[source] = _LAND[meets][destination] - _UNIT[source]
-    return steps
-
-
-def _two_dice(board: list[int], kind: bytes, a: int, b: int) -> set[int]:
+def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> set[int]:
     """Key changes of the plays of two different dice using both, when neither
     bar nor bear-off can take part.
 
     Then the landing points never change during the play, so two steps of
-    different checkers can be made in either order, and one checker taking both
-    dice needs either middle point open.  Empty when no play uses both dice.
+    different checkers can be made in either order: every pair of a step of `a`
+    and a step of `b` is a play, except both steps of a lone checker from its
+    point.  One checker taking both dice passes over either middle point: the
+    same result as a pair when one of the mover's checkers stands there (the
+    set keeps one), a hit when a blot does.  Empty when no play uses both dice.
     """
-    occupied = [point for point in range(24, 0, -1) if board[point]]
-    by_a = _single_steps(occupied, kind, a)
-    by_b = _single_steps(occupied, kind, b)
-    changes = {change_a + change_b for change_a in by_a.values() for change_b in by_b.values()}
-    for source in by_a.keys() & by_b.keys():
-        if board[source] == 1:
-            # A lone checker cannot take both steps from its point.  No legal
-            # play takes two checkers from a point that held one, so this sum
-            # names no other play.
-            changes.discard(by_a[source] + by_b[source])
-    for first, die, other in ((by_a, a, b), (by_b, b, a)):
-        for source, change in first.items():
-            middle = source - die
-            end = middle - other
-            if end > 0 and kind[end] != _CLOSED:
-                changes.add(change + _LAND[kind[end]][end] - _UNIT[middle])
+    by_a: list[int] = []  # the changes of the single steps
+    by_b: list[int] = []
+    # Both steps of a lone checker from its point: no play, nor any other play's
+    # key, since no legal play takes two checkers from a point that held one.
+    lone: list[int] = []
+    whole: list[int] = []  # one checker taking both dice
+    steps_a, steps_b, jumps = _STEPS[a], _STEPS[b], _STEPS[a + b]
+    for source in compress(_POINTS, own):
+        middle_a = source - a
+        middle_b = source - b
+        meets_a = kind[middle_a]
+        meets_b = kind[middle_b]
+        if meets_a != _CLOSED:
+            step_a = steps_a[meets_a][source]
+            by_a.append(step_a)
+            if meets_b != _CLOSED:
+                step_b = steps_b[meets_b][source]
+                by_b.append(step_b)
+                if own[source - 1] == 1:
+                    lone.append(step_a + step_b)
+        elif meets_b != _CLOSED:
+            by_b.append(steps_b[meets_b][source])
+        else:
+            continue
+        meets = kind[middle_a - b]
+        if meets != _CLOSED:
+            jump = jumps[meets][source]
+            if meets_a != _CLOSED:
+                whole.append(jump + _PASS[meets_a][middle_a])
+            if meets_b != _CLOSED:
+                whole.append(jump + _PASS[meets_b][middle_b])
+    changes = {change_a + change_b for change_a in by_a for change_b in by_b}
+    changes.difference_update(lone)
+    changes.update(whole)
     return changes
 
 
@@ -228,45 +259,54 @@ def _doubles(board: list[int], kind: bytes, die: int, steps: int) -> set[int]:
     return by_used[target]
 
 
+def _enter(own: Checkers, kind: bytes, a: int, b: int) -> set[int]:
+    """Key changes of the plays of two different dice with checkers on the bar
+    (rules.md §5): enter them all first, then play on.
+
+    A checker entered this turn stands on the opponent's home board, too far
+    from home to bear off with what is left of the roll.
+    """
+    entries = [die for die in (a, b) if kind[25 - die] != _CLOSED]
+    if own[24] >= 2 or not entries:
+        return {sum(_STEPS[die][kind[25 - die]][25] for die in entries[: own[24]])}
+    # The landing points do not change when the checker enters, so the other
+    # die moves any checker already on a point, or the entered one.
+    changes = set()
+    for die in entries:
+        other = a + b - die
+        steps = _STEPS[other]
+        entry = 25 - die
+        entered = _STEPS[die][kind[entry]][25]
+        sources = compress(_POINTS, own) if own[entry - 1] else (entry, *compress(_POINTS, own))
+        changes.update([
+            entered + steps[meets][source] for source in sources if (meets := kind[source - other]) != _CLOSED
+        ])
+    if changes:
+        return changes
+    # Only one die can be played: the larger one if it can enter (rules.md §4).
+    die = max(entries)
+    return {_STEPS[die][kind[25 - die]][25]}
+
+
 def _from_bar(board: list[int], kind: bytes, dice: Dice) -> set[int]:
-    """Key changes of the plays with checkers on the bar (rules.md §5): enter
-    them all first, then play on.
+    """Key changes of the plays of doubles with checkers on the bar (rules.md
+    §5): enter them all first, then play on.
 
     A checker entered this turn stands on the opponent's home board, too far
     from home to bear off with what is left of the roll.
     """
     on_bar = board[25]
-    if dice.is_double:
-        die = dice.first
-        entry = 25 - die
-        if kind[entry] == _CLOSED:
-            return {0}
-        entering = min(on_bar, 4)
-        entered = entering * (_LAND[kind[entry]][entry] - _UNIT[25])
-        if entering == 4 or on_bar > 4:
-            return {entered}
-        board[25] -= entering
-        board[entry] += entering
-        return {entered + change for change in _doubles(board, kind, die, 4 - entering)}
-    entries = [die for die in dice if kind[25 - die] != _CLOSED]
-    if on_bar >= 2 or not entries:
-        return {sum(_LAND[kind[25 - die]][25 - die] - _UNIT[25] for die in entries[:on_bar])}
-    # The landing points do not change when the checker enters, so the other
-    # die moves any checker already on a point, or the entered one.
-    occupied = [point for point in range(24, 0, -1) if board[point]]
-    changes = set()
-    for die, other in ((dice.first, dice.second), (dice.second, dice.first)):
-        if die not in entries:
-            continue
-        entry = 25 - die
-        entered = _LAND[kind[entry]][entry] - _UNIT[BAR]
-        moved = _single_steps(occupied if board[entry] else [entry, *occupied], kind, other)
-        changes.update([entered + change for change in moved.values()])
-    if changes:
-        return changes
-    # Only one die can be played: the larger one if it can enter (rules.md §4).
-    entry = 25 - max(entries)
-    return {_LAND[kind[entry]][entry] - _UNIT[25]}
+    die = dice.first
+    entry = 25 - die
+    if kind[entry] == _CLOSED:
+        return {0}
+    entering = min(on_bar, 4)
+    entered = entering * (_LAND[kind[entry]][entry] - _UNIT[25])
+    if entering == 4 or on_bar > 4:
+        return {entered}
+    board[25] -= entering
+    board[entry] += entering
+    return {entered + change for change in _doubles(board, kind, die, 4 - entering)}
 
 
 def _shares(checkers: int, reach: int) -> list[list[tuple[int, ...]]]:
