@@ -17,6 +17,10 @@ as `bgpi replay` does (`bgpi.shell.simtable.SimulatedTable`).
    the slowest is printed as `roll: slowest play tree and tracker T ms (best of 5)`.
    Goal (issue 14): at most 8 ms here, about 120 ms on a Pi Zero 2 W, under the
    dice animation.
+   The idle frame: what a scan in which nothing happens (the player thinking) costs
+   beyond reading the switches, and what a `Tick` fed to the core would add to it.
+   Goal (issue 14): the scan alone; the runner feeds Ticks only from the frame at
+   which time alone may change something (`TableRunner._frames_due`).
 1. The core's time per sensor event: the wall time of `Table.handle(Sensed(...))`
    alone (p50, p99, max).  Goals (issue 14): p99 at most 100 us and max at most
    0.5 ms of CPU time here (a Pi Zero 2 W is about 15x slower).  The longest
@@ -65,7 +69,7 @@ from bgpi.rules.position import Position, Side
 from bgpi.rules.selfplay import corpus
 from bgpi.shell.simtable import SimulatedTable
 from bgpi.table.controller import Table
-from bgpi.table.inputs import Sensed
+from bgpi.table.inputs import Sensed, Tick
 from bgpi.table.tracker import Sensing, Tracker, bar, location_of
 
 WAIT_LIMIT = 20
@@ -333,6 +337,36 @@ def roll(positions: int, seed: int) -> None:
     )
 
 
+IDLE_FRAMES = 2000
+
+
+def idle(seed: int) -> None:
+    """The cost of a frame in which nothing happens: the opening roll made, the player
+    thinking.  The switches' read itself (the scanner's pins) is left out: each frame
+    reads the same raw frame, so what is timed is all the loop adds to the read."""
+    profile = load_profile()
+    table, _ = Table.new(Sensing(profile.geometry))
+    sim = SimulatedTable(profile, table, lambda event: None, seed)
+    sim.set_position(Position.start())
+    sim.advance(0.1)
+    sim.dice.append((3, 1))
+    sim.press("white.turn")
+    sim.advance(0.5)
+    frame = sim.board.scanner.scan()
+    sim.board.scanner.scan = lambda: frame
+
+    def frames(work) -> float:
+        return best_of(5, lambda: [work() for _ in range(IDLE_FRAMES)]) / IDLE_FRAMES * 1e6
+
+    loop = frames(sim.scan)
+    scan = frames(lambda: (sim.debouncer.update(frame), sim.board.buttons.next_press(timeout=0)))
+    tick = frames(lambda: sim.feed(Tick(sim.now)))
+    sim.close()
+    print(f"idle frame: {loop:.1f} us beyond the switches' read, of which {scan:.1f} us debouncing "
+          f"and polling the buttons (goal: the scan alone); a Tick fed to the core with its "
+          f"lights checked would add {tick:.1f} us")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games in the session")
@@ -348,6 +382,7 @@ def main() -> None:
         gc.collect()
         gc.freeze()  # what is loaded by now stays: full collections skip it
     roll(args.positions, args.seed)
+    idle(args.seed)
     rng = random.Random(args.seed)
     folder: Path | None = None
     started = time.perf_counter()

@@ -98,6 +98,10 @@ class TableRunner:
         self.alerts: dict[Location, float] = {}
         """Locations lit "rejected" for a fault the table knows nothing of (a damaged
         journal, a faulty switch), until a board time (infinity: for good)."""
+        # A frame in which nothing happens feeds the core no `Tick` and shows no lights
+        # before time alone may change them (`_frames_due`): an idle frame costs the scan.
+        self._tick_at = self._show_at = 0.0  # the frames from which each scan does so again
+        self._owed: float | None = None  # board time of the last scan whose Tick was left out
 
     @property
     def now(self) -> float:
@@ -115,6 +119,7 @@ class TableRunner:
         """Run `table` (a new session) from the next scan on, fed the switches as they read then."""
         self.table = table
         self._stable = self._counts = None
+        self._tick_at, self._owed = 0.0, None  # the old table's clock is not this one's
 
     def press(self, button: str, long: bool = False) -> None:
         """A button press; recorded after the core has seen it, so that the dice it
@@ -155,7 +160,8 @@ class TableRunner:
         return not self._connected
 
     def scan(self) -> None:
-        """One frame: read the switches and buttons, feed the core what changed, and the time."""
+        """One frame: read the switches and buttons, feed the core what changed, and the
+        time once it may matter (a `Tick`; before that, only with the next input)."""
         raw = self.board.scanner.scan()
         if self.board.connected != self._connected:
             self._connected = self.board.connected
@@ -178,7 +184,12 @@ class TableRunner:
                 self.feed(Sensed(counts))
         while (pressed := self.board.buttons.next_press(timeout=0)) is not None:
             self.press(pressed.name, pressed.long)
-        self.feed(Tick(self.now))
+        if self.frames >= self._tick_at:
+            self.feed(Tick(self.now))
+            return
+        self._owed = self.now  # the core hears of this time before its next input
+        if self.frames >= self._show_at:
+            self.show_lights()
 
     def _sensor_fault(self, fault: Flapping) -> None:
         """A switch flaps: say so, light its location for good, and read it from its
@@ -199,7 +210,15 @@ class TableRunner:
             self.recorder.switch_changed(self.now, switch.location, switch.slot, switch in after)
 
     def feed(self, happened) -> None:
-        """Give the core one input; carry out what it asks (dice) and show what it says."""
+        """Give the core one input; carry out what it asks (dice) and show what it says.
+
+        Before any other input, the core is given the `Tick` of the last scan if it was
+        left out, so that it sees every input at the board time it would have with a
+        Tick every scan (the Ticks left out changed nothing: `_frames_due`)."""
+        if self._owed is not None:
+            owed, self._owed = self._owed, None
+            if not isinstance(happened, Tick):
+                self.feed(Tick(owed))
         for event in self.table.handle(happened):
             self.emitted += 1
             self.emit(event)
@@ -254,6 +273,20 @@ class TableRunner:
             self.board.leds.show(lit)
             self._faces = faces
             self._blink = next_change(lighting, self.now)
+        self._tick_at, self._show_at = self._frames_due()
+
+    def _frames_due(self) -> tuple[float, float]:
+        """The first frames (one early, against rounding) at which time alone may change
+        what the core decides, at its next deadline, and what the lights show: at the
+        next blink edge, at the end of an alert, every frame while the dice tumble."""
+        deadline = self.table.next_deadline()
+        if self._tumble is not None:
+            show = 0.0
+        else:
+            show = min([until for until in self.alerts.values() if until > self.now], default=math.inf)
+            if self._blink is not None:
+                show = min(show, self._blink)
+        return (math.inf if deadline is None else deadline / self.period - 1), show / self.period - 1
 
     def lights_event(self) -> dict:
         return lights_event(self.lights_now())

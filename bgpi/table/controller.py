@@ -17,7 +17,7 @@ from bgpi.hardware.locations import Location, describe
 from bgpi.rules.ids import position_id
 from bgpi.rules.position import Side
 from bgpi.rules.result import GameResult
-from bgpi.table.advice import NO_ENGINE_SECONDS, Advising
+from bgpi.table.advice import NO_ENGINE_SECONDS, RETRY, Advising
 from bgpi.table.doubling import DROP_CONFIRM, Doubling
 from bgpi.table.inputs import Advised, Input, Press, Rolled, Sensed, Tick
 from bgpi.table.state import GRACE, TableState
@@ -135,8 +135,9 @@ class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
 
     def next_deadline(self) -> float | None:
         """The next board time at which a `Tick` alone may change something (the end of
-        a grace period, of a drop's question); None if time alone changes nothing.
-        The shell may skip the board time before it when nothing else happens."""
+        a grace period, of a drop's question, the computer asking the engine again);
+        None if time alone changes nothing.  The shell may skip the board time before
+        it, and the `Tick`s in it, when nothing else happens."""
         deadlines = []
         if self.unexplained_since is not None and self.mismatch is None:
             deadlines.append(self.unexplained_since + GRACE)
@@ -146,6 +147,8 @@ class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
             deadlines.append(self.drop_asked + DROP_CONFIRM)
         if self.hint_failed is not None:
             deadlines.append(self.hint_failed + NO_ENGINE_SECONDS)
+        if self.advice_failed is not None and self.computer is not None:
+            deadlines.append(self.advice_failed + RETRY)
         return min(deadlines, default=None)
 
     def _emit(self, event: dict) -> None:

@@ -19,6 +19,13 @@ def sim() -> SimulatedTable:
     return runner
 
 
+def replayed(text: str) -> list[dict]:
+    """The table log of the board script `text`."""
+    events: list[dict] = []
+    replay(parse_script(text), load_profile(), events.append, seed=0)
+    return events
+
+
 def test_an_hour_of_quiet_costs_a_few_scans():
     runner = sim()
     runner.advance(3600)
@@ -42,11 +49,36 @@ def test_skipping_gives_the_log_of_every_frame(monkeypatch):
     text = ('{"dice": [3, 1]}\n{"press": "white.turn"}\n{"move": [8, 5]}\n{"lift": 6}\n'
             '{"wait": 2}\n{"place": 5}\n{"press": "white.turn"}\n{"press": "black.cube"}\n'
             '{"press": "white.cube"}\n{"wait": 5}\n{"show": "lights"}\n')
-    profile = load_profile()
-    skipped: list[dict] = []
-    replay(parse_script(text), profile, skipped.append, seed=0)
+    skipped = replayed(text)
     monkeypatch.setattr("bgpi.shell.simtable.QUIET_SCANS", 10**9)  # never skip
-    every: list[dict] = []
-    replay(parse_script(text), profile, every.append, seed=0)
+    every = replayed(text)
     assert skipped == every
     assert any(event["event"] == "drop_cancelled" for event in every)
+
+
+def test_an_idle_frame_feeds_the_core_nothing_and_an_input_finds_its_clock_right():
+    runner = sim()
+    runner.dice.append((3, 1))
+    runner.press("white.turn")
+    runner.advance(0.5)
+    fed = []
+    handle = runner.table.handle
+    runner.table.handle = lambda happened: fed.append(happened) or handle(happened)
+    for _ in range(200):
+        runner.scan()
+    assert fed == []  # a second of the player thinking: no Tick, no lights worked out
+    runner.press("black.turn")  # handled at the board time of the last scan
+    assert [type(happened).__name__ for happened in fed[:2]] == ["Tick", "Press"]
+    assert runner.table.now == runner.now
+
+
+def test_the_ticks_left_out_give_the_log_of_a_tick_every_frame(monkeypatch):
+    text = ('{"dice": [3, 1]}\n{"press": "white.turn"}\n{"lift": 12}\n{"wait": 2}\n{"place": 12}\n'
+            '{"move": [8, 5]}\n{"lift": 6}\n{"wait": 2}\n{"place": 5}\n{"press": "white.turn"}\n'
+            '{"press": "black.cube"}\n{"press": "white.cube"}\n{"wait": 5}\n{"show": "lights"}\n')
+    left_out = replayed(text)
+    monkeypatch.setattr("bgpi.shell.simtable.TableRunner._frames_due", lambda runner: (0.0, 0.0))  # every frame
+    every = replayed(text)
+    assert left_out == every
+    kinds = [event["event"] for event in every]
+    assert {"mismatch", "restored", "drop_cancelled", "lights"} <= set(kinds)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from bgpi.hardware.profile import Geometry
 from bgpi.rules.ids import position_id
 from bgpi.rules.position import Position, Side
+from bgpi.table.advice import RETRY
 from bgpi.table.controller import Table
-from bgpi.table.inputs import Press, Rolled, Sensed, Tick
+from bgpi.table.inputs import Advised, Press, Rolled, Sensed, Tick
 from bgpi.table.tracker import Sensing
 from tests.rules.boards import result
 
@@ -115,3 +116,21 @@ def test_the_lights_are_worked_out_again_only_after_an_input_that_may_change_the
     assert table.lighting() is shown  # a tick that says nothing changes nothing
     table.handle(Tick(2.0))  # the grace period is over: play pauses
     assert table.lighting().roles == {12: "missing", 11: "extra"}
+
+
+def test_the_computers_retry_after_a_failed_engine_is_a_deadline():
+    """The shell skips the ticks before `next_deadline`: the retry must be one of them."""
+    sensing = Sensing(Geometry())
+    table, _ = Table.new(sensing, {"opponent": "gnubg"}, position_id(Position.start(), Side.BLACK), Side.BLACK)
+    table.handle(Sensed(sensing.of(Position.start())))
+    table.handle(Press("black.turn"))
+    table.handle(Rolled(3, 1))
+    request = table.wants_advice
+    assert request["for"] == "computer" and table.next_deadline() is None
+    table.handle(Tick(1.0))
+    table.handle(Advised(request, None, "gnubg did not answer in time"))
+    deadline = table.next_deadline()
+    assert deadline == 1.0 + RETRY
+    assert table.handle(Tick(deadline - 0.01)) == [] and table.wants_advice is None
+    table.handle(Tick(deadline))
+    assert table.wants_advice == request  # asked again
