@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from typing import TextIO
 
 from bgpi.cli.errors import UsageError
@@ -160,23 +161,36 @@ def _batch(path: str) -> int:
         raise UsageError(f"{path} is not UTF-8 text") from None
 
 
-def answer_batch(lines: TextIO, out: TextIO, errors: TextIO) -> int:
+def answer_batch(lines: Iterable[str], out: TextIO, errors: TextIO) -> int:
     """Answer every line; a bad line gets {"line": N, "error": ...} and a message on `errors`.
 
-    Returns 0 when every line was good, 2 otherwise.
+    The answers go to `out` a block of lines at a time, as Python writes to a pipe,
+    also when it runs unbuffered (-u, PYTHONUNBUFFERED): a write to a pipe per line
+    made the batch half as slow again.  Returns 0 when every line was good, 2 otherwise.
     """
     status = 0
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
-        try:
-            answer = batch_line(text)
-        except ValueError as error:
-            print(f"bgpi rules plays: line {number}: {error}", file=errors)
-            answer = json.dumps({"line": number, "error": str(error)})
-            status = 2
-        out.write(answer + "\n")
+    block: list[str] = []
+    try:
+        for number, text in enumerate(lines, start=1):
+            if not text.strip():
+                continue
+            try:
+                answer = batch_line(text)
+            except ValueError as error:
+                print(f"bgpi rules plays: line {number}: {error}", file=errors)
+                answer = json.dumps({"line": number, "error": str(error)})
+                status = 2
+            block.append(answer + "\n")
+            if len(block) == ANSWERS_PER_WRITE:
+                out.write("".join(block))
+                block.clear()
+    finally:  # the answers so far are written even when the batch stops (Ctrl-C)
+        if block:
+            out.write("".join(block))
     return status
+
+
+ANSWERS_PER_WRITE = 256
 
 
 # -- show --------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from bgpi.cli import main
-from bgpi.cli.rules import answer_batch, batch_line
+from bgpi.cli.rules import ANSWERS_PER_WRITE, answer_batch, batch_line
 from bgpi.cli.selfplay import self_play_log
 from bgpi.rules.ids import (
     MatchKey,
@@ -141,6 +141,33 @@ def test_batch_answers_are_written_as_json_dumps_writes_them():
         answer = batch_line(json.dumps({"position_id": identifier, "dice": [str(dice.first), dice.second]}))
         results = json.loads(answer)["results"]
         assert answer == json.dumps({"position_id": identifier, "dice": list(dice), "results": results})
+
+
+class Writes(io.StringIO):
+    """A text stream that counts its writes."""
+
+    count = 0
+
+    def write(self, text: str) -> int:
+        self.count += 1
+        return super().write(text)
+
+
+def test_batch_answers_are_written_in_blocks_and_all_written_when_stopped():
+    # One write per line would be a system call per line when Python runs unbuffered.
+    good = '{"position_id": "4HPwATDgc/ABMA", "dice": [3, 1]}\n'
+    out = Writes()
+    answer_batch(io.StringIO(good * 1000), out, io.StringIO())
+    assert len(out.getvalue().splitlines()) == 1000 and out.count == -(-1000 // ANSWERS_PER_WRITE)
+
+    def stopped():
+        yield from [good] * 10
+        raise KeyboardInterrupt
+
+    out = Writes()
+    with pytest.raises(KeyboardInterrupt):
+        answer_batch(stopped(), out, io.StringIO())
+    assert len(out.getvalue().splitlines()) == 10
 
 
 def test_batch_from_a_missing_file_is_one_line(capsys):
