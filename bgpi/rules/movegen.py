@@ -41,7 +41,8 @@ from bgpi.rules.position import BAR, OFF, Checkers, Position, Side
 # What a checker landing on a location meets, by the opponent's count there.
 _OPEN, _BLOT, _CLOSED = 0, 1, 2
 _KIND = bytes([_OPEN, _BLOT] + [_CLOSED] * 254)  # bytes.translate table: count -> kind
-_EDGE = bytes([_CLOSED])  # location 0: bearing off goes through the search
+_EDGE = bytes([_CLOSED])  # location 0: no bearing off but where the caller allows it
+_OFF = bytes([_OPEN])  # location 0 when every checker is home
 _BEYOND = bytes([_CLOSED] * 11)  # kind[-11..-1]: two dice past point 1
 
 _LOCATIONS = 26  # 0 off, 1..24 the points, 25 the bar
@@ -65,7 +66,7 @@ _PASS = ((0,) * _LOCATIONS, tuple(land - unit for land, unit in zip(_LAND[_BLOT]
 # (0 where the step would leave the board: `kind` reads closed there.)
 _STEPS = [()] + [
     tuple(
-        tuple(_LAND[meets][source - pips] - _UNIT[source] if source > pips else 0 for source in range(_LOCATIONS))
+        tuple(_LAND[meets][source - pips] - _UNIT[source] if source >= pips else 0 for source in range(_LOCATIONS))
         for meets in (_OPEN, _BLOT)
     )
     for pips in range(1, 12)
@@ -116,11 +117,15 @@ def result_keys(own: Checkers, opponent: Checkers, dice: Dice) -> set[int]:
     if first != second:
         if own[24]:
             return _enter(own, kind, first, second)
-        if sum(own[6:]) >= 2:  # one step brings at most one home, so nothing bears off
+        outside = sum(own[6:])
+        if outside >= 2:  # one step brings at most one home, so nothing bears off
             changes = _two_dice(own, kind, first, second)
-            if changes:
-                return changes
-        return set(_search([0, *own], kind, dice))
+        elif outside:
+            changes = _coming_home(own, kind, first, second)
+        else:
+            changes = _bearing_off(own, kind, first, second)
+        # Empty when no play uses both dice: the search finds the one die to play.
+        return changes or set(_search([0, *own], kind, dice))
     board = [0, *own]
     if own[24]:
         return _from_bar(board, kind, dice)
@@ -149,13 +154,10 @@ def _start_key(own: Checkers) -> int:
     return int(bytes(own[::-1]).translate(_DIGIT) + b"0", 16)
 
 
-def _highest(own: Checkers | list[int]) -> int:
+def _highest(own: Checkers | list[int] | bytes) -> int:
     """The highest own point (25 for the bar) that holds a checker, 0 if none:
     `own` counts from point 1, and may stop early (the home board only)."""
-    for index in range(len(own) - 1, -1, -1):
-        if own[index]:
-            return index + 1
-    return 0
+    return len(bytes(own).rstrip(b"\0"))
 
 
 def _kinds(opponent: Checkers) -> bytes:
@@ -210,6 +212,68 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> set[int]:
     changes = {change_a + change_b for change_a in by_a for change_b in by_b}
     changes.difference_update(lone)
     changes.update(whole)
+    return changes
+
+
+def _coming_home(own: Checkers, kind: bytes, a: int, b: int) -> set[int]:
+    """`_two_dice` with one checker outside the home board: the plays that bear
+    off are the ones that bring it home with one die and bear off with the other."""
+    changes = _two_dice(own, kind, a, b)
+    source = own.index(1, 6) + 1  # the checker outside
+    top = _highest(own[:6])
+    for first, second in ((a, b), (b, a)):
+        arrival = source - first
+        if arrival > 6 or kind[arrival] == _CLOSED:
+            continue
+        home = _STEPS[first][kind[arrival]][source]
+        if own[second - 1] or arrival == second:
+            changes.add(home + _UNIT[OFF] - _UNIT[second])
+        elif max(top, arrival) < second:  # from below the die's number: the highest point
+            changes.add(home + _UNIT[OFF] - _UNIT[max(top, arrival)])
+    return changes
+
+
+def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> set[int]:
+    """Key changes of the plays of two different dice using both, every checker home.
+
+    A step that lands on a point or bears off exactly may be made before or
+    after any other step, so those plays are `_two_dice`'s with bearing off as
+    a landing.  A step bearing off from below its die's number takes a checker
+    from the highest point, which the other step may change: those plays are
+    added here, for each order of the dice.  Empty when no play uses both dice.
+    """
+    home = bytes(own[:6])
+    top = _highest(home)
+    lone_top = home[top - 1] == 1
+    below = _highest(home[: top - 1])  # the highest point once the top one is empty
+    if top < min(a, b):  # each die bears off from the highest point left
+        after = below if lone_top else top
+        return {2 * _UNIT[OFF] - _UNIT[top] - _UNIT[after]} if after else set()
+    bearing = _OFF + kind[1:]
+    changes = _two_dice(own, bearing, a, b)
+    for first, second in ((a, b), (b, a)):
+        if top < first:  # the first die bears off from the top, then the second plays
+            off = _UNIT[OFF] - _UNIT[top]
+            steps = _STEPS[second]
+            left = home[: top - 1] if lone_top else home
+            changes.update([
+                off + steps[meets][source]
+                for source in compress(_POINTS, left)
+                if (meets := bearing[source - second]) != _CLOSED
+            ])
+            if 0 < (below if lone_top else top) < second:
+                changes.add(off + _UNIT[OFF] - _UNIT[below if lone_top else top])
+        # The first die lands or bears off exactly, then the second bears off
+        # from below its number: from the top, or where its lone checker went.
+        if top < second or lone_top:
+            steps = _STEPS[first]
+            for source in compress(_POINTS, home) if top < second else (top,):
+                meets = bearing[source - first]
+                if meets == _CLOSED:
+                    continue
+                after = max(source - first, below) if source == top and lone_top else top
+                if 0 < after < second:
+                    changes.add(steps[meets][source] + _UNIT[OFF] - _UNIT[after])
     return changes
 
 
