@@ -10,6 +10,8 @@ Board time (`TableRunner.now`, frames x period) stays on the clock: a frame that
 runs over its period is counted, and the slots it overran are skipped rather than
 scanned back to back, so the board never lags the clock by more than a period.
 Overruns are reported in the log and the status line once a minute at most.
+
+The garbage collector runs between frames, never inside one (`collect_due`).
 """
 
 from __future__ import annotations
@@ -66,6 +68,21 @@ def status_line(runner: TableRunner) -> str:
     return f"scanning at {1 / runner.period:g} Hz; {state['phase']}{turn}"
 
 
+def collect_due() -> None:
+    """Run the collection the garbage collector would have run by now on its own (by its
+    thresholds; the oldest generation due, as it does).
+
+    The live loop turns automatic collection off and calls this after each frame, in time
+    it would sleep: a collection never lands inside a frame, such as the roll's, which
+    builds thousands of objects (the play tree, its tracker) that all live until the next
+    roll; collecting in the middle of that only delays the lights."""
+    counts, thresholds = gc.get_count(), gc.get_threshold()
+    for generation in (2, 1, 0):
+        if counts[generation] > thresholds[generation]:
+            gc.collect(generation)
+            return
+
+
 def run_live(
     runner: TableRunner,
     stop: threading.Event,
@@ -80,7 +97,7 @@ def run_live(
     `after_scan` is called after every scan, on this thread (the web page's bridge);
     it must return at once.  Pings systemd's watchdog at half its interval
     (``$WATCHDOG_USEC``), keeps ``STATUS=`` up to date and writes overrun reports to
-    `log` (stderr).
+    `log` (stderr).  Garbage is collected between frames (`collect_due`).
     """
     log = log or sys.stderr
     # Everything loaded so far lives as long as the board: keeping it out of the
@@ -98,39 +115,44 @@ def run_live(
     if console is not None:
         print(HELP, file=console.out)
         console.draw(runner.table)
-    while not stop.is_set():
-        now = clock()
-        due = started + (runner.frames + 1) * period
-        if now < due:
-            sleep(due - now)
-        elif (behind := int((now - due) / period)) > 0:
-            runner.skip(behind)
-            overruns.skipped += behind
-        begun = clock()
-        runner.scan()
-        if runner.paused:  # the co-processor is away: board time stands still until it is back
-            started += period
-        if after_scan is not None:
-            after_scan(runner)
-        if console is not None and not console_turn(runner, console):
-            break
-        if console is not None and console.redraw_at is not None and runner.frames >= console.redraw_at:
-            console.redraw_at = None
-            console.draw(runner.table)
-        now = clock()
-        overruns.add(now - begun)
-        if watchdog is not None and now - last_watchdog >= watchdog:
-            sdnotify.watchdog()
-            last_watchdog = now
-        if now - last_report >= REPORT_SECONDS and overruns:
-            print(f"bgpi run: in the last {now - last_report:.0f} s: {overruns}", file=log, flush=True)
-            sdnotify.status(f"{status_line(runner)}; {overruns}")
-            overruns = Overruns(period)
-            last_report = now
-        elif now - last_status_check >= STATUS_SECONDS:
-            last_status_check = now
-            if (line := status_line(runner)) != shown_status:
-                sdnotify.status(line)
-                shown_status = line
+    gc.disable()
+    try:
+        while not stop.is_set():
+            now = clock()
+            due = started + (runner.frames + 1) * period
+            if now < due:
+                sleep(due - now)
+            elif (behind := int((now - due) / period)) > 0:
+                runner.skip(behind)
+                overruns.skipped += behind
+            begun = clock()
+            runner.scan()
+            if runner.paused:  # the co-processor is away: board time stands still until it is back
+                started += period
+            if after_scan is not None:
+                after_scan(runner)
+            if console is not None and not console_turn(runner, console):
+                break
+            if console is not None and console.redraw_at is not None and runner.frames >= console.redraw_at:
+                console.redraw_at = None
+                console.draw(runner.table)
+            now = clock()
+            overruns.add(now - begun)
+            if watchdog is not None and now - last_watchdog >= watchdog:
+                sdnotify.watchdog()
+                last_watchdog = now
+            if now - last_report >= REPORT_SECONDS and overruns:
+                print(f"bgpi run: in the last {now - last_report:.0f} s: {overruns}", file=log, flush=True)
+                sdnotify.status(f"{status_line(runner)}; {overruns}")
+                overruns = Overruns(period)
+                last_report = now
+            elif now - last_status_check >= STATUS_SECONDS:
+                last_status_check = now
+                if (line := status_line(runner)) != shown_status:
+                    sdnotify.status(line)
+                    shown_status = line
+            collect_due()
+    finally:
+        gc.enable()
     sdnotify.stopping()
     sdnotify.status("stopping")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
@@ -17,7 +18,7 @@ from bgpi.cli import main
 from bgpi.hardware.profile import load_profile
 from bgpi.shell.console import Console, Quit, parse_hand
 from bgpi.shell.journal import read_journal
-from bgpi.shell.live import run_live
+from bgpi.shell.live import collect_due, run_live
 from bgpi.shell.script import Hold, Lift, Move, Place, Press, SetDice, Show, Wait
 from bgpi.shell.simtable import SimulatedTable
 from bgpi.table.controller import Table
@@ -170,3 +171,45 @@ def test_blinking_lights_are_redrawn_at_each_blink_edge():
         assert len(set(frames)) == 2  # on, off: the source's LED blinks
     finally:
         runner.close()
+
+
+def test_garbage_is_collected_between_frames_never_inside_one():
+    profile = load_profile()
+    table, _ = Table.new(Sensing(profile.geometry), {})
+    runner = SimulatedTable(profile, table, lambda event: None, seed=1)
+    runner.set_position(table.position)
+    stop = threading.Event()
+    collecting: list[bool] = []
+    scan = runner.scan
+
+    def scan_and_litter() -> None:
+        collecting.append(gc.isenabled())
+        scan()
+        for _ in range(gc.get_threshold()[0] + 1):  # cycles only a collection frees
+            litter: list = []
+            litter.append(litter)
+        if len(collecting) == 3:
+            stop.set()
+
+    runner.scan = scan_and_litter
+    ticks = iter(range(10**6))
+    try:
+        run_live(runner, stop, clock=lambda: next(ticks) * runner.period, sleep=lambda s: None)
+    finally:
+        runner.close()
+    assert collecting == [False] * 3  # no automatic collection during a frame
+    assert gc.isenabled()  # back on after the loop
+    assert gc.get_count()[0] < gc.get_threshold()[0]  # the last frame's litter collected after it
+
+
+def test_collect_due_collects_the_oldest_generation_due():
+    gc.disable()
+    try:
+        gc.collect()
+        for _ in range(gc.get_threshold()[0] + 1):
+            litter: list = []
+            litter.append(litter)
+        collect_due()
+        assert gc.get_count()[:2] == (0, 1)  # the young generation, once
+    finally:
+        gc.enable()
