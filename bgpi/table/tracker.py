@@ -69,6 +69,11 @@ def _pick(side: Side, location: Location) -> int:
     return BAR - 1 if location == bar(side) else BAR
 
 
+def _at_most(limit: int) -> bytes:
+    """The byte translation that saturates a count at `limit`."""
+    return bytes(min(count, limit) for count in range(256))
+
+
 class Sensing:
     """What the switches of a board can see of a position."""
 
@@ -82,11 +87,12 @@ class Sensing:
         self._picks = {side: itemgetter(*(_pick(side, location) for location in self.locations)) for side in Side}
         # ...and its borne-off checkers are added where its tray is sensed.
         self._tray_units = {side: 1 << (8 * self.index[tray(side)]) if tray(side) in self.index else 0 for side in Side}
-        # Saturating is a byte translation at the most switches any location has; the few
-        # locations with fewer (the bar halves, usually) are looked at one by one.
+        # Saturating is a byte translation at the most switches any location has, then
+        # one for each location with fewer (the bar halves, usually): counts in a row of
+        # readings, a byte per location each, are saturated all at once.
         most = max(self.limits)
-        self._at_most = bytes(min(count, most) for count in range(256))
-        self._fewer = [(slot, limit) for slot, limit in enumerate(self.limits) if limit < most]
+        self._at_most = _at_most(most)
+        self._fewer = [(slot, _at_most(limit)) for slot, limit in enumerate(self.limits) if limit < most]
 
     def side_key(self, side: Side, checkers: Checkers) -> int:
         """How many of `side`'s `checkers` (in its own count) stand on each sensed location,
@@ -108,11 +114,16 @@ class Sensing:
         return list(self.raw_key(position).to_bytes(len(self.locations), "little"))
 
     def _saturated(self, raw: Iterable[int]) -> bytes:
+        """`raw`, one reading or several in a row (a byte per sensed location each),
+        saturated at each location's switches."""
         counts = bytes(raw).translate(self._at_most)
-        for slot, limit in self._fewer:
-            if counts[slot] > limit:
-                return bytes(map(min, counts, self.limits))
-        return counts
+        if not self._fewer:
+            return counts
+        counts = bytearray(counts)
+        size = len(self.locations)
+        for slot, at_most in self._fewer:
+            counts[slot::size] = counts[slot::size].translate(at_most)
+        return bytes(counts)
 
     def saturate(self, raw: Iterable[int]) -> Counts:
         return tuple(self._saturated(raw))
@@ -131,9 +142,12 @@ class Sensing:
         dictionary lookup hashes one number."""
         return int.from_bytes(self._saturated(raw), "little")
 
-    def saturated_key(self, raw_key: int) -> int:
-        """`key` of counts given in that form (`raw_key`, `side_key`)."""
-        return int.from_bytes(self._saturated(raw_key.to_bytes(len(self.locations), "little")), "little")
+    def saturated_keys(self, raw_keys: list[int]) -> list[int]:
+        """`key` of each of `raw_keys` (counts in that form: `raw_key`, `side_key`),
+        saturated all at once: a play tree's nodes are read by the thousand."""
+        size = len(self.locations)
+        counts = self._saturated(b"".join([raw.to_bytes(size, "little") for raw in raw_keys]))
+        return [int.from_bytes(counts[start : start + size], "little") for start in range(0, len(counts), size)]
 
     def difference(self, seen: Counts, expected: Counts) -> tuple[dict[Location, int], dict[Location, int]]:
         """({location: checkers missing}, {location: checkers extra}) of `seen` against `expected`."""
@@ -198,7 +212,9 @@ class Tracker:
         # Nodes with the same hits share the opponent's checkers: their part of the counts
         # and the readings of their hits are worked out once for each.
         hit_readings: dict[Checkers, tuple[int, list[tuple[frozenset[int], int]]]] = {}
-        side_key, saturated_key, index = sensing.side_key, sensing.saturated_key, self._index
+        side_key = sensing.side_key
+        raw_keys: list[int] = []
+        entries: list[tuple[PartialPlay, frozenset[int]]] = []
         for node in tree.nodes():
             position = node.position
             theirs = position.checkers(self._opponent)
@@ -208,7 +224,10 @@ class Tracker:
             theirs_key, readings = known
             raw = side_key(self.side, position.checkers(self.side)) + theirs_key
             for pending, change in readings:
-                index.setdefault(saturated_key(raw + change), []).append((node, pending))
+                raw_keys.append(raw + change)
+                entries.append((node, pending))
+        for key, entry in zip(sensing.saturated_keys(raw_keys), entries):
+            self._index.setdefault(key, []).append(entry)
 
     def _hit_readings(self, theirs: Checkers) -> list[tuple[frozenset[int], int]]:
         """(pending hits, change of the counts' key) for every subset of the hits that left
