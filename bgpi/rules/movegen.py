@@ -33,6 +33,7 @@ This module knows nothing of the physical board and reads no clock.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from itertools import compress
 
 from bgpi.rules.play import Dice, Play, Step
@@ -102,9 +103,10 @@ def legal_results(own: Checkers, opponent: Checkers, dice: Dice) -> list[tuple[C
     return [_decode(start + change, opponent) for change in result_keys(own, opponent, dice)]
 
 
-def result_keys(own: Checkers, opponent: Checkers, dice: Dice) -> set[int]:
+def result_keys(own: Checkers, opponent: Checkers, dice: Dice) -> Collection[int]:
     """The distinct results of the legal plays, each named by an integer key:
-    what the play changes, relative to the position before it.
+    what the play changes, relative to the position before it.  Each key once,
+    in a list or a set, whichever was quicker to build.
 
     The common cases, where neither the bar nor bearing off can take part in the
     play, are counted out directly (two dice: every pair of single steps;
@@ -167,23 +169,29 @@ def _kinds(opponent: Checkers) -> bytes:
     return (_EDGE + facing + _BEYOND).translate(_KIND)
 
 
-def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> set[int]:
+def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     """Key changes of the plays of two different dice using both, when neither
-    bar nor bear-off can take part.
+    bar nor bear-off can take part (or, with location 0 open in `kind`, only
+    bearing off exactly), each once.
 
-    Then the landing points never change during the play, so two steps of
-    different checkers can be made in either order: every pair of a step of `a`
-    and a step of `b` is a play, except both steps of a lone checker from its
-    point.  One checker taking both dice passes over either middle point: the
-    same result as a pair when one of the mover's checkers stands there (the
-    set keeps one), a hit when a blot does.  Empty when no play uses both dice.
+    Then the landing points never change during the play, so a step of `a`
+    and a step of `b` by different checkers can be made in either order: the
+    plays are the grid of sums of a step of each die.  Two cells of the grid
+    are different plays but where one step starts where the other ends: such a
+    chain is one checker taking both dice.  So the grid loses both steps of a
+    lone checker from its point (no play, and no other play's key, since no
+    play takes two checkers from a point that held one) and one of the two
+    chains through a checker's middle points when both hold the mover's
+    checkers; then come the one-checker plays that no chain makes: over an
+    empty middle point, or hitting a blot there.  Empty when no play uses both
+    dice.  A list, not a set: hashing each sum would cost more than the grid.
     """
-    by_a: list[int] = []  # the changes of the single steps
-    by_b: list[int] = []
-    # Both steps of a lone checker from its point: no play, nor any other play's
-    # key, since no legal play takes two checkers from a point that held one.
-    lone: list[int] = []
-    whole: list[int] = []  # one checker taking both dice
+    by_a: list[int] = []  # the changes of the single steps of a: the grid's rows
+    by_b: list[int] = []  # and of b: its columns
+    row: dict[int, int] = {}  # by source
+    column: dict[int, int] = {}
+    dropped: list[tuple[int, int]] = []  # cells, by the sources of the steps of a and b
+    whole: list[int] = []  # one checker taking both dice where no chain does
     steps_a, steps_b, jumps = _STEPS[a], _STEPS[b], _STEPS[a + b]
     for source in compress(_POINTS, own):
         middle_a = source - a
@@ -191,34 +199,42 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> set[int]:
         meets_a = kind[middle_a]
         meets_b = kind[middle_b]
         if meets_a != _CLOSED:
-            step_a = steps_a[meets_a][source]
-            by_a.append(step_a)
+            row[source] = len(by_a)
+            by_a.append(steps_a[meets_a][source])
             if meets_b != _CLOSED:
-                step_b = steps_b[meets_b][source]
-                by_b.append(step_b)
+                column[source] = len(by_b)
+                by_b.append(steps_b[meets_b][source])
                 if own[source - 1] == 1:
-                    lone.append(step_a + step_b)
+                    dropped.append((source, source))
         elif meets_b != _CLOSED:
+            column[source] = len(by_b)
             by_b.append(steps_b[meets_b][source])
         else:
             continue
         meets = kind[middle_a - b]
-        if meets != _CLOSED:
-            jump = jumps[meets][source]
-            if meets_a != _CLOSED:
-                whole.append(jump + _PASS[meets_a][middle_a])
-            if meets_b != _CLOSED:
-                whole.append(jump + _PASS[meets_b][middle_b])
-    changes = {change_a + change_b for change_a in by_a for change_b in by_b}
-    changes.difference_update(lone)
-    changes.update(whole)
-    return changes
+        if meets == _CLOSED:
+            continue
+        jump = jumps[meets][source]
+        # The end is on the board (or off, exactly), so both middle points are on it.
+        if own[middle_a - 1] and own[middle_b - 1]:
+            dropped.append((source, middle_a))
+        elif not (own[middle_a - 1] or own[middle_b - 1]) and _OPEN in (meets_a, meets_b):
+            whole.append(jump)
+        if meets_a == _BLOT:
+            whole.append(jump + _PASS[_BLOT][middle_a])
+        if meets_b == _BLOT:
+            whole.append(jump + _PASS[_BLOT][middle_b])
+    changes = [change_a + change_b for change_a in by_a for change_b in by_b]
+    width = len(by_b)
+    for cell in sorted([row[source_a] * width + column[source_b] for source_a, source_b in dropped], reverse=True):
+        del changes[cell]
+    return changes + whole
 
 
 def _coming_home(own: Checkers, kind: bytes, a: int, b: int) -> set[int]:
     """`_two_dice` with one checker outside the home board: the plays that bear
     off are the ones that bring it home with one die and bear off with the other."""
-    changes = _two_dice(own, kind, a, b)
+    changes = set(_two_dice(own, kind, a, b))
     source = own.index(1, 6) + 1  # the checker outside
     top = _highest(own[:6])
     for first, second in ((a, b), (b, a)):
@@ -250,7 +266,7 @@ def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> set[int]:
         after = below if lone_top else top
         return {2 * _UNIT[OFF] - _UNIT[top] - _UNIT[after]} if after else set()
     bearing = _OFF + kind[1:]
-    changes = _two_dice(own, bearing, a, b)
+    changes = set(_two_dice(own, bearing, a, b))
     for first, second in ((a, b), (b, a)):
         if top < first:  # the first die bears off from the top, then the second plays
             off = _UNIT[OFF] - _UNIT[top]
