@@ -74,6 +74,10 @@ _STEPS = [()] + [
 ]
 _POINTS = range(1, 25)  # compress(_POINTS, own): the points holding the mover's checkers
 
+_LOCATION = _UNIT[1] - 1  # the bits of one location's count
+# _ABOVE[location]: the bits of the counts on that location and all higher ones
+_ABOVE = tuple((1 << _HIT_FIELDS) - unit for unit in _UNIT)
+
 _RawStep = tuple[int, int, int, bool]  # a Step's fields, while searching
 
 
@@ -133,7 +137,7 @@ def result_keys(own: Checkers, opponent: Checkers, dice: Dice) -> Collection[int
         return _from_bar(board, kind, dice)
     if sum(own[6:]) >= 4:  # all four steps cannot even bring them home
         return _doubles(board, kind, first, 4)
-    return set(_search(board, kind, dice))
+    return _bear_off_doubles(board, kind, first)
 
 
 def _decode(key: int, opponent: Checkers) -> tuple[Checkers, Checkers]:
@@ -299,44 +303,111 @@ def _doubles(board: list[int], kind: bytes, die: int, steps: int) -> set[int]:
 
     Landing points never change during the play, so each point's checkers can be
     moved on their own: the play is how many steps each checker takes, and the
-    most steps any play uses (`target`) is known before the search.  The results
-    are built up point by point in `by_used[steps used so far]`, updated in place
-    from the most steps down (a knapsack), keeping only partial plays that the
-    points still to come can complete to `target`.
+    most steps any play uses (`target`) is known before the search.
     """
-    movers = []  # (alike checkers that can move, walk) by point, highest first
-    capacity = 0  # the steps all of them could take
-    for source in range(24, die, -1):
+    movers, capacity = _movers(board, kind, die, steps)
+    target = min(steps, capacity)
+    return set(_knapsack(movers, capacity, target, target)[target])
+
+
+def _bear_off_doubles(board: list[int], kind: bytes, die: int) -> set[int]:
+    """Key changes of the plays of doubles when bearing off can take part (no
+    checker on the bar, fewer than four outside the home board).
+
+    Steps taken from points in non-increasing order reach every result (as in
+    `_search_doubles`), and in that order what lies above a point is final when
+    its turn comes.  So the play splits in two: first the steps from the points
+    `die` and up, moving on or bearing off exactly, each point's checkers on
+    their own as in `_doubles`, where a bear-off needs no checker left outside
+    at the end; then, if the points `die` and up are left empty, the rest of the
+    steps bear off from the highest point below `die` down (rules.md §6).
+    """
+    outside = any(board[7:25])
+    if outside and sum(count * -((6 - point) // die) for point, count in enumerate(board[7:25], 7)) >= 4:
+        return _doubles(board, kind, die, 4)  # bringing them home takes every step
+    movers, capacity = _movers(board, _OFF + kind[1:], die, 4)
+    by_used = _knapsack(movers, capacity, min(4, capacity), 0)
+    start = _start_key(board[1:])
+    found: list[list[int]] = [[] for _ in range(5)]
+    for used, keys in enumerate(by_used):
+        for key in keys:
+            after = start + key
+            if outside and key & _LOCATION and after & _ABOVE[7]:
+                continue  # bore off with a checker still outside
+            if used < 4 and not after & _ABOVE[die]:
+                for point in range(die - 1, 0, -1):
+                    for _ in range(min(after // _UNIT[point] & _LOCATION, 4 - used)):
+                        key += _UNIT[OFF] - _UNIT[point]
+                        used += 1
+            found[used].append(key)
+    return set(next(keys for keys in reversed(found) if keys))
+
+
+def _movers(board: list[int], kind: bytes, die: int, steps: int) -> tuple[list[tuple[int, list[tuple[int, int]]]], int]:
+    """The points whose checkers can take up to `steps` steps of `die`, where
+    they land as `kind` says (it does not change during the play), as (the
+    steps its checkers could take, [(steps taken, change of key)] for each way
+    they can take them), and the steps all of them could take."""
+    hop = _STEPS[die]
+    movers = []
+    capacity = 0
+    for source in range(24, 0, -1):
         if not board[source]:
             continue
-        # walk[k]: the change of key when one checker from `source` takes k steps
-        walk = [0]
+        walk = []  # walk[k - 1]: the change of key when one checker from `source` takes k steps
+        change = 0
         point = source
-        while len(walk) <= steps and point > die and kind[point - die] != _CLOSED:
-            walk.append(walk[-1] + _LAND[kind[point - die]][point - die] - _UNIT[point])
+        while len(walk) < steps:
+            meets = kind[point - die]
+            if meets == _CLOSED:
+                break
+            change += hop[meets][point]
+            walk.append(change)
             point -= die
-        if len(walk) > 1:
-            checkers = min(board[source], steps)
-            movers.append((checkers, walk))
-            capacity += checkers * (len(walk) - 1)
-    target = min(steps, capacity)
-    by_used = [{0}] + [set() for _ in range(target)]
-    rest = capacity  # the steps the points after this one could take
-    for checkers, walk in movers:
-        rest -= checkers * (len(walk) - 1)
-        # moves[taken]: the changes of key when these checkers take `taken` steps in all
-        moves = [[sum(map(walk.__getitem__, split)) for split in splits] for splits in _SHARES[checkers][len(walk) - 1]]
+        if walk:
+            moves = list(enumerate(walk, 1))  # one checker moves
+            checkers = board[source]
+            if checkers > 1:
+                checkers = min(checkers, steps)
+                halves = [walk[0] + walk[0], *walk]
+                moves += [(taken, halves[first] + halves[second]) for taken, first, second in _SHARES[checkers][len(walk)]]
+            movers.append((checkers * len(walk), moves))
+            capacity += checkers * len(walk)
+    return movers, capacity
+
+
+def _knapsack(movers: list[tuple[int, list[tuple[int, int]]]], capacity: int, target: int, floor: int) -> list[list[int]]:
+    """The key changes of the plays that take up to `target` steps from
+    `movers` (see `_movers`; all together they can take `capacity`), by steps
+    taken; the levels from `floor` up are complete.
+
+    The results are built up point by point in `by_used[steps used so far]`,
+    extended in place from the most steps down, dropping partial plays that the
+    points still to come cannot complete to `floor`.  The levels are lists, not
+    sets: the few plays reached twice (a checker passing a point where one of
+    its own waits) are for the caller to merge.
+    """
+    by_used = [[0]] + [[] for _ in range(target)]
+    if not movers:
+        return by_used
+    (most, moves), *others = movers
+    for taken, change in moves:
+        if taken <= target:
+            by_used[taken].append(change)
+    rest = capacity - most  # the steps the points after this one could take
+    for most, moves in others:
+        for used in range(floor - rest):
+            by_used[used] = []  # the points to come cannot complete these
+        rest -= most
         # From the most steps down, so that each level grows from levels this point has not grown yet.
-        for total in range(target, max(target - rest, 1) - 1, -1):
-            by_used[total].update([
+        for total in range(target, max(floor - rest, 1) - 1, -1):
+            by_used[total] += [
                 key + change
-                for taken in range(1, total + 1)
+                for taken, change in moves
+                if taken <= total
                 for key in by_used[total - taken]
-                for change in moves[taken]
-            ])
-        for used in range(target - rest):
-            by_used[used].clear()  # the points to come cannot complete these
-    return by_used[target]
+            ]
+    return by_used
 
 
 def _enter(own: Checkers, kind: bytes, a: int, b: int) -> set[int]:
@@ -389,20 +460,24 @@ def _from_bar(board: list[int], kind: bytes, dice: Dice) -> set[int]:
     return {entered + change for change in _doubles(board, kind, die, 4 - entering)}
 
 
-def _shares(checkers: int, reach: int) -> list[list[tuple[int, ...]]]:
-    """Ways to share 0..4 steps among `checkers` alike checkers that go at most
-    `reach` steps each, by the steps in all: [steps][way] = the steps of each checker."""
-    by_steps: list[list[tuple[int, ...]]] = [[] for _ in range(5)]
+def _shares(checkers: int, reach: int) -> list[tuple[int, int, int]]:
+    """The ways to share up to 4 steps among two or more of `checkers` alike
+    checkers that go at most `reach` steps each, as (steps in all, one half,
+    the other half): each half is one checker going that many steps, or for 0
+    two checkers going one step each, so that a way's change of key is one sum."""
+    ways = []
 
     def share(left: int, most: int, taken: tuple[int, ...]) -> None:
-        if taken:
-            by_steps[sum(taken)].append(taken)
+        if len(taken) > 1:
+            halves = taken[: len(taken) // 2], taken[len(taken) // 2 :]
+            # With at most 4 steps, a half of two checkers is always 1 + 1.
+            ways.append((sum(taken), *(half[0] if len(half) == 1 else 0 for half in halves)))
         if len(taken) < checkers:
             for steps in range(1, min(most, left) + 1):
                 share(left - steps, steps, (*taken, steps))
 
     share(4, reach, ())
-    return by_steps
+    return ways
 
 
 # _SHARES[checkers][reach], for 1..4 alike checkers that may take 1..4 steps each
