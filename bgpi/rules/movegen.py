@@ -410,33 +410,36 @@ def _knapsack(movers: list[tuple[int, list[tuple[int, int]]]], capacity: int, ta
     return by_used
 
 
-def _enter(own: Checkers, kind: bytes, a: int, b: int) -> set[int]:
+def _enter(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     """Key changes of the plays of two different dice with checkers on the bar
-    (rules.md §5): enter them all first, then play on.
+    (rules.md §5), each once: enter them all first, then play on.
 
     A checker entered this turn stands on the opponent's home board, too far
     from home to bear off with what is left of the roll.
     """
     entries = [die for die in (a, b) if kind[25 - die] != _CLOSED]
     if own[24] >= 2 or not entries:
-        return {sum(_STEPS[die][kind[25 - die]][25] for die in entries[: own[24]])}
+        return [sum([_STEPS[die][kind[25 - die]][25] for die in entries[: own[24]]])]
     # The landing points do not change when the checker enters, so the other
-    # die moves any checker already on a point, or the entered one.
-    changes = set()
+    # die moves any checker already on a point, or the entered one: different
+    # plays, but for the entered checker going on when both dice enter on an
+    # open point (hitting no blot).
+    changes: list[int] = []
     for die in entries:
         other = a + b - die
         steps = _STEPS[other]
         entry = 25 - die
         entered = _STEPS[die][kind[entry]][25]
         sources = compress(_POINTS, own) if own[entry - 1] else (entry, *compress(_POINTS, own))
-        changes.update([
-            entered + steps[meets][source] for source in sources if (meets := kind[source - other]) != _CLOSED
-        ])
+        changes += [entered + steps[meets][source] for source in sources if (meets := kind[source - other]) != _CLOSED]
+    end = 25 - a - b
+    if kind[25 - a] == kind[25 - b] == _OPEN and kind[end] != _CLOSED:
+        changes.remove(_STEPS[a + b][kind[end]][25])
     if changes:
         return changes
     # Only one die can be played: the larger one if it can enter (rules.md §4).
     die = max(entries)
-    return {_STEPS[die][kind[25 - die]][25]}
+    return [_STEPS[die][kind[25 - die]][25]]
 
 
 def _from_bar(board: list[int], kind: bytes, dice: Dice) -> set[int]:
