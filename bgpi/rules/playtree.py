@@ -151,8 +151,8 @@ class PlayTree:
                 sources = [BAR]
                 home = False
             else:
-                sources = list(compress(_POINTS_DOWN, fields[BAR - 1 : 0 : -1]))  # the occupied points
-                home = not any(fields[_HOME + 1 : BAR])
+                sources = list(compress(_POINTS_DOWN, fields[BAR - 1 : 0 : -1]))  # the occupied points, highest first
+                home = not sources or sources[0] <= _HOME
             for die, left_change in self._dice_moves[fields[_LEFT_BYTE]]:
                 by_source = moves[die]
                 for source in sources:
