@@ -25,7 +25,7 @@ from bgpi.rules.ids import (
     decode_position_id,
     result_ids,
 )
-from bgpi.rules.movegen import legal_plays, legal_results
+from bgpi.rules.movegen import legal_plays, packed_results
 from bgpi.rules.notation import format_play
 from bgpi.rules.play import Dice
 from bgpi.rules.position import Position, Side
@@ -140,7 +140,7 @@ def batch_line(text: str) -> str:
                          f"got {json.dumps(identifier)[:40]}")
     waiting, moving = decode_position_id(identifier)
     dice = parse_dice(request["dice"])
-    results = sorted(result_ids(legal_results(moving, waiting, dice)))  # one or more, all distinct
+    results = sorted(result_ids(packed_results(moving, waiting, dice)))  # one or more, all distinct
     return _ANSWER.format(identifier, dice.first, dice.second, '", "'.join(results))
 
 

@@ -88,12 +88,14 @@ def board_id(board: Board) -> str:
     return _key_id(_side_bits(moving) + _side_bits(waiting))
 
 
-def result_ids(results: Iterable[tuple[Checkers, Checkers]]) -> list[str]:
+def result_ids(results: Iterable[tuple[int, Checkers]]) -> list[str]:
     """The Position IDs of the positions a roll's plays lead to, the mover on roll.
 
     `results` holds (the mover's counts, the opponent's counts) after each play, as
-    `movegen.legal_results` gives them.  The batch command writes one ID per legal
-    play, so each distinct opponent's half of the key is written once: most plays
+    `movegen.packed_results` gives them: the mover's counts packed in an integer,
+    4 bits a location from point 1 (the lowest) to the bar.  The batch command
+    writes one ID per legal play, so the mover's half of the key is read two
+    locations a byte, and each distinct opponent's half is written once: most plays
     hit no blot and leave the opponent as it was, the others share the few blots.
     """
     opponent_bits: dict[Checkers, str] = {}
@@ -102,13 +104,16 @@ def result_ids(results: Iterable[tuple[Checkers, Checkers]]) -> list[str]:
         bits = opponent_bits.get(opponent)
         if bits is None:
             bits = opponent_bits[opponent] = _side_bits(opponent)
-        ids.append(_key_id(_side_bits(own) + bits))
+        # 13 bytes: 25 locations and, as the highest digit, a 0 bit that int() ignores.
+        ids.append(_key_id("".join([_PAIR_RUNS[pair] for pair in own.to_bytes(13, "big")]) + bits))
     return ids
 
 
 # A location's run of key bits by its count, most significant bit first: its 0
 # bit, then a 1 bit per checker (80 bits hold 30 checkers).
 _RUNS = tuple("0" + "1" * count for count in range(2 * CHECKERS + 1))
+# The runs of two locations by a byte of packed counts (4 bits each, the higher location first).
+_PAIR_RUNS = tuple(_RUNS[pair >> 4] + _RUNS[pair & 15] for pair in range(256))
 
 
 def _side_bits(side: Checkers) -> str:

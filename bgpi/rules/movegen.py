@@ -48,6 +48,7 @@ _BEYOND = bytes([_CLOSED] * 11)  # kind[-11..-1]: two dice past point 1
 
 _LOCATIONS = 26  # 0 off, 1..24 the points, 25 the bar
 _HIT_FIELDS = 4 * _LOCATIONS  # the first bit of the landings-on-blots fields
+_COUNTS = (1 << _HIT_FIELDS) - 1  # the mover's counts in a key
 # Hex digits and the counts they stand for, as bytes.translate tables.
 _DIGIT = b"0123456789abcdef" + bytes(240)
 _COUNT = bytes(int(chr(code), 16) if chr(code) in "0123456789abcdef" else 0 for code in range(256))
@@ -107,6 +108,27 @@ def legal_results(own: Checkers, opponent: Checkers, dice: Dice) -> list[tuple[C
     return [_decode(start + change, opponent) for change in result_keys(own, opponent, dice)]
 
 
+def packed_results(own: Checkers, opponent: Checkers, dice: Dice) -> list[tuple[int, Checkers]]:
+    """`legal_results` with the mover's counts packed as the keys hold them: an
+    integer, 4 bits a location from point 1 (bits 0-3) to the bar (bits 96-99).
+
+    For callers that write the results out (the batch command's Position IDs read
+    the counts two locations a byte), where a tuple per result would be made only
+    to be read again.  The opponent's counts are one object per set of hits.
+    """
+    start = _start_key(own)
+    opponents = {0: opponent}
+    results = []
+    for change in result_keys(own, opponent, dice):
+        key = start + change
+        hits = key >> _HIT_FIELDS
+        theirs = opponents.get(hits)
+        if theirs is None:
+            theirs = opponents[hits] = _hit(opponent, hits)
+        results.append(((key & _COUNTS) >> 4, theirs))
+    return results
+
+
 def result_keys(own: Checkers, opponent: Checkers, dice: Dice) -> Collection[int]:
     """The distinct results of the legal plays, each named by an integer key:
     what the play changes, relative to the position before it.  Each key once,
@@ -145,14 +167,17 @@ def _decode(key: int, opponent: Checkers) -> tuple[Checkers, Checkers]:
     # The hex digits end with the counts: the bar's first, off's last.
     own = tuple((b"%026x" % key)[-2:-27:-1].translate(_COUNT))
     hits = key >> _HIT_FIELDS
-    if not hits:
-        return own, opponent
+    return own, _hit(opponent, hits) if hits else opponent
+
+
+def _hit(opponent: Checkers, hits: int) -> Checkers:
+    """The opponent's counts after the hits that a key's landings-on-blots fields name."""
     theirs = list(opponent)
     for point in range(1, 25):
         if (hits >> (3 * point)) & 7:
             theirs[24 - point] = 0
             theirs[24] += 1
-    return own, tuple(theirs)
+    return tuple(theirs)
 
 
 def _start_key(own: Checkers) -> int:

@@ -19,7 +19,7 @@ from bgpi.rules.ids import (
     position_id,
     result_ids,
 )
-from bgpi.rules.movegen import legal_results
+from bgpi.rules.movegen import legal_results, packed_results
 from bgpi.rules.position import Position, Side
 from bgpi.rules.selfplay import corpus
 from tests.rules.strategies import scatter
@@ -92,15 +92,26 @@ def test_board_id_writes_each_location_as_its_checkers_then_a_zero_bit():
         assert board_id(board) == position_id_from_key_bits(ones_then_zero(board[0] + board[1]))
 
 
-def test_result_ids_are_the_board_ids_of_the_results_in_their_order():
+def test_result_ids_are_the_board_ids_of_the_legal_results_in_their_order():
     # Many results hit a blot: the opponent's half of the key is not always the one before the play.
     hits = 0
     for position, side, dice in corpus(3000, seed=12):
-        opponent = position.checkers(side.opponent)
-        results = legal_results(position.checkers(side), opponent, dice)
+        own, opponent = position.checkers(side), position.checkers(side.opponent)
+        results = legal_results(own, opponent, dice)
         hits += sum(theirs != opponent for _, theirs in results)
-        assert result_ids(results) == [board_id((theirs, own)) for own, theirs in results]
+        expected = [board_id((theirs, counts)) for counts, theirs in results]
+        assert result_ids(packed_results(own, opponent, dice)) == expected
     assert hits > 1000
+
+
+def test_packed_results_are_the_legal_results_four_bits_a_location():
+    for position, side, dice in corpus(3000, seed=13):
+        own, opponent = position.checkers(side), position.checkers(side.opponent)
+        unpacked = [
+            (tuple(packed >> (4 * index) & 15 for index in range(25)), theirs)
+            for packed, theirs in packed_results(own, opponent, dice)
+        ]
+        assert unpacked == legal_results(own, opponent, dice)
 
 
 def test_position_id_refuses_a_position_that_cannot_occur():
