@@ -217,9 +217,8 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     """
     by_a: list[int] = []  # the changes of the single steps of a: the grid's rows
     by_b: list[int] = []  # and of b: its columns
-    row: dict[int, int] = {}  # by source
-    column: dict[int, int] = {}
-    dropped: list[tuple[int, int]] = []  # cells, by the sources of the steps of a and b
+    column_of: dict[int, int] = {}  # a source's step of b
+    dropped: list[tuple[int, int]] = []  # cells of the grid, as (row, column)
     whole: list[int] = []  # one checker taking both dice where no chain does
     steps_a, steps_b, jumps = _STEPS[a], _STEPS[b], _STEPS[a + b]
     for source in compress(_POINTS, own):
@@ -228,15 +227,14 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
         meets_a = kind[middle_a]
         meets_b = kind[middle_b]
         if meets_a != _CLOSED:
-            row[source] = len(by_a)
             by_a.append(steps_a[meets_a][source])
             if meets_b != _CLOSED:
-                column[source] = len(by_b)
+                column_of[source] = len(by_b)
                 by_b.append(steps_b[meets_b][source])
                 if own[source - 1] == 1:
-                    dropped.append((source, source))
+                    dropped.append((len(by_a) - 1, len(by_b) - 1))
         elif meets_b != _CLOSED:
-            column[source] = len(by_b)
+            column_of[source] = len(by_b)
             by_b.append(steps_b[meets_b][source])
         else:
             continue
@@ -245,9 +243,11 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
             continue
         jump = jumps[meets][source]
         # The end is on the board (or off, exactly), so both middle points are on it.
-        if own[middle_a - 1] and own[middle_b - 1]:
-            dropped.append((source, middle_a))
-        elif not (own[middle_a - 1] or own[middle_b - 1]) and _OPEN in (meets_a, meets_b):
+        held_a = own[middle_a - 1]
+        held_b = own[middle_b - 1]
+        if held_a and held_b:  # then this checker's step of a is the last row
+            dropped.append((len(by_a) - 1, column_of[middle_a]))
+        elif not (held_a or held_b) and (meets_a == _OPEN or meets_b == _OPEN):
             whole.append(jump)
         if meets_a == _BLOT:
             whole.append(jump + _PASS[_BLOT][middle_a])
@@ -255,9 +255,10 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
             whole.append(jump + _PASS[_BLOT][middle_b])
     changes = [change_a + change_b for change_a in by_a for change_b in by_b]
     width = len(by_b)
-    for cell in sorted([row[source_a] * width + column[source_b] for source_a, source_b in dropped], reverse=True):
+    for cell in sorted([row * width + column for row, column in dropped], reverse=True):
         del changes[cell]
-    return changes + whole
+    changes += whole
+    return changes
 
 
 def _coming_home(own: Checkers, kind: bytes, a: int, b: int) -> set[int]:
