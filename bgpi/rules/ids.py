@@ -11,8 +11,9 @@ on roll, ``anBoard[1]`` the player on roll.  The key walks ``anBoard[0]`` then
 and then a 0 bit; the 80-bit key is padded with 0 bits and written as 14
 characters.  The same board therefore has a different ID for each player on roll.
 The batch command writes one ID per legal play, so the encoder works in a few
-calls into C: each side's key bits are a binary numeral looked up by count, last
-location first, which `int(bits, 2)` reads as the key in one call.
+calls into C: the key is written as a binary numeral, last location first, from
+a table of a location's bits by its count (or of two locations' bits by a byte of
+packed counts), and `int(bits, 2)` reads it in one call.
 
 **Match ID** (gnubg matchid.c, ``MatchID`` / ``MatchFromKey``): a 66-bit key of
 fixed-width fields (`MatchKey`), written as 12 characters.  White is gnubg's
@@ -34,6 +35,7 @@ POSITION_ID_LENGTH = 14
 MATCH_ID_LENGTH = 12
 _POSITION_KEY_BITS = 80
 _POSITION_KEY_BYTES = _POSITION_KEY_BITS // 8
+_POSITION_KEY_FORMAT = f"0{_POSITION_KEY_BITS}b"
 _LOCATIONS = 25
 
 Board = tuple[Checkers, Checkers]
@@ -104,7 +106,7 @@ def result_ids(results: Iterable[tuple[int, Checkers]]) -> list[str]:
         bits = opponent_bits.get(opponent)
         if bits is None:
             bits = opponent_bits[opponent] = _side_bits(opponent)
-        # 13 bytes: 25 locations and, as the highest digit, a 0 bit that int() ignores.
+        # 13 bytes hold the 25 locations and, above the bar, an empty one: a leading 0 bit.
         ids.append(_key_id("".join([_PAIR_RUNS[pair] for pair in own.to_bytes(13, "big")]) + bits))
     return ids
 
@@ -142,7 +144,7 @@ def decode_position_id(text: str) -> Board:
             f"position ID {text!r}: its last character {text[-1]!r} sets bits beyond the 80-bit key"
         )
     key = int.from_bytes(written[:_POSITION_KEY_BYTES], "little")
-    bits = format(key, f"0{_POSITION_KEY_BITS}b")[::-1]  # character i is bit i
+    bits = format(key, _POSITION_KEY_FORMAT)[::-1]  # character i is bit i
     runs = bits.split("0")
     if len(runs) <= 2 * _LOCATIONS:
         raise ValueError(
@@ -153,8 +155,7 @@ def decode_position_id(text: str) -> Board:
         raise ValueError(
             f"position ID {text!r}: trailing garbage, bits set after the last location"
         )
-    counts = tuple(map(len, runs[: 2 * _LOCATIONS]))
-    board = (counts[:_LOCATIONS], counts[_LOCATIONS:])
+    board = (tuple(map(len, runs[:_LOCATIONS])), tuple(map(len, runs[_LOCATIONS : 2 * _LOCATIONS])))
     problems = board_problems(board)
     if problems:
         raise ValueError(f"position ID {text!r}: " + "; ".join(problems))
