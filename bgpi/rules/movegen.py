@@ -75,9 +75,9 @@ _STEPS = [()] + [
 ]
 _POINTS = range(1, 25)  # compress(_POINTS, own): the points holding the mover's checkers
 
-_LOCATION = _UNIT[1] - 1  # the bits of one location's count
-# _ABOVE[location]: the bits of the counts on that location and all higher ones
-_ABOVE = tuple((1 << _HIT_FIELDS) - unit for unit in _UNIT)
+# The bits of a key's count of checkers borne off, and of its counts outside the home board.
+_BORNE_OFF = _UNIT[1] - 1
+_OUTSIDE = (1 << _HIT_FIELDS) - _UNIT[7]
 
 _RawStep = tuple[int, int, int, bool]  # a Step's fields, while searching
 
@@ -323,9 +323,9 @@ def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> set[int]:
     return changes
 
 
-def _doubles(board: list[int], kind: bytes, die: int, steps: int) -> set[int]:
+def _doubles(board: list[int], kind: bytes, die: int, steps: int, start: int = 0) -> set[int]:
     """Key changes of the plays of `steps` steps of `die` when neither bar nor
-    bear-off can take part.
+    bear-off can take part, after the change `start` (checkers entered).
 
     Landing points never change during the play, so each point's checkers can be
     moved on their own: the play is how many steps each checker takes, and the
@@ -333,7 +333,7 @@ def _doubles(board: list[int], kind: bytes, die: int, steps: int) -> set[int]:
     """
     movers, capacity = _movers(board, kind, die, steps)
     target = min(steps, capacity)
-    return set(_knapsack(movers, capacity, target, target)[target])
+    return set(_knapsack(movers, capacity, target, target, start)[target])
 
 
 def _bear_off_doubles(board: list[int], kind: bytes, die: int) -> set[int]:
@@ -342,31 +342,64 @@ def _bear_off_doubles(board: list[int], kind: bytes, die: int) -> set[int]:
 
     Steps taken from points in non-increasing order reach every result (as in
     `_search_doubles`), and in that order what lies above a point is final when
-    its turn comes.  So the play splits in two: first the steps from the points
+    its turn comes.  So a play splits in two: first the steps from the points
     `die` and up, moving on or bearing off exactly, each point's checkers on
     their own as in `_doubles`, where a bear-off needs no checker left outside
-    at the end; then, if the points `die` and up are left empty, the rest of the
-    steps bear off from the highest point below `die` down (rules.md §6).
+    at the end; then, only if no checker is left on the points `die` and up,
+    the steps bearing off from below `die`, each from the highest point then
+    (rules.md §6).  Every checker on those points has one way to leave them:
+    step on until it lands below `die` or bears off exactly; so the only play
+    with steps of the second kind is that one, followed by as many of them as
+    the roll has left.
     """
     outside = any(board[7:25])
-    if outside and sum(count * -((6 - point) // die) for point, count in enumerate(board[7:25], 7)) >= 4:
-        return _doubles(board, kind, die, 4)  # bringing them home takes every step
-    movers, capacity = _movers(board, _OFF + kind[1:], die, 4)
-    by_used = _knapsack(movers, capacity, min(4, capacity), 0)
-    start = _start_key(board[1:])
-    found: list[list[int]] = [[] for _ in range(5)]
-    for used, keys in enumerate(by_used):
-        for key in keys:
-            after = start + key
-            if outside and key & _LOCATION and after & _ABOVE[7]:
-                continue  # bore off with a checker still outside
-            if used < 4 and not after & _ABOVE[die]:
-                for point in range(die - 1, 0, -1):
-                    for _ in range(min(after // _UNIT[point] & _LOCATION, 4 - used)):
-                        key += _UNIT[OFF] - _UNIT[point]
-                        used += 1
-            found[used].append(key)
-    return set(next(keys for keys in reversed(found) if keys))
+    # The steps that bring every checker home; the bear-off needs one more.
+    if outside and sum([board[point] * -((6 - point) // die) for point in compress(range(7, 25), board[7:25])]) >= 4:
+        return _doubles(board, kind, die, 4)
+    bearing = _OFF + kind[1:]  # what a step meets, bearing off exactly included
+    movers, capacity = _movers(board, bearing, die, 4)
+    most = min(4, capacity)  # the most steps of the first kind
+    by_used = _knapsack(movers, capacity, most, 0 if outside else most, 0)
+    found = by_used[most]
+    if outside:
+        start = _start_key(board[1:])
+        # A bear-off needs every checker home by then, so by the end of the play.
+        while not (found := [key for key in by_used[most] if not (key & _BORNE_OFF and (start + key) & _OUTSIDE)]):
+            most -= 1
+    used, cleared = _clear_and_bear_off(board, bearing, die)
+    if used > most:
+        return {cleared}
+    if used == most:
+        found.append(cleared)
+    return set(found)
+
+
+def _clear_and_bear_off(board: list[int], bearing: bytes, die: int) -> tuple[int, int]:
+    """(steps taken, key change) of the play that empties the points `die` and
+    up, then bears off from the highest point below `die` with the steps left
+    (see `_bear_off_doubles`); (0, 0) when it cannot be played within four steps."""
+    hop = _STEPS[die]
+    below = board[:die]  # the counts on the points below `die` (index 0 not used)
+    used = 0
+    change = 0
+    for source in compress(range(die, 25), board[die:25]):
+        count = board[source]
+        point = source
+        while point >= die:
+            meets = bearing[point - die]
+            if meets == _CLOSED:
+                return 0, 0
+            change += count * hop[meets][point]
+            point -= die
+        below[point] += count
+        used += count * (source // die)
+        if used > 4:
+            return 0, 0
+    for point in range(die - 1, 0, -1):
+        taken = min(below[point], 4 - used)
+        change += taken * (_UNIT[OFF] - _UNIT[point])
+        used += taken
+    return used, change
 
 
 def _movers(board: list[int], kind: bytes, die: int, steps: int) -> tuple[list[tuple[int, list[tuple[int, int]]]], int]:
@@ -402,10 +435,12 @@ def _movers(board: list[int], kind: bytes, die: int, steps: int) -> tuple[list[t
     return movers, capacity
 
 
-def _knapsack(movers: list[tuple[int, list[tuple[int, int]]]], capacity: int, target: int, floor: int) -> list[list[int]]:
+def _knapsack(
+    movers: list[tuple[int, list[tuple[int, int]]]], capacity: int, target: int, floor: int, start: int
+) -> list[list[int]]:
     """The key changes of the plays that take up to `target` steps from
-    `movers` (see `_movers`; all together they can take `capacity`), by steps
-    taken; the levels from `floor` up are complete.
+    `movers` (see `_movers`; all together they can take `capacity`), after the
+    change `start`, by steps taken; the levels from `floor` up are complete.
 
     The results are built up point by point in `by_used[steps used so far]`,
     extended in place from the most steps down, dropping partial plays that the
@@ -413,13 +448,13 @@ def _knapsack(movers: list[tuple[int, list[tuple[int, int]]]], capacity: int, ta
     sets: the few plays reached twice (a checker passing a point where one of
     its own waits) are for the caller to merge.
     """
-    by_used = [[0]] + [[] for _ in range(target)]
+    by_used = [[start]] + [[] for _ in range(target)]
     if not movers:
         return by_used
     (most, moves), *others = movers
     for taken, change in moves:
         if taken <= target:
-            by_used[taken].append(change)
+            by_used[taken].append(start + change)
     rest = capacity - most  # the steps the points after this one could take
     for most, moves in others:
         for used in range(floor - rest):
@@ -486,7 +521,7 @@ def _from_bar(board: list[int], kind: bytes, dice: Dice) -> set[int]:
         return {entered}
     board[25] -= entering
     board[entry] += entering
-    return {entered + change for change in _doubles(board, kind, die, 4 - entering)}
+    return _doubles(board, kind, die, 4 - entering, entered)
 
 
 def _shares(checkers: int, reach: int) -> list[tuple[int, int, int]]:
