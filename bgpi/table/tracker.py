@@ -58,7 +58,7 @@ def checkers_on(position: Position, location: Location) -> int:
     return position.on_bar(side) if location.startswith("bar:") else position.borne_off(side)
 
 
-_NOBODY = b"\0"
+_NOBODY = (0,)
 """After a side's 25 counts: what that side has on the locations it cannot stand on."""
 
 
@@ -100,8 +100,8 @@ class Sensing:
         the sum of its two sides' keys.
 
         Play trees have hundreds of nodes that differ only in the mover's checkers, so the
-        tracker counts them this way: a copy and a pick of bytes, no list per location."""
-        key = int.from_bytes(bytes(self._picks[side](bytes(checkers) + _NOBODY)), "little")
+        tracker counts them this way: a pick of the counts into bytes, no list per location."""
+        key = int.from_bytes(bytes(self._picks[side](checkers + _NOBODY)), "little")
         tray_unit = self._tray_units[side]
         return key + (CHECKERS - sum(checkers)) * tray_unit if tray_unit else key
 
