@@ -283,43 +283,47 @@ def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> set[int]:
     """Key changes of the plays of two different dice using both, every checker home.
 
     A step that lands on a point or bears off exactly may be made before or
-    after any other step, so those plays are `_two_dice`'s with bearing off as
-    a landing.  A step bearing off from below its die's number takes a checker
-    from the highest point, which the other step may change: those plays are
-    added here, for each order of the dice.  Empty when no play uses both dice.
+    after any other step.  A step bearing off from below its die's number
+    takes a checker from the highest point, which only a step of the lone
+    checker there lowers.  So, by where the highest point stands:
+
+    * below both dice: each die bears off from the highest point left;
+    * below one die: that die bears off from the top point, before or after
+      any step of the other (after moving the top point's lone checker, from
+      the new highest point);
+    * below neither: `_two_dice`'s plays, with bearing off exactly as a
+      landing, and the top point's lone checker moving first.
+
+    Empty when no play uses both dice.
     """
     home = bytes(own[:6])
     top = _highest(home)
     lone_top = home[top - 1] == 1
     below = _highest(home[: top - 1])  # the highest point once the top one is empty
-    if top < min(a, b):  # each die bears off from the highest point left
+    low, high = min(a, b), max(a, b)
+    if top < low:
         after = below if lone_top else top
         return {2 * _UNIT[OFF] - _UNIT[top] - _UNIT[after]} if after else set()
     bearing = _OFF + kind[1:]
-    changes = set(_two_dice(own, bearing, a, b))
-    for first, second in ((a, b), (b, a)):
-        if top < first:  # the first die bears off from the top, then the second plays
-            off = _UNIT[OFF] - _UNIT[top]
-            steps = _STEPS[second]
-            left = home[: top - 1] if lone_top else home
-            changes.update([
-                off + steps[meets][source]
-                for source in compress(_POINTS, left)
-                if (meets := bearing[source - second]) != _CLOSED
-            ])
-            if 0 < (below if lone_top else top) < second:
-                changes.add(off + _UNIT[OFF] - _UNIT[below if lone_top else top])
-        # The first die lands or bears off exactly, then the second bears off
-        # from below its number: from the top, or where its lone checker went.
-        if top < second or lone_top:
-            steps = _STEPS[first]
-            for source in compress(_POINTS, home) if top < second else (top,):
-                meets = bearing[source - first]
-                if meets == _CLOSED:
-                    continue
-                after = max(source - first, below) if source == top and lone_top else top
-                if 0 < after < second:
-                    changes.add(steps[meets][source] + _UNIT[OFF] - _UNIT[after])
+    if top < high:
+        off = _UNIT[OFF] - _UNIT[top]
+        steps = _STEPS[low]
+        left = home[: top - 1] if lone_top else home
+        changes = {
+            off + steps[meets][source]
+            for source in compress(_POINTS, left)
+            if (meets := bearing[source - low]) != _CLOSED
+        }
+        if lone_top and 0 < below < low:  # then the low die bears off from below its number too
+            changes.add(off + _UNIT[OFF] - _UNIT[below])
+    else:
+        changes = set(_two_dice(own, bearing, a, b))
+    if lone_top:
+        for first, second in ((a, b), (b, a)):
+            meets = bearing[top - first]
+            after = max(top - first, below)
+            if meets != _CLOSED and 0 < after < second:
+                changes.add(_STEPS[first][meets][top] + _UNIT[OFF] - _UNIT[after])
     return changes
 
 
