@@ -47,7 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "List the legal plays of a roll in a position (gnubg Position ID, the player "
             "to move on roll), each with its notation and resulting Position ID. With "
             "--batch, read JSON Lines {\"position_id\": ID, \"dice\": [A, B]} and write, "
-            "one line per input line, the sorted distinct resulting Position IDs."
+            "one line per input line, the sorted distinct resulting Position IDs (256 lines "
+            "at a time, and the rest at the end of the input)."
         ),
     )
     source = plays.add_mutually_exclusive_group(required=True)
