@@ -427,6 +427,10 @@ def _movers(board: list[int], kind: bytes, die: int, steps: int) -> tuple[list[t
             change += hop[meets][point]
             walk.append(change)
             point -= die
+            if board[point] >= steps - 1:
+                # Going on gives no result that one of the checkers waiting
+                # here cannot give: that they all move too takes more steps.
+                break
         if walk:
             moves = list(enumerate(walk, 1))  # one checker moves
             checkers = board[source]
@@ -434,8 +438,9 @@ def _movers(board: list[int], kind: bytes, die: int, steps: int) -> tuple[list[t
                 checkers = min(checkers, steps)
                 halves = [walk[0] + walk[0], *walk]
                 moves += [(taken, halves[first] + halves[second]) for taken, first, second in _SHARES[checkers][len(walk)]]
-            movers.append((checkers * len(walk), moves))
-            capacity += checkers * len(walk)
+            most = checkers * len(walk)
+            movers.append((most, moves))
+            capacity += most
     return movers, capacity
 
 
@@ -447,10 +452,11 @@ def _knapsack(
     change `start`, by steps taken; the levels from `floor` up are complete.
 
     The results are built up point by point in `by_used[steps used so far]`,
-    extended in place from the most steps down, dropping partial plays that the
-    points still to come cannot complete to `floor`.  The levels are lists, not
-    sets: the few plays reached twice (a checker passing a point where one of
-    its own waits) are for the caller to merge.
+    extended in place from the most steps down; a level that the points still to
+    come cannot complete to `floor` is no longer grown (nor read: what grows a
+    live level is live).  The levels are lists, not sets: the few plays reached
+    twice (a checker passing a point where one of its own waits) are for the
+    caller to merge.
     """
     by_used = [[start]] + [[] for _ in range(target)]
     if not movers:
@@ -461,8 +467,6 @@ def _knapsack(
             by_used[taken].append(start + change)
     rest = capacity - most  # the steps the points after this one could take
     for most, moves in others:
-        for used in range(floor - rest):
-            by_used[used] = []  # the points to come cannot complete these
         rest -= most
         # From the most steps down, so that each level grows from levels this point has not grown yet.
         for total in range(target, max(floor - rest, 1) - 1, -1):
