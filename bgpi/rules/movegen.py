@@ -134,10 +134,11 @@ def result_keys(own: Checkers, opponent: Checkers, dice: Dice) -> Collection[int
     what the play changes, relative to the position before it.  Each key once,
     in a list or a set, whichever was quicker to build.
 
-    The common cases, where neither the bar nor bearing off can take part in the
-    play, are counted out directly (two dice: every pair of single steps;
-    doubles: how many steps each point's checkers take); the rest go through
-    the full search.
+    Every kind of roll is counted out directly (two dice: every pair of
+    single steps, entering first from the bar, bearing off from the highest
+    point by the order of the dice; doubles: how many steps each point's
+    checkers take); the full search only finds the one die to play when no
+    play of two different dice uses both.
     """
     kind = _kinds(opponent)
     first = dice.first

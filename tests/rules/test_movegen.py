@@ -1,14 +1,24 @@
-"""The move generator's fast paths against its full search, on many self-play positions.
+"""The move generator's fast paths against its full search, on many self-play
+positions and on made-up home boards.
 
-`result_keys` counts the common cases out directly (two dice, doubles, entering
-from the bar); `_search` tries every step in every order.  Both name each
-result by the same key, so they must give the same keys.
+`result_keys` counts every kind of roll out directly (two dice, doubles,
+entering from the bar, bearing off); `_search` tries every step in every
+order.  Both name each result by the same key, so they must give the same keys.
 """
 
+import random
 from collections import Counter
 
 from bgpi.rules import movegen
+from bgpi.rules.play import Dice
 from bgpi.rules.selfplay import corpus
+
+
+def assert_same_as_the_search(own, opponent, dice) -> None:
+    keys = movegen.result_keys(own, opponent, dice)
+    expected = set(movegen._search([0, *own], movegen._kinds(opponent), dice))
+    assert len(set(keys)) == len(keys), (own, opponent, dice)
+    assert set(keys) == expected, (own, opponent, dice)
 
 
 def kind_of_roll(own, dice) -> str:
@@ -22,11 +32,29 @@ def test_the_fast_paths_find_what_the_full_search_finds():
     seen = Counter()
     for position, side, dice in corpus(20000, seed=3):
         own, opponent = position.checkers(side), position.checkers(side.opponent)
-        keys = movegen.result_keys(own, opponent, dice)
-        expected = set(movegen._search([0, *own], movegen._kinds(opponent), dice))
-        assert len(set(keys)) == len(keys), (position, side, dice)
-        assert set(keys) == expected, (position, side, dice)
+        assert_same_as_the_search(own, opponent, dice)
         seen[kind_of_roll(own, dice)] += 1
     # Each path met often enough to be trusted.
     assert min(seen.values()) >= 500, seen
     assert len(seen) == 6, seen
+
+
+def test_bearing_off_with_two_dice_finds_what_the_full_search_finds():
+    """Home boards of every shape, some with one checker still to come home,
+    against blots and made points: the highest point below both dice, one, or
+    neither, with one checker on it or more."""
+    rng = random.Random(5)
+    for _ in range(1500):
+        own = [0] * 25
+        for _ in range(rng.randint(1, 14)):
+            own[rng.randrange(6)] += 1
+        if rng.random() < 0.4:
+            own[rng.randrange(6, 18)] += 1
+        opponent = [0] * 25
+        for point in range(1, 13):
+            if not own[point - 1] and rng.random() < 0.3:
+                opponent[24 - point] = min(rng.choice((1, 2, 3)), 15 - sum(opponent))
+        opponent[0] += 15 - sum(opponent)
+        for a in range(1, 7):
+            for b in range(a + 1, 7):
+                assert_same_as_the_search(tuple(own), tuple(opponent), Dice(a, b))
