@@ -328,20 +328,23 @@ def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> set[int]:
     return changes
 
 
-def _doubles(board: list[int], kind: bytes, die: int, steps: int, start: int = 0) -> set[int]:
+def _doubles(board: list[int], kind: bytes, die: int, steps: int, start: int = 0) -> Collection[int]:
     """Key changes of the plays of `steps` steps of `die` when neither bar nor
-    bear-off can take part, after the change `start` (checkers entered).
+    bear-off can take part, after the change `start` (checkers entered); each
+    once, in a list or a set.
 
     Landing points never change during the play, so each point's checkers can be
     moved on their own: the play is how many steps each checker takes, and the
-    most steps any play uses (`target`) is known before the search.
+    most steps any play uses (`target`) is known before the search.  Only a
+    checker going on from a point where its own wait reaches a result twice.
     """
-    movers, capacity = _movers(board, kind, die, steps)
+    movers, capacity, crossing = _movers(board, kind, die, steps)
     target = min(steps, capacity)
-    return set(_knapsack(movers, capacity, target, target, start)[target])
+    found = _knapsack(movers, capacity, target, target, start)[target]
+    return set(found) if crossing else found
 
 
-def _bear_off_doubles(board: list[int], kind: bytes, die: int) -> set[int]:
+def _bear_off_doubles(board: list[int], kind: bytes, die: int) -> Collection[int]:
     """Key changes of the plays of doubles when bearing off can take part (no
     checker on the bar, fewer than four outside the home board).
 
@@ -362,7 +365,7 @@ def _bear_off_doubles(board: list[int], kind: bytes, die: int) -> set[int]:
     if outside and sum([board[point] * -((6 - point) // die) for point in compress(range(7, 25), board[7:25])]) >= 4:
         return _doubles(board, kind, die, 4)
     bearing = _OFF + kind[1:]  # what a step meets, bearing off exactly included
-    movers, capacity = _movers(board, bearing, die, 4)
+    movers, capacity, _ = _movers(board, bearing, die, 4)
     most = min(4, capacity)  # the most steps of the first kind
     by_used = _knapsack(movers, capacity, most, 0 if outside else most, 0)
     found = by_used[most]
@@ -407,14 +410,18 @@ def _clear_and_bear_off(board: list[int], bearing: bytes, die: int) -> tuple[int
     return used, change
 
 
-def _movers(board: list[int], kind: bytes, die: int, steps: int) -> tuple[list[tuple[int, list[tuple[int, int]]]], int]:
+def _movers(
+    board: list[int], kind: bytes, die: int, steps: int
+) -> tuple[list[tuple[int, list[tuple[int, int]]]], int, bool]:
     """The points whose checkers can take up to `steps` steps of `die`, where
     they land as `kind` says (it does not change during the play), as (the
     steps its checkers could take, [(steps taken, change of key)] for each way
-    they can take them), and the steps all of them could take."""
+    they can take them); the steps all of them could take; and whether a
+    checker may go on from a point where some of its own wait."""
     hop = _STEPS[die]
     movers = []
     capacity = 0
+    crossing = False
     for source in range(24, 0, -1):
         if not board[source]:
             continue
@@ -428,10 +435,12 @@ def _movers(board: list[int], kind: bytes, die: int, steps: int) -> tuple[list[t
             change += hop[meets][point]
             walk.append(change)
             point -= die
-            if board[point] >= steps - 1:
-                # Going on gives no result that one of the checkers waiting
-                # here cannot give: that they all move too takes more steps.
-                break
+            if board[point]:
+                if board[point] >= steps - 1:
+                    # Going on gives no result that one of the checkers waiting
+                    # here cannot give: that they all move too takes more steps.
+                    break
+                crossing = crossing or len(walk) < steps
         if walk:
             moves = list(enumerate(walk, 1))  # one checker moves
             checkers = board[source]
@@ -442,7 +451,7 @@ def _movers(board: list[int], kind: bytes, die: int, steps: int) -> tuple[list[t
             most = checkers * len(walk)
             movers.append((most, moves))
             capacity += most
-    return movers, capacity
+    return movers, capacity, crossing
 
 
 def _knapsack(
@@ -512,7 +521,7 @@ def _enter(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     return [_STEPS[die][kind[25 - die]][25]]
 
 
-def _from_bar(board: list[int], kind: bytes, dice: Dice) -> set[int]:
+def _from_bar(board: list[int], kind: bytes, dice: Dice) -> Collection[int]:
     """Key changes of the plays of doubles with checkers on the bar (rules.md
     §5): enter them all first, then play on.
 
