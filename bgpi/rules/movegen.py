@@ -494,31 +494,44 @@ def _enter(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     (rules.md §5), each once: enter them all first, then play on.
 
     A checker entered this turn stands on the opponent's home board, too far
-    from home to bear off with what is left of the roll.
+    from home to bear off with what is left of the roll.  Plain loops, not
+    comprehensions: a play from the bar has few steps, and in CPython 3.11 a
+    comprehension costs a function call of its own.
     """
-    entries = [die for die in (a, b) if kind[25 - die] != _CLOSED]
-    if own[24] >= 2 or not entries:
-        return [sum([_STEPS[die][kind[25 - die]][25] for die in entries[: own[24]]])]
+    entries = []  # (die, change of key) for each die that can enter
+    for die in (a, b):
+        meets = kind[25 - die]
+        if meets != _CLOSED:
+            entries.append((die, _STEPS[die][meets][25]))
+    if own[24] >= 2 or not entries:  # each die that can enters a checker, and that is all
+        entered = 0
+        for _, change in entries:
+            entered += change
+        return [entered]
     # The landing points do not change when the checker enters, so the other
     # die moves any checker already on a point, or the entered one: different
     # plays, but for the entered checker going on when both dice enter on an
     # open point (hitting no blot).
     changes: list[int] = []
-    for die in entries:
+    for die, entered in entries:
         other = a + b - die
         steps = _STEPS[other]
         entry = 25 - die
-        entered = _STEPS[die][kind[entry]][25]
-        sources = compress(_POINTS, own) if own[entry - 1] else (entry, *compress(_POINTS, own))
-        changes += [entered + steps[meets][source] for source in sources if (meets := kind[source - other]) != _CLOSED]
+        if not own[entry - 1]:  # then the entered checker is not among the sources below
+            meets = kind[entry - other]
+            if meets != _CLOSED:
+                changes.append(entered + steps[meets][entry])
+        for source in compress(_POINTS, own):
+            meets = kind[source - other]
+            if meets != _CLOSED:
+                changes.append(entered + steps[meets][source])
     end = 25 - a - b
     if kind[25 - a] == kind[25 - b] == _OPEN and kind[end] != _CLOSED:
         changes.remove(_STEPS[a + b][kind[end]][25])
     if changes:
         return changes
     # Only one die can be played: the larger one if it can enter (rules.md §4).
-    die = max(entries)
-    return [_STEPS[die][kind[25 - die]][25]]
+    return [max(entries)[1]]
 
 
 def _from_bar(board: list[int], kind: bytes, dice: Dice) -> Collection[int]:
