@@ -42,9 +42,8 @@ from bgpi.rules.position import BAR, OFF, Checkers, Position, Side
 # What a checker landing on a location meets, by the opponent's count there.
 _OPEN, _BLOT, _CLOSED = 0, 1, 2
 _KIND = bytes([_OPEN, _BLOT] + [_CLOSED] * 254)  # bytes.translate table: count -> kind
-_EDGE = bytes([_CLOSED])  # location 0: no bearing off but where the caller allows it
 _OFF = bytes([_OPEN])  # location 0 when every checker is home
-_BEYOND = bytes([_CLOSED] * 11)  # kind[-11..-1]: two dice past point 1
+_BEYOND = bytes([_CLOSED] * 11)  # kind[26..36], read as kind[-11..-1]: two dice past point 1
 
 _LOCATIONS = 26  # 0 off, 1..24 the points, 25 the bar
 _HIT_FIELDS = 4 * _LOCATIONS  # the first bit of the landings-on-blots fields
@@ -193,10 +192,16 @@ def _highest(own: Checkers | list[int] | bytes) -> int:
 
 
 def _kinds(opponent: Checkers) -> bytes:
-    """What a landing meets on each location (none on the bar, 25), closed off the board."""
-    # The opponent's counts on the mover's points 1..24; bytearray reads a tuple faster than bytes.
-    facing = bytearray(opponent[23::-1])
-    return (_EDGE + facing + _BEYOND).translate(_KIND)
+    """What a landing meets on each location: none on the bar (25); closed at the
+    edge (0: no bearing off but where the caller allows it) and beyond it.  A
+    bytearray, which no caller changes."""
+    # Made in place (about 0.7 us, a third less than slicing and joining bytes):
+    # the opponent's counts reversed are their bar, then the mover's points 1..24.
+    facing = bytearray(opponent)
+    facing.reverse()
+    facing[0] = _CLOSED  # location 0, where the opponent's bar was
+    facing += _BEYOND
+    return facing.translate(_KIND)
 
 
 def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
