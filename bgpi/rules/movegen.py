@@ -223,8 +223,9 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     """
     by_a: list[int] = []  # the changes of the single steps of a: the grid's rows
     by_b: list[int] = []  # and of b: its columns
-    column_of: dict[int, int] = {}  # a source's step of b
-    dropped: list[tuple[int, int]] = []  # cells of the grid, as (row, column)
+    # Cells of the grid to drop, by their key change: a lone checker's two steps
+    # (the only cell with that key) and the second copy of a doubled chain.
+    dropped: list[int] = []
     whole: list[int] = []  # one checker taking both dice where no chain does
     steps_a, steps_b, jumps = _STEPS[a], _STEPS[b], _STEPS[a + b]
     for source in compress(_POINTS, own):
@@ -233,14 +234,14 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
         meets_a = kind[middle_a]
         meets_b = kind[middle_b]
         if meets_a != _CLOSED:
-            by_a.append(steps_a[meets_a][source])
+            step_a = steps_a[meets_a][source]
+            by_a.append(step_a)
             if meets_b != _CLOSED:
-                column_of[source] = len(by_b)
-                by_b.append(steps_b[meets_b][source])
+                step_b = steps_b[meets_b][source]
+                by_b.append(step_b)
                 if own[source - 1] == 1:
-                    dropped.append((len(by_a) - 1, len(by_b) - 1))
+                    dropped.append(step_a + step_b)
         elif meets_b != _CLOSED:
-            column_of[source] = len(by_b)
             by_b.append(steps_b[meets_b][source])
         else:
             continue
@@ -251,8 +252,8 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
         # The end is on the board (or off, exactly), so both middle points are on it.
         held_a = own[middle_a - 1]
         held_b = own[middle_b - 1]
-        if held_a and held_b:  # then this checker's step of a is the last row
-            dropped.append((len(by_a) - 1, column_of[middle_a]))
+        if held_a and held_b:
+            dropped.append(jump)
         elif not (held_a or held_b) and (meets_a == _OPEN or meets_b == _OPEN):
             whole.append(jump)
         if meets_a == _BLOT:
@@ -260,9 +261,8 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
         if meets_b == _BLOT:
             whole.append(jump + _PASS[_BLOT][middle_b])
     changes = [change_a + change_b for change_a in by_a for change_b in by_b]
-    width = len(by_b)
-    for cell in sorted([row * width + column for row, column in dropped], reverse=True):
-        del changes[cell]
+    for change in dropped:  # a few cells: finding each by its value costs less than noting where it is
+        changes.remove(change)
     changes += whole
     return changes
 
