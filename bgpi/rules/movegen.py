@@ -226,7 +226,7 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     # Cells of the grid to drop, by their key change: a lone checker's two steps
     # (the only cell with that key) and the second copy of a doubled chain.
     dropped: list[int] = []
-    whole: list[int] = []  # one checker taking both dice where no chain does
+    changes: list[int] = []  # the plays: first one checker taking both dice where no chain does
     steps_a, steps_b, jumps = _STEPS[a], _STEPS[b], _STEPS[a + b]
     for source in compress(_POINTS, own):
         middle_a = source - a
@@ -255,15 +255,17 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
         if held_a and held_b:
             dropped.append(jump)
         elif not (held_a or held_b) and (meets_a == _OPEN or meets_b == _OPEN):
-            whole.append(jump)
+            changes.append(jump)
         if meets_a == _BLOT:
-            whole.append(jump + _PASS[_BLOT][middle_a])
+            changes.append(jump + _PASS[_BLOT][middle_a])
         if meets_b == _BLOT:
-            whole.append(jump + _PASS[_BLOT][middle_b])
-    changes = [change_a + change_b for change_a in by_a for change_b in by_b]
+            changes.append(jump + _PASS[_BLOT][middle_b])
+    # Then the grid, by plain loops: in CPython 3.11 a comprehension is a call of its own.
+    for change_a in by_a:
+        for change_b in by_b:
+            changes.append(change_a + change_b)
     for change in dropped:  # a few cells: finding each by its value costs less than noting where it is
         changes.remove(change)
-    changes += whole
     return changes
 
 
