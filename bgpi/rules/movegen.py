@@ -269,25 +269,30 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     return changes
 
 
-def _coming_home(own: Checkers, kind: bytes, a: int, b: int) -> set[int]:
+def _coming_home(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     """`_two_dice` with one checker outside the home board: the plays that bear
     off are the ones that bring it home with one die and bear off with the other."""
-    changes = set(_two_dice(own, kind, a, b))
+    changes = _two_dice(own, kind, a, b)  # none of them bears off
     source = own.index(1, 6) + 1  # the checker outside
-    top = _highest(own[:6])
+    top = len(bytes(own[:6]).rstrip(b"\0"))  # the highest point at home (_highest, without a call)
     for first, second in ((a, b), (b, a)):
         arrival = source - first
         if arrival > 6 or kind[arrival] == _CLOSED:
             continue
         home = _STEPS[first][kind[arrival]][source]
+        highest = top if top > arrival else arrival  # (max() would be a call)
         if own[second - 1] or arrival == second:
-            changes.add(home + _UNIT[OFF] - _UNIT[second])
-        elif max(top, arrival) < second:  # from below the die's number: the highest point
-            changes.add(home + _UNIT[OFF] - _UNIT[max(top, arrival)])
+            change = home + _UNIT[OFF] - _UNIT[second]
+        elif highest < second:  # from below the die's number: the highest point
+            change = home + _UNIT[OFF] - _UNIT[highest]
+        else:
+            continue
+        if change not in changes:  # both orders bear it off, over two open points
+            changes.append(change)
     return changes
 
 
-def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> set[int]:
+def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     """Key changes of the plays of two different dice using both, every checker home.
 
     A step that lands on a point or bears off exactly may be made before or
@@ -304,34 +309,37 @@ def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> set[int]:
 
     Empty when no play uses both dice.
     """
-    home = bytes(own[:6])
-    top = _highest(home)
-    lone_top = home[top - 1] == 1
-    below = _highest(home[: top - 1])  # the highest point once the top one is empty
-    low, high = min(a, b), max(a, b)
+    # The highest points as _highest finds them, without the cost of a call.
+    home = bytes(own[:6]).rstrip(b"\0")
+    top = len(home)
+    lone_top = home.endswith(b"\x01")
+    after_top = len(home[:-1].rstrip(b"\0")) if lone_top else top  # once a checker has left the top point
+    low, high = (a, b) if a < b else (b, a)
     if top < low:
-        after = below if lone_top else top
-        return {2 * _UNIT[OFF] - _UNIT[top] - _UNIT[after]} if after else set()
+        return [2 * _UNIT[OFF] - _UNIT[top] - _UNIT[after_top]] if after_top else []
     bearing = _OFF + kind[1:]
     if top < high:
         off = _UNIT[OFF] - _UNIT[top]
         steps = _STEPS[low]
-        left = home[: top - 1] if lone_top else home
-        changes = {
-            off + steps[meets][source]
-            for source in compress(_POINTS, left)
-            if (meets := bearing[source - low]) != _CLOSED
-        }
-        if lone_top and 0 < below < low:  # then the low die bears off from below its number too
-            changes.add(off + _UNIT[OFF] - _UNIT[below])
+        changes: list[int] = []
+        for source in compress(_POINTS, home[:-1] if lone_top else home):
+            meets = bearing[source - low]
+            if meets != _CLOSED:
+                changes.append(off + steps[meets][source])
+        if 0 < after_top < low:  # then the low die bears off from below its number too
+            changes.append(off + _UNIT[OFF] - _UNIT[after_top])
     else:
-        changes = set(_two_dice(own, bearing, a, b))
+        changes = _two_dice(own, bearing, a, b)
     if lone_top:
         for first, second in ((a, b), (b, a)):
             meets = bearing[top - first]
-            after = max(top - first, below)
+            after = top - first if top - first > after_top else after_top  # (max() would be a call)
             if meets != _CLOSED and 0 < after < second:
-                changes.add(_STEPS[first][meets][top] + _UNIT[OFF] - _UNIT[after])
+                change = _STEPS[first][meets][top] + _UNIT[OFF] - _UNIT[after]
+                # Both orders may take the top checker off, over two open points; and with
+                # the top point at the low die, that die first is the play above.
+                if change not in changes:
+                    changes.append(change)
     return changes
 
 
