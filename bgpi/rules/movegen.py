@@ -214,18 +214,18 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     plays are the grid of sums of a step of each die.  Two cells of the grid
     are different plays but where one step starts where the other ends: such a
     chain is one checker taking both dice.  So the grid loses both steps of a
-    lone checker from its point (no play, and no other play's key, since no
-    play takes two checkers from a point that held one) and one of the two
-    chains through a checker's middle points when both hold the mover's
-    checkers; then come the one-checker plays that no chain makes: over an
-    empty middle point, or hitting a blot there.  Empty when no play uses both
-    dice.  A list, not a set: hashing each sum would cost more than the grid.
+    lone checker from its point (no play) and one of the two chains through a
+    checker's middle points when both hold the mover's checkers; then come the
+    one-checker plays that no chain makes: over an empty middle point, or
+    hitting a blot there.  Empty when no play uses both dice.  A list, not a
+    set: hashing each sum would cost more than the grid.
     """
-    by_a: list[int] = []  # the changes of the single steps of a: the grid's rows
+    by_a: list[int] = []  # the changes of the single steps of a: the grid's rows (but those in `lone`)
     by_b: list[int] = []  # and of b: its columns
-    # Cells of the grid to drop, by their key change: a lone checker's two steps
-    # (the only cell with that key) and the second copy of a doubled chain.
-    dropped: list[int] = []
+    # The rows of lone checkers that can take either die, with their own step of b:
+    # the one column such a row skips.
+    lone: list[tuple[int, int]] = []
+    doubled: list[int] = []  # chains found twice in the grid
     changes: list[int] = []  # the plays: first one checker taking both dice where no chain does
     steps_a, steps_b, jumps = _STEPS[a], _STEPS[b], _STEPS[a + b]
     for source in compress(_POINTS, own):
@@ -235,12 +235,15 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
         meets_b = kind[middle_b]
         if meets_a != _CLOSED:
             step_a = steps_a[meets_a][source]
-            by_a.append(step_a)
             if meets_b != _CLOSED:
                 step_b = steps_b[meets_b][source]
                 by_b.append(step_b)
                 if own[source - 1] == 1:
-                    dropped.append(step_a + step_b)
+                    lone.append((step_a, step_b))
+                else:
+                    by_a.append(step_a)
+            else:
+                by_a.append(step_a)
         elif meets_b != _CLOSED:
             by_b.append(steps_b[meets_b][source])
         else:
@@ -253,7 +256,7 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
         held_a = own[middle_a - 1]
         held_b = own[middle_b - 1]
         if held_a and held_b:
-            dropped.append(jump)
+            doubled.append(jump)
         elif not (held_a or held_b) and (meets_a == _OPEN or meets_b == _OPEN):
             changes.append(jump)
         if meets_a == _BLOT:
@@ -264,7 +267,11 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     for change_a in by_a:
         for change_b in by_b:
             changes.append(change_a + change_b)
-    for change in dropped:  # a few cells: finding each by its value costs less than noting where it is
+    for change_a, own_b in lone:
+        for change_b in by_b:
+            if change_b is not own_b:  # the very object in by_b (an identity test costs less than ==)
+                changes.append(change_a + change_b)
+    for change in doubled:  # rare: finding each by its value costs less than noting where it is
         changes.remove(change)
     return changes
 
