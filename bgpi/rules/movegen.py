@@ -278,7 +278,8 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
 
 def _coming_home(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     """`_two_dice` with one checker outside the home board: the plays that bear
-    off are the ones that bring it home with one die and bear off with the other."""
+    off are the ones that bring it home with one die and bear off with the other.
+    When no play uses both dice, the plays of one (`_one_die`)."""
     changes = _two_dice(own, kind, a, b)  # none of them bears off
     source = own.index(1, 6) + 1  # the checker outside
     top = len(bytes(own[:6]).rstrip(b"\0"))  # the highest point at home (_highest, without a call)
@@ -296,7 +297,7 @@ def _coming_home(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
             continue
         if change not in changes:  # both orders bear it off, over two open points
             changes.append(change)
-    return changes
+    return changes or _one_die(own, kind, a, b, 0)
 
 
 def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
@@ -314,7 +315,7 @@ def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     * below neither: `_two_dice`'s plays, with bearing off exactly as a
       landing, and the top point's lone checker moving first.
 
-    Empty when no play uses both dice.
+    When no play uses both dice, the plays of one (`_one_die`).
     """
     # The highest points as _highest finds them, without the cost of a call.
     home = bytes(own[:6]).rstrip(b"\0")
@@ -322,9 +323,11 @@ def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     lone_top = home.endswith(b"\x01")
     after_top = len(home[:-1].rstrip(b"\0")) if lone_top else top  # once a checker has left the top point
     low, high = (a, b) if a < b else (b, a)
-    if top < low:
-        return [2 * _UNIT[OFF] - _UNIT[top] - _UNIT[after_top]] if after_top else []
     bearing = _OFF + kind[1:]
+    if top < low:
+        if after_top:
+            return [2 * _UNIT[OFF] - _UNIT[top] - _UNIT[after_top]]
+        return _one_die(own, bearing, a, b, top)  # the last checker
     if top < high:
         off = _UNIT[OFF] - _UNIT[top]
         steps = _STEPS[low]
@@ -347,7 +350,30 @@ def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
                 # the top point at the low die, that die first is the play above.
                 if change not in changes:
                     changes.append(change)
-    return changes
+    return changes or _one_die(own, bearing, a, b, top)
+
+
+def _one_die(own: Checkers, kind: bytes, a: int, b: int, top: int) -> list[int]:
+    """Key changes of the plays of one die of two different ones, when no play
+    uses both: the larger die if it can be played, else the smaller (rules.md
+    §4); no step if neither can.  Not from the bar.
+
+    `top` is the highest point when every checker is home (`kind` then reads
+    location 0 open: bearing off exactly), 0 when bearing off cannot take part.
+    Each step of a die leads to a different result.
+    """
+    for die in (a, b) if a > b else (b, a):
+        steps = _STEPS[die]
+        changes: list[int] = []
+        for source in compress(_POINTS, own):
+            meets = kind[source - die]
+            if meets != _CLOSED:
+                changes.append(steps[meets][source])
+        if 0 < top < die:  # from below the die's number: the highest point
+            changes.append(_UNIT[OFF] - _UNIT[top])
+        if changes:
+            return changes
+    return [0]
 
 
 def _doubles(board: list[int], kind: bytes, die: int, steps: int, start: int = 0) -> Collection[int]:

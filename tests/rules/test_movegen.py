@@ -58,3 +58,29 @@ def test_bearing_off_with_two_dice_finds_what_the_full_search_finds():
         for a in range(1, 7):
             for b in range(a + 1, 7):
                 assert_same_as_the_search(tuple(own), tuple(opponent), Dice(a, b))
+
+
+
+def _counts(points: dict[int, int]) -> tuple[int, ...]:
+    """A side's 25 counts (its points 1..24, then its bar) from {point: checkers}."""
+    return tuple(points.get(point, 0) for point in range(1, 26))
+
+
+def test_one_die_when_no_play_of_two_dice_uses_both():
+    """All home, or one checker still to come home, and no play uses both
+    dice: the larger die if it can be played, else the smaller, else no step."""
+    unit = movegen._UNIT  # unit[location]: one checker there, 0 off
+    # The opponent's points are numbered from its side: its point 25 - p is the mover's point p.
+    cases = [
+        # The last checker bears off with the larger die (either would).
+        (_counts({2: 1}), _counts({1: 15}), Dice(5, 3), {unit[0] - unit[2]}),
+        # The 6 is blocked, and the 4 cannot be followed by the 6 (points 6 and 2 held).
+        (_counts({12: 1, 1: 14}), _counts({19: 2, 23: 2, 1: 11}), Dice(6, 4), {unit[8] - unit[12]}),
+        # All home, the 4 blocked from every point (points 2 and 1 held): the 3, two ways.
+        (_counts({6: 1, 5: 1, 3: 13}), _counts({23: 2, 24: 2, 1: 11}), Dice(4, 3), {unit[3] - unit[6], unit[0] - unit[3]}),
+        # Nothing moves (points 7 and 6 held).
+        (_counts({12: 1, 1: 14}), _counts({18: 2, 19: 2, 1: 11}), Dice(6, 5), {0}),
+    ]
+    for own, opponent, dice, expected in cases:
+        assert_same_as_the_search(own, opponent, dice)
+        assert set(movegen.result_keys(own, opponent, dice)) == expected, (own, dice)
