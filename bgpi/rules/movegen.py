@@ -282,6 +282,8 @@ def _coming_home(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     When no play uses both dice, the plays of one (`_one_die`)."""
     changes = _two_dice(own, kind, a, b)  # none of them bears off
     source = own.index(1, 6) + 1  # the checker outside
+    if source - (a if a > b else b) > 6:  # not even the larger die alone brings it home
+        return changes or _one_die(own, kind, a, b, 0)
     top = len(bytes(own[:6]).rstrip(b"\0"))  # the highest point at home (_highest, without a call)
     for first, second in ((a, b), (b, a)):
         arrival = source - first
@@ -323,10 +325,10 @@ def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     lone_top = home.endswith(b"\x01")
     after_top = len(home[:-1].rstrip(b"\0")) if lone_top else top  # once a checker has left the top point
     low, high = (a, b) if a < b else (b, a)
+    if top < low and after_top:
+        return [2 * _UNIT[OFF] - _UNIT[top] - _UNIT[after_top]]
     bearing = _OFF + kind[1:]
     if top < low:
-        if after_top:
-            return [2 * _UNIT[OFF] - _UNIT[top] - _UNIT[after_top]]
         return _one_die(own, bearing, a, b, top)  # the last checker
     if top < high:
         off = _UNIT[OFF] - _UNIT[top]
