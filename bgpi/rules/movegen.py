@@ -33,8 +33,10 @@ This module knows nothing of the physical board and reads no clock.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
+from functools import cache
 from itertools import compress
+from operator import itemgetter
 
 from bgpi.rules.play import Dice, Play, Step
 from bgpi.rules.position import BAR, OFF, Checkers, Position, Side
@@ -79,6 +81,10 @@ _BORNE_OFF = _UNIT[1] - 1
 _OUTSIDE = (1 << _HIT_FIELDS) - _UNIT[7]
 
 _RawStep = tuple[int, int, int, bool]  # a Step's fields, while searching
+# A point's checkers in a play of doubles (see `_movers`): (the most steps they
+# take, [(steps taken, change of key)] for each way to take them, fewest steps
+# first, [the same for the extras of the next point]).
+_Mover = tuple[int, list[tuple[int, int]], Sequence[tuple[int, int]]]
 
 
 def legal_plays(position: Position, side: Side, dice: Dice) -> list[Play]:
@@ -378,20 +384,18 @@ def _one_die(own: Checkers, kind: bytes, a: int, b: int, top: int) -> list[int]:
     return [0]
 
 
-def _doubles(board: list[int], kind: bytes, die: int, steps: int, start: int = 0) -> Collection[int]:
+def _doubles(board: list[int], kind: bytes, die: int, steps: int, start: int = 0) -> list[int]:
     """Key changes of the plays of `steps` steps of `die` when neither bar nor
     bear-off can take part, after the change `start` (checkers entered); each
-    once, in a list or a set.
+    once.
 
     Landing points never change during the play, so each point's checkers can be
     moved on their own: the play is how many steps each checker takes, and the
-    most steps any play uses (`target`) is known before the search.  Only a
-    checker going on from a point where its own wait reaches a result twice.
+    most steps any play uses (`target`) is known before the search.
     """
-    movers, capacity, crossing = _movers(board, kind, die, steps)
+    movers, capacity = _movers(board, kind, die, steps)
     target = min(steps, capacity)
-    found = _knapsack(movers, capacity, target, target, start)[target]
-    return set(found) if crossing else found
+    return _knapsack(movers, capacity, target, target, start)[target]
 
 
 def _bear_off_doubles(board: list[int], kind: bytes, die: int) -> Collection[int]:
@@ -415,7 +419,7 @@ def _bear_off_doubles(board: list[int], kind: bytes, die: int) -> Collection[int
     if outside and sum([board[point] * -((6 - point) // die) for point in compress(range(7, 25), board[7:25])]) >= 4:
         return _doubles(board, kind, die, 4)
     bearing = _OFF + kind[1:]  # what a step meets, bearing off exactly included
-    movers, capacity, _ = _movers(board, bearing, die, 4)
+    movers, capacity = _movers(board, bearing, die, 4)
     most = min(4, capacity)  # the most steps of the first kind
     by_used = _knapsack(movers, capacity, most, 0 if outside else most, 0)
     found = by_used[most]
@@ -460,82 +464,134 @@ def _clear_and_bear_off(board: list[int], bearing: bytes, die: int) -> tuple[int
     return used, change
 
 
-def _movers(
-    board: list[int], kind: bytes, die: int, steps: int
-) -> tuple[list[tuple[int, list[tuple[int, int]]]], int, bool]:
+def _movers(board: list[int], kind: bytes, die: int, steps: int) -> tuple[list[_Mover], int]:
     """The points whose checkers can take up to `steps` steps of `die`, where
-    they land as `kind` says (it does not change during the play), as (the
-    steps its checkers could take, [(steps taken, change of key)] for each way
-    they can take them); the steps all of them could take; and whether a
-    checker may go on from a point where some of its own wait."""
-    hop = _STEPS[die]
-    movers = []
+    they land as `kind` says (it does not change during the play), as
+    `_Mover`s; and the steps all of them could take.
+
+    A checker's walk stops on the first point holding its own: going on from
+    there is the same as one of the checkers waiting there going on.  So the
+    points' checkers move on their own and no play is counted twice.  The
+    plays this leaves out are those where more checkers leave a point than it
+    held, some having come from the point above on the same line of steps:
+    these are the point's extras, counted with the point above.  There are
+    none where the point holds `steps` - 1 checkers or more (the ones coming
+    take a step of the roll), and a play has extras at one point at most
+    (it would take five steps).  The points are taken line by line, so that
+    the point above comes just before.
+    """
+    plain_halves = _HALVES[die]
+    plain_moves = _plain_moves(die)
+    lines, counts = _LINES[die]
+    each_step = range(steps)
+    movers: list[_Mover] = []
     capacity = 0
-    crossing = False
-    for source in range(24, 0, -1):
-        if not board[source]:
-            continue
-        walk = []  # walk[k - 1]: the change of key when one checker from `source` takes k steps
-        change = 0
-        point = source
-        while len(walk) < steps:
-            meets = kind[point - die]
-            if meets == _CLOSED:
-                break
-            change += hop[meets][point]
-            walk.append(change)
-            point -= die
-            if board[point]:
-                if board[point] >= steps - 1:
-                    # Going on gives no result that one of the checkers waiting
-                    # here cannot give: that they all move too takes more steps.
+    above = None  # (checkers, reach, halves) of the point above when its walk stops on this one
+    for source in compress(lines, counts(board)):
+        reach = 0
+        blots = False
+        point = source - die
+        for _ in each_step:
+            meets = kind[point]
+            if meets:
+                if meets == _CLOSED:
                     break
-                crossing = crossing or len(walk) < steps
-        if walk:
-            moves = list(enumerate(walk, 1))  # one checker moves
-            checkers = board[source]
-            if checkers > 1:
-                checkers = min(checkers, steps)
-                halves = [walk[0] + walk[0], *walk]
-                moves += [(taken, halves[first] + halves[second]) for taken, first, second in _SHARES[checkers][len(walk)]]
-            most = checkers * len(walk)
-            movers.append((most, moves))
-            capacity += most
-    return movers, capacity, crossing
+                blots = True
+            reach += 1
+            if board[point]:
+                break
+            point -= die
+        if not reach:
+            above = None
+            continue
+        checkers = board[source]
+        if blots:
+            halves = _halves_of_walk(kind, die, source, reach)
+            moves = [(taken, halves[first] + halves[second]) for taken, first, second in _MOVES[checkers][reach]]
+        else:
+            halves = plain_halves[source]
+            moves = plain_moves[source][checkers][reach]
+        most = checkers * reach  # more than `steps` when they are many: no matter
+        if above:
+            checkers_above, reach_above, halves_above = above
+            extras = _extras(checkers_above, reach_above, checkers, reach)
+            if extras:
+                extras = [
+                    (taken, halves_above[first] + halves_above[second] + halves[third] + halves[fourth])
+                    for taken, first, second, third, fourth in extras
+                    if taken <= steps
+                ]
+            if extras:
+                most_above, moves_above, _ = movers[-1]
+                movers[-1] = most_above, moves_above, extras
+                beyond = extras[-1][0] - most_above - most  # an extra may take more steps than both points alone
+                if beyond > 0:
+                    most += beyond
+        movers.append((most, moves, ()))
+        capacity += most
+        stop = board[source - reach * die]  # the checkers on the point where the walk ends
+        above = (checkers, reach, halves) if 0 < stop < steps - 1 else None
+    return movers, capacity
 
 
-def _knapsack(
-    movers: list[tuple[int, list[tuple[int, int]]]], capacity: int, target: int, floor: int, start: int
-) -> list[list[int]]:
+def _halves_of_walk(kind: bytes, die: int, source: int, reach: int) -> list[int]:
+    """The halves (see `_halves`) of a walk of `reach` steps from `source`:
+    what one checker going 1..`reach` steps changes in the key, at index 1..`reach`;
+    two checkers going one step each at index 0; none at index -1."""
+    hop = _STEPS[die]
+    walk = []
+    change = 0
+    for point in range(source, source - reach * die, -die):
+        change += hop[kind[point - die]][point]
+        walk.append(change)
+    return [walk[0] + walk[0], *walk, 0]
+
+
+def _knapsack(movers: list[_Mover], capacity: int, target: int, floor: int, start: int) -> list[list[int]]:
     """The key changes of the plays that take up to `target` steps from
     `movers` (see `_movers`; all together they can take `capacity`), after the
-    change `start`, by steps taken; the levels from `floor` up are complete.
+    change `start`, by steps taken; the levels from `floor` up are complete,
+    each play once.
 
     The results are built up point by point in `by_used[steps used so far]`,
     extended in place from the most steps down; a level that the points still to
     come cannot complete to `floor` is no longer grown (nor read: what grows a
-    live level is live).  The levels are lists, not sets: the few plays reached
-    twice (a checker passing a point where one of its own waits) are for the
-    caller to merge.
+    live level is live).  A point's extras replace its steps and the next
+    point's: they grow from the levels before the point, and join them after
+    the next one.  Plain loops: most levels hold a few plays, too few to pay
+    for a comprehension's call.
     """
-    by_used = [[start]] + [[] for _ in range(target)]
+    by_used: list[list[int]] = [[start], [], [], [], []]  # the levels above `target` stay empty
     if not movers:
         return by_used
-    (most, moves), *others = movers
+    # The first point's plays all grow from `start`.
+    (most, moves, extras), *others = movers
+    rest = capacity - most  # the steps the points still to come could take
     for taken, change in moves:
-        if taken <= target:
-            by_used[taken].append(start + change)
-    rest = capacity - most  # the steps the points after this one could take
-    for most, moves in others:
+        if taken > target:
+            break
+        by_used[taken].append(start + change)
+    joining = [(taken, start + change) for taken, change in extras if taken <= target] if extras else ()
+    for most, moves, extras in others:
         rest -= most
+        if extras:
+            ready = []
+            for taken, change in extras:
+                for used in range(target + 1 - taken):
+                    for key in by_used[used]:
+                        ready.append((used + taken, key + change))
+        lowest = floor - rest  # the fewest steps of a level the points to come can complete
         # From the most steps down, so that each level grows from levels this point has not grown yet.
-        for total in range(target, max(floor - rest, 1) - 1, -1):
-            by_used[total] += [
-                key + change
-                for taken, change in moves
-                if taken <= total
-                for key in by_used[total - taken]
-            ]
+        for total in _LEVELS[target][lowest] if lowest > 0 else _LEVELS[target][1]:
+            level = by_used[total]
+            for taken, change in moves:
+                if taken > total:
+                    break
+                for key in by_used[total - taken]:
+                    level.append(key + change)
+        for used, key in joining:
+            by_used[used].append(key)
+        joining = ready if extras else ()
     return by_used
 
 
@@ -605,28 +661,87 @@ def _from_bar(board: list[int], kind: bytes, dice: Dice) -> Collection[int]:
     return _doubles(board, kind, die, 4 - entering, entered)
 
 
-def _shares(checkers: int, reach: int) -> list[tuple[int, int, int]]:
-    """The ways to share up to 4 steps among two or more of `checkers` alike
-    checkers that go at most `reach` steps each, as (steps in all, one half,
-    the other half): each half is one checker going that many steps, or for 0
-    two checkers going one step each, so that a way's change of key is one sum."""
+def _partitions(checkers: int, reach: int, total: int = 4) -> list[tuple[int, ...]]:
+    """The ways up to `checkers` alike checkers can share at most `total`
+    steps, at most `reach` each, as the steps of each checker that moves, most
+    first; the first way moves none."""
     ways = []
 
     def share(left: int, most: int, taken: tuple[int, ...]) -> None:
-        if len(taken) > 1:
-            halves = taken[: len(taken) // 2], taken[len(taken) // 2 :]
-            # With at most 4 steps, a half of two checkers is always 1 + 1.
-            ways.append((sum(taken), *(half[0] if len(half) == 1 else 0 for half in halves)))
+        ways.append(taken)
         if len(taken) < checkers:
             for steps in range(1, min(most, left) + 1):
                 share(left - steps, steps, (*taken, steps))
 
-    share(4, reach, ())
+    share(total, reach, ())
     return ways
 
 
-# _SHARES[checkers][reach], for 1..4 alike checkers that may take 1..4 steps each
-_SHARES = [[[]] * 5] + [[[]] + [_shares(c, r) for r in range(1, 5)] for c in range(1, 5)]
+def _halves(taken: tuple[int, ...]) -> tuple[int, int]:
+    """Where the change of key of a way to share at most 4 steps (see
+    `_partitions`) lies in a walk's halves: two indexes, each for a half of the
+    checkers: -1 none, k one checker going k steps, 0 two checkers going one
+    step each (with at most 4 steps, a half of two checkers is always 1 + 1)."""
+    first, second = taken[: len(taken) // 2], taken[len(taken) // 2 :]
+    return (-1 if not first else first[0] if len(first) == 1 else 0), (-1 if not second else second[0] if len(second) == 1 else 0)
+
+
+@cache
+def _extras(checkers: int, reach: int, below: int, reach_below: int) -> list[tuple[int, int, int, int, int]]:
+    """The extras of a point holding `below` checkers that walk `reach_below`
+    steps, under a point whose `checkers` walk `reach` steps to it (see
+    `_movers`), fewest steps first: (steps in all, the halves of the point
+    above, the halves of the point below)."""
+    extras: list[tuple[int, int, int, int, int]] = []
+    for above in _partitions(checkers, reach):
+        coming = above.count(reach)
+        for leaving in _partitions(below + coming, reach_below, 4 - sum(above)):
+            if len(leaving) > below:
+                extras.append((sum(above) + sum(leaving), *_halves(above), *_halves(leaving)))
+    return sorted(extras)
+
+
+# _MOVES[checkers][reach]: the ways to move some of `checkers` alike checkers
+# going at most `reach` steps each, fewest steps first, as (steps in all,
+# halves; see `_halves`); checkers above 4 move like 4 (a play has 4 steps).
+_MOVES = [[sorted((sum(way), *_halves(way)) for way in _partitions(checkers, reach)[1:]) for reach in range(5)] for checkers in range(5)]
+_MOVES += [_MOVES[4]] * 11
+# _HALVES[die][source]: the halves of a walk from `source` meeting no blot (see
+# `_halves_of_walk`; 0 where it would leave the board).
+_HALVES = [[]] + [
+    [
+        [2 * (_UNIT[source - die] - _UNIT[source]) if source >= die else 0]
+        + [_UNIT[source - die * steps] - _UNIT[source] if source >= die * steps else 0 for steps in range(1, 5)]
+        + [0]
+        for source in range(25)
+    ]
+    for die in range(1, 7)
+]
+
+
+@cache
+def _plain_moves(die: int) -> list[list[list[list[tuple[int, int]]]]]:
+    """[source][checkers][reach]: the moves (see `_Mover`) of the walks of
+    `die` that meet no blot.  Built on first use, a die at a time: the table
+    would take longer than the rest of the module to import."""
+    table = []
+    for source, halves in enumerate(_HALVES[die]):
+        by_checkers = [
+            [[(taken, halves[first] + halves[second]) for taken, first, second in ways] for ways in by_reach[: source // die + 1]]
+            for by_reach in _MOVES[:5]
+        ]
+        table.append(by_checkers + [by_checkers[4]] * 11)
+    return table
+
+
+# _LINES[die]: the points line by line of `die`'s steps (24, 24 - die, ...; then
+# 23, 23 - die, ...; and so on), and what reads the mover's counts on them from a board.
+_LINES: list[tuple[tuple[int, ...], itemgetter]] = [((), itemgetter(0))]  # no die 0
+for _die in range(1, 7):
+    _order = tuple(point for top in range(24, 24 - _die, -1) for point in range(top, 0, -_die))
+    _LINES.append((_order, itemgetter(*_order)))
+# _LEVELS[target][lowest]: the levels a point grows, from `target` down to `lowest` (at least 1).
+_LEVELS = [[range(target, lowest - 1, -1) for lowest in range(target + 1)] for target in range(5)]
 
 
 def _search(board: list[int], kind: bytes, dice: Dice) -> dict[int, tuple[_RawStep, ...]]:

@@ -7,6 +7,7 @@ bearing off, steps past the edge from the highest point, and too few steps left
 after entering from the bar.
 """
 
+import random
 from collections import Counter
 
 from bgpi.rules import movegen
@@ -37,3 +38,33 @@ def test_every_doubles_roll_finds_what_the_full_search_finds():
     # Each path met often enough to be trusted.
     assert min(seen.values()) >= 40, seen
     assert len(seen) == 6, seen
+
+
+def test_checkers_coming_down_onto_points_where_one_or_two_of_their_own_wait():
+    """Made-up lines of the die's steps, a few checkers a point, with blots and
+    made points in the way, sometimes checkers on the bar (fewer steps left):
+    the plays where more checkers leave a point than it held, some having come
+    from the point above, are counted apart from each point's own (`_movers`'
+    extras), and must complete what the full search finds."""
+    rng = random.Random(7)
+    with_extras = 0
+    for _ in range(3000):
+        die = rng.randint(1, 6)
+        own = [0] * 25
+        for point in range(rng.randint(12, 24), 0, -die):
+            if sum(own) < 13 and rng.random() < 0.6:
+                own[point - 1] = rng.choice((1, 1, 2, 2, 3, 5))
+        if rng.random() < 0.2:
+            own[24] = rng.randint(1, 3)
+        opponent = [0] * 25
+        for point in range(1, 25):
+            if not own[point - 1] and rng.random() < 0.3:
+                opponent[24 - point] = rng.choice((1, 2))
+        board = [0, *own]
+        kind = movegen._kinds(tuple(opponent))
+        with_extras += any(extras for _, _, extras in movegen._movers(board, kind, die, 4)[0])
+        keys = movegen.result_keys(tuple(own), tuple(opponent), Dice(die, die))
+        expected = set(movegen._search(board, kind, Dice(die, die)))
+        assert len(set(keys)) == len(keys), (own, opponent, die)
+        assert set(keys) == expected, (own, opponent, die)
+    assert with_extras >= 500, with_extras
