@@ -210,6 +210,13 @@ def _kinds(opponent: Checkers) -> bytes:
     return facing.translate(_KIND)
 
 
+# _ROUTES[a][b][point - 1]: the locations a checker on the point passes with two
+# different dice, (point, point - a, point - b, point - a - b), below 0 beyond the
+# edge; compress(_ROUTES[a][b], own) gives them for the mover's points at the cost
+# of the scan alone.
+_ROUTES = [[tuple((point, point - a, point - b, point - a - b) for point in _POINTS) for b in range(7)] for a in range(7)]
+
+
 def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     """Key changes of the plays of two different dice using both, when neither
     bar nor bear-off can take part (or, with location 0 open in `kind`, only
@@ -234,9 +241,7 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     doubled: list[int] = []  # chains found twice in the grid
     changes: list[int] = []  # the plays: first one checker taking both dice where no chain does
     steps_a, steps_b, jumps = _STEPS[a], _STEPS[b], _STEPS[a + b]
-    for source in compress(_POINTS, own):
-        middle_a = source - a
-        middle_b = source - b
+    for source, middle_a, middle_b, end in compress(_ROUTES[a][b], own):
         meets_a = kind[middle_a]
         meets_b = kind[middle_b]
         if meets_a != _CLOSED:
@@ -254,7 +259,7 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
             by_b.append(steps_b[meets_b][source])
         else:
             continue
-        meets = kind[middle_a - b]
+        meets = kind[end]
         if meets == _CLOSED:
             continue
         jump = jumps[meets][source]
