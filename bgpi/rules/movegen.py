@@ -330,11 +330,15 @@ def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
 
     When no play uses both dice, the plays of one (`_one_die`).
     """
-    # The highest points as _highest finds them, without the cost of a call.
-    home = bytes(own[:6]).rstrip(b"\0")
-    top = len(home)
-    lone_top = home.endswith(b"\x01")
-    after_top = len(home[:-1].rstrip(b"\0")) if lone_top else top  # once a checker has left the top point
+    top = 6  # the highest point holding a checker (0 once all are off)
+    while top and not own[top - 1]:
+        top -= 1
+    lone_top = top > 0 and own[top - 1] == 1
+    after_top = top  # the highest point once a checker has left the top one
+    if lone_top:
+        after_top -= 1
+        while after_top and not own[after_top - 1]:
+            after_top -= 1
     low, high = (a, b) if a < b else (b, a)
     if top < low and after_top:
         return [2 * _UNIT[OFF] - _UNIT[top] - _UNIT[after_top]]
@@ -345,7 +349,7 @@ def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
         off = _UNIT[OFF] - _UNIT[top]
         steps = _STEPS[low]
         changes: list[int] = []
-        for source in compress(_POINTS, home[:-1] if lone_top else home):
+        for source in compress(_POINTS, own[: top - 1] if lone_top else own[:top]):
             meets = bearing[source - low]
             if meets != _CLOSED:
                 changes.append(off + steps[meets][source])
