@@ -407,7 +407,7 @@ def _doubles(board: list[int], kind: bytes, die: int, steps: int, start: int = 0
     return _knapsack(movers, capacity, target, target, start)[target]
 
 
-def _bear_off_doubles(board: list[int], kind: bytes, die: int) -> Collection[int]:
+def _bear_off_doubles(board: list[int], kind: bytes, die: int) -> list[int]:
     """Key changes of the plays of doubles when bearing off can take part (no
     checker on the bar, fewer than four outside the home board).
 
@@ -439,22 +439,27 @@ def _bear_off_doubles(board: list[int], kind: bytes, die: int) -> Collection[int
             most -= 1
     used, cleared = _clear_and_bear_off(board, bearing, die)
     if used > most:
-        return {cleared}
-    if used == most:
+        return [cleared]
+    if used and used == most:
         found.append(cleared)
-    return set(found)
+    return found
 
 
 def _clear_and_bear_off(board: list[int], bearing: bytes, die: int) -> tuple[int, int]:
     """(steps taken, key change) of the play that empties the points `die` and
     up, then bears off from the highest point below `die` with the steps left
-    (see `_bear_off_doubles`); (0, 0) when it cannot be played within four steps."""
+    (see `_bear_off_doubles`); (0, 0) when that leaves no step to bear off
+    from below `die` (then it is one of the plays that only move on or bear
+    off exactly), or when it cannot be played."""
     hop = _STEPS[die]
     below = board[:die]  # the counts on the points below `die` (index 0 not used)
     used = 0
     change = 0
     for source in compress(range(die, 25), board[die:25]):
         count = board[source]
+        used += count * (source // die)
+        if used >= 4:
+            return 0, 0
         point = source
         while point >= die:
             meets = bearing[point - die]
@@ -463,14 +468,17 @@ def _clear_and_bear_off(board: list[int], bearing: bytes, die: int) -> tuple[int
             change += count * hop[meets][point]
             point -= die
         below[point] += count
-        used += count * (source // die)
-        if used > 4:
-            return 0, 0
+    cleared = used
     for point in range(die - 1, 0, -1):
-        taken = min(below[point], 4 - used)
-        change += taken * (_UNIT[OFF] - _UNIT[point])
-        used += taken
-    return used, change
+        taken = below[point]
+        if taken:
+            if taken > 4 - used:
+                taken = 4 - used
+            change += taken * (_UNIT[OFF] - _UNIT[point])
+            used += taken
+            if used == 4:
+                break
+    return (used, change) if used > cleared else (0, 0)
 
 
 def _movers(board: list[int], kind: bytes, die: int, steps: int) -> tuple[list[_Mover], int]:
