@@ -295,7 +295,9 @@ def _coming_home(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     source = own.index(1, 6) + 1  # the checker outside
     if source - (a if a > b else b) > 6:  # not even the larger die alone brings it home
         return changes or _one_die(own, kind, a, b, 0)
-    top = len(bytes(own[:6]).rstrip(b"\0"))  # the highest point at home (_highest, without a call)
+    top = 6  # the highest point at home holding a checker, 0 if none
+    while top and not own[top - 1]:
+        top -= 1
     for first, second in ((a, b), (b, a)):
         arrival = source - first
         if arrival > 6 or kind[arrival] == _CLOSED:
