@@ -142,8 +142,8 @@ def result_keys(own: Checkers, opponent: Checkers, dice: Dice) -> Collection[int
     Every kind of roll is counted out directly (two dice: every pair of
     single steps, entering first from the bar, bearing off from the highest
     point by the order of the dice; doubles: how many steps each point's
-    checkers take); the full search only finds the one die to play when no
-    play of two different dice uses both.
+    checkers take), or the one die to play when no play of two different dice
+    uses both.
     """
     kind = _kinds(opponent)
     first = dice.first
@@ -153,13 +153,10 @@ def result_keys(own: Checkers, opponent: Checkers, dice: Dice) -> Collection[int
             return _enter(own, kind, first, second)
         outside = sum(own[6:])
         if outside >= 2:  # one step brings at most one home, so nothing bears off
-            changes = _two_dice(own, kind, first, second)
-        elif outside:
-            changes = _coming_home(own, kind, first, second)
-        else:
-            changes = _bearing_off(own, kind, first, second)
-        # Empty when no play uses both dice: the search finds the one die to play.
-        return changes or set(_search([0, *own], kind, dice))
+            return _two_dice(own, kind, first, second) or _one_die(own, kind, first, second, 0)
+        if outside:
+            return _coming_home(own, kind, first, second)
+        return _bearing_off(own, kind, first, second)
     board = [0, *own]
     if own[24]:
         return _from_bar(board, kind, dice)

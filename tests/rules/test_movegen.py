@@ -67,8 +67,8 @@ def _counts(points: dict[int, int]) -> tuple[int, ...]:
 
 
 def test_one_die_when_no_play_of_two_dice_uses_both():
-    """All home, or one checker still to come home, and no play uses both
-    dice: the larger die if it can be played, else the smaller, else no step."""
+    """All home, one checker still to come home, or more, and no play uses
+    both dice: the larger die if it can be played, else the smaller, else no step."""
     unit = movegen._UNIT  # unit[location]: one checker there, 0 off
     # The opponent's points are numbered from its side: its point 25 - p is the mover's point p.
     cases = [
@@ -80,6 +80,10 @@ def test_one_die_when_no_play_of_two_dice_uses_both():
         (_counts({6: 1, 5: 1, 3: 13}), _counts({23: 2, 24: 2, 1: 11}), Dice(4, 3), {unit[3] - unit[6], unit[0] - unit[3]}),
         # Nothing moves (points 7 and 6 held).
         (_counts({12: 1, 1: 14}), _counts({18: 2, 19: 2, 1: 11}), Dice(6, 5), {0}),
+        # Two outside, points 8 and 2 held: the 6 only (13 to 7, and no 5 after it).
+        (_counts({13: 2, 1: 13}), _counts({17: 2, 23: 2, 1: 11}), Dice(6, 5), {unit[7] - unit[13]}),
+        # Two outside, points 7 and 2 held: the 6 cannot be played, so the 5 (13 to 8).
+        (_counts({13: 2, 1: 13}), _counts({18: 2, 23: 2, 1: 11}), Dice(6, 5), {unit[8] - unit[13]}),
     ]
     for own, opponent, dice, expected in cases:
         assert_same_as_the_search(own, opponent, dice)
