@@ -74,7 +74,9 @@ _STEPS = [()] + [
     )
     for pips in range(1, 12)
 ]
-_POINTS = range(1, 25)  # compress(_POINTS, own): the points holding the mover's checkers
+# compress(_POINTS, own): the points holding the mover's checkers (a tuple, which
+# compress reads faster than a range: its numbers are made once)
+_POINTS = tuple(range(1, 25))
 
 # The bits of a key's count of checkers borne off, and of its counts outside the home board.
 _BORNE_OFF = _UNIT[1] - 1
