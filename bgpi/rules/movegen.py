@@ -348,12 +348,8 @@ def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
         return _one_die(own, bearing, a, b, top)  # the last checker
     if top < high:
         off = _UNIT[OFF] - _UNIT[top]
-        steps = _STEPS[low]
         changes: list[int] = []
-        for source in compress(_POINTS, own[: top - 1] if lone_top else own[:top]):
-            meets = bearing[source - low]
-            if meets != _CLOSED:
-                changes.append(off + steps[meets][source])
+        _add_single_steps(changes, own[: top - 1] if lone_top else own[:top], bearing, low, off)
         if 0 < after_top < low:  # then the low die bears off from below its number too
             changes.append(off + _UNIT[OFF] - _UNIT[after_top])
     else:
@@ -381,17 +377,24 @@ def _one_die(own: Checkers, kind: bytes, a: int, b: int, top: int) -> list[int]:
     Each step of a die leads to a different result.
     """
     for die in (a, b) if a > b else (b, a):
-        steps = _STEPS[die]
         changes: list[int] = []
-        for source in compress(_POINTS, own):
-            meets = kind[source - die]
-            if meets != _CLOSED:
-                changes.append(steps[meets][source])
+        _add_single_steps(changes, own, kind, die, 0)
         if 0 < top < die:  # from below the die's number: the highest point
             changes.append(_UNIT[OFF] - _UNIT[top])
         if changes:
             return changes
     return [0]
+
+
+def _add_single_steps(changes: list[int], own: Checkers | bytes, kind: bytes, die: int, start: int) -> None:
+    """Add to `changes` the change `start` followed by one step of `die` from
+    each of the mover's points (`own` counts from point 1, and may stop early),
+    wherever `kind` lets it land."""
+    steps = _STEPS[die]
+    for source in compress(_POINTS, own):
+        meets = kind[source - die]
+        if meets != _CLOSED:
+            changes.append(start + steps[meets][source])
 
 
 def _doubles(board: list[int], kind: bytes, die: int, steps: int, start: int = 0) -> list[int]:
@@ -643,16 +646,12 @@ def _enter(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     changes: list[int] = []
     for die, entered in entries:
         other = a + b - die
-        steps = _STEPS[other]
         entry = 25 - die
-        if not own[entry - 1]:  # then the entered checker is not among the sources below
+        if not own[entry - 1]:  # then the entered checker is not among the points below
             meets = kind[entry - other]
             if meets != _CLOSED:
-                changes.append(entered + steps[meets][entry])
-        for source in compress(_POINTS, own):
-            meets = kind[source - other]
-            if meets != _CLOSED:
-                changes.append(entered + steps[meets][source])
+                changes.append(entered + _STEPS[other][meets][entry])
+        _add_single_steps(changes, own, kind, other, entered)
     end = 25 - a - b
     if kind[25 - a] == kind[25 - b] == _OPEN and kind[end] != _CLOSED:
         changes.remove(_STEPS[a + b][kind[end]][25])
