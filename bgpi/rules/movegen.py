@@ -427,11 +427,17 @@ def _bear_off_doubles(board: list[int], kind: bytes, die: int) -> list[int]:
     with steps of the second kind is that one, followed by as many of them as
     the roll has left.
     """
-    outside = any(board[7:25])
-    # The steps that bring every checker home; the bear-off needs one more.
-    if outside and sum([board[point] * -((6 - point) // die) for point in compress(range(7, 25), board[7:25])]) >= 4:
-        return _doubles(board, kind, die, 4)
+    counts_outside = board[7:25]
+    outside = any(counts_outside)
+    if outside:
+        coming = 0  # the steps that bring every checker home; the bear-off needs one more
+        for point in compress(range(7, 25), counts_outside):
+            coming -= board[point] * ((6 - point) // die)
+        if coming >= 4:
+            return _doubles(board, kind, die, 4)
     bearing = _OFF + kind[1:]  # what a step meets, bearing off exactly included
+    if not any(board[die:25]):  # every checker below `die`: the steps of the second kind only
+        return [_clear_and_bear_off(board, bearing, die)[1]]
     movers, capacity = _movers(board, bearing, die, 4)
     most = min(4, capacity)  # the most steps of the first kind
     by_used = _knapsack(movers, capacity, most, 0 if outside else most, 0)

@@ -68,3 +68,22 @@ def test_checkers_coming_down_onto_points_where_one_or_two_of_their_own_wait():
         assert len(set(keys)) == len(keys), (own, opponent, die)
         assert set(keys) == expected, (own, opponent, die)
     assert with_extras >= 500, with_extras
+
+
+def test_bearing_off_with_every_checker_below_the_die():
+    """Then each step bears off from the highest point left (rules.md §6): one
+    play, however many checkers (`_bear_off_doubles` counts it out alone)."""
+    rng = random.Random(9)
+    for _ in range(300):
+        die = rng.randint(2, 6)
+        own = [0] * 25
+        for _ in range(rng.randint(1, 8)):
+            own[rng.randrange(die - 1)] += 1
+        opponent = [0] * 25
+        for point in range(1, 13):
+            if not own[point - 1] and rng.random() < 0.3:
+                opponent[24 - point] = rng.choice((1, 2))
+        keys = movegen.result_keys(tuple(own), tuple(opponent), Dice(die, die))
+        expected = set(movegen._search([0, *own], movegen._kinds(tuple(opponent)), Dice(die, die)))
+        assert len(keys) == 1, (own, die)
+        assert set(keys) == expected, (own, opponent, die)
