@@ -9,12 +9,16 @@ The search follows GNU Backgammon's `GenerateMoves`, the rules oracle:
   the larger-die rule (rules.md §4);
 * plays are the same play when they lead to the same position.
 
-It runs for every roll at the table and for every line of the batch command, so
-the representation is chosen for CPython's speed (each line of Python costs tens
-of nanoseconds, a call in C over a whole board about the same):
+`legal_plays` runs that search and keeps each result's steps.  `result_keys`,
+which the batch command runs for every line, needs only the results, and
+counts them out without the search, one way per kind of roll (two dice,
+entering from the bar, bearing off, doubles; see each function), each result
+once.  Both are chosen for CPython's speed (each line of Python costs tens of
+nanoseconds, a call in C over a whole board about the same):
 
-* the mover's checkers are a list `board` by location (0 off, 1..24 the mover's
-  points, 25 the bar), changed in place and put back (do/undo);
+* the mover's checkers are read from its counts, points 1..24 then the bar;
+  doubles and the search use a list `board` by location (0 off, 1..24, 25 the
+  bar), which the search changes in place and puts back (do/undo);
 * the opponent is only seen as what a landing meets, one byte per location
   (`_OPEN`, `_BLOT` or `_CLOSED`), made by one `bytes.translate`; the edge of
   the board and the 11 pips beyond it read as closed, so that a step or two
@@ -23,17 +27,20 @@ of nanoseconds, a call in C over a whole board about the same):
   (4 bits) per location holding the mover's count (at most 15, so a digit
   never carries into the next; hex formatting reads the counts back in one
   call), then 3 bits per point counting the landings on an opposing blot
-  there.  A step adds a precomputed number (`_LAND`, `_UNIT`), and sets of keys
-  remove duplicate results without building a tuple per result.  Keys are kept
-  this short (under 180 bits) because adding and hashing a Python integer costs
-  by its length.
+  there.  A step adds a precomputed number (`_STEPS`, `_LAND`, `_UNIT`), so
+  no tuple is built per result.  Keys are kept this short (under 180 bits)
+  because adding a Python integer costs by its length;
+* the counted-out paths build lists with plain loops, not sets and not
+  comprehensions: each result is found once, so no hashing is needed, and in
+  CPython 3.11 (Raspberry Pi OS) a comprehension is a function call of its
+  own, which costs more than the loop for the few items of most lists.
 
 This module knows nothing of the physical board and reads no clock.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from functools import cache, lru_cache
 from itertools import compress
 from operator import itemgetter
@@ -136,10 +143,9 @@ def packed_results(own: Checkers, opponent: Checkers, dice: Dice) -> list[tuple[
     return results
 
 
-def result_keys(own: Checkers, opponent: Checkers, dice: Dice) -> Collection[int]:
+def result_keys(own: Checkers, opponent: Checkers, dice: Dice) -> list[int]:
     """The distinct results of the legal plays, each named by an integer key:
-    what the play changes, relative to the position before it.  Each key once,
-    in a list or a set, whichever was quicker to build.
+    what the play changes, relative to the position before it.  Each key once.
 
     Every kind of roll is counted out directly (two dice: every pair of
     single steps, entering first from the bar, bearing off from the highest
@@ -667,7 +673,7 @@ def _enter(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     return [max(entries)[1]]
 
 
-def _from_bar(board: list[int], kind: bytes, dice: Dice) -> Collection[int]:
+def _from_bar(board: list[int], kind: bytes, dice: Dice) -> list[int]:
     """Key changes of the plays of doubles with checkers on the bar (rules.md
     §5): enter them all first, then play on.
 
@@ -678,11 +684,11 @@ def _from_bar(board: list[int], kind: bytes, dice: Dice) -> Collection[int]:
     die = dice.first
     entry = 25 - die
     if kind[entry] == _CLOSED:
-        return {0}
+        return [0]
     entering = min(on_bar, 4)
     entered = entering * (_LAND[kind[entry]][entry] - _UNIT[25])
     if entering == 4 or on_bar > 4:
-        return {entered}
+        return [entered]
     board[25] -= entering
     board[entry] += entering
     return _doubles(board, kind, die, 4 - entering, entered)
