@@ -572,8 +572,9 @@ def _hitting_walk(die: int, source: int, checkers: int, reach: int, blots: int) 
     checkers walking up to `reach` steps from `source`, the steps in the bit
     mask `blots` landing on a blot (counted in the key) and the others on an
     open point.  The last 4096 made are kept (a few megabytes): a position's
-    walks often hit the same blots as another's (94% of them over the
-    self-play corpus)."""
+    walks often hit the same blots as another's (one pass over the 20000
+    positions of the self-play corpus makes 1428 different ones, and finds
+    half of its walks already made)."""
     hop = _STEPS[die]
     walk = []
     change = 0
