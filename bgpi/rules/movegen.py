@@ -202,6 +202,14 @@ def _highest(own: Checkers | list[int] | bytes) -> int:
     return len(bytes(own).rstrip(b"\0"))
 
 
+def _highest_home(own: Checkers, point: int) -> int:
+    """The highest of the points 1..`point` of the home board holding a checker
+    of `own`, 0 if none: stepping down from `point` mostly takes a test or two."""
+    while point and not own[point - 1]:
+        point -= 1
+    return point
+
+
 def _kinds(opponent: Checkers) -> bytes:
     """What a landing meets on each location: none on the bar (25); closed at the
     edge (0: no bearing off but where the caller allows it) and beyond it.  A
@@ -300,9 +308,7 @@ def _coming_home(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     source = own.index(1, 6) + 1  # the checker outside
     if source - (a if a > b else b) > 6:  # not even the larger die alone brings it home
         return changes or _one_die(own, kind, a, b, 0)
-    top = 6  # the highest point at home holding a checker, 0 if none
-    while top and not own[top - 1]:
-        top -= 1
+    top = _highest_home(own, 6)
     for first, second in ((a, b), (b, a)):
         arrival = source - first
         if arrival > 6 or kind[arrival] == _CLOSED:
@@ -337,15 +343,10 @@ def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
 
     When no play uses both dice, the plays of one (`_one_die`).
     """
-    top = 6  # the highest point holding a checker (0 once all are off)
-    while top and not own[top - 1]:
-        top -= 1
+    top = _highest_home(own, 6)  # 0 once all are off
     lone_top = top > 0 and own[top - 1] == 1
-    after_top = top  # the highest point once a checker has left the top one
-    if lone_top:
-        after_top -= 1
-        while after_top and not own[after_top - 1]:
-            after_top -= 1
+    # The highest point once a checker has left the top one.
+    after_top = _highest_home(own, top - 1) if lone_top else top
     low, high = (a, b) if a < b else (b, a)
     if top < low and after_top:
         return [2 * _UNIT[OFF] - _UNIT[top] - _UNIT[after_top]]
