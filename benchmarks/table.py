@@ -65,7 +65,7 @@ from typing import TypeVar
 
 from timing import best_of
 
-from bgpi.hardware.locations import Location
+from bgpi.board.locations import Location, bar, location_of
 from bgpi.hardware.profile import load_profile
 from bgpi.rules.ids import position_id
 from bgpi.rules.movegen import legal_plays
@@ -77,7 +77,7 @@ from bgpi.shell.live import collect_due
 from bgpi.shell.simtable import SimulatedTable
 from bgpi.table.controller import Table
 from bgpi.table.inputs import Sensed, Tick
-from bgpi.table.tracker import Sensing, Tracker, bar, location_of
+from bgpi.table.tracker import Sensing, Tracker
 
 WAIT_LIMIT = 20
 """Scans (0.1 s of board time) to wait for the lights after a visible change before giving up."""

@@ -16,21 +16,22 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "bgpi"
 
-CORE = ("rules", "table")
+CORE = ("rules", "board", "table")
 ALLOWED: dict[str, set[str]] = {
     "rules": {"rules"},
-    "hardware": {"hardware"},
-    "table": {"rules", "table"},
+    "board": {"rules", "board"},
+    "hardware": {"rules", "board", "hardware"},
+    "table": {"rules", "board", "table"},
     "engine": {"rules", "engine"},
-    "link": {"rules", "hardware", "link"},
-    "shell": {"rules", "hardware", "table", "engine", "link", "shell"},
-    "web": {"rules", "hardware", "table", "engine", "link", "shell", "web"},
-    "cli": {"rules", "hardware", "table", "engine", "link", "shell", "web", "cli"},
+    "link": {"rules", "board", "hardware", "link"},
+    "shell": {"rules", "board", "hardware", "table", "engine", "link", "shell"},
+    "web": {"rules", "board", "hardware", "table", "engine", "link", "shell", "web"},
+    "cli": {"rules", "board", "hardware", "table", "engine", "link", "shell", "web", "cli"},
 }
 """Package -> the packages it may import (itself included)."""
 
 BOARD_DESCRIPTION = {
-    "bgpi.hardware.locations", "bgpi.hardware.profile", "bgpi.hardware.leds", "bgpi.hardware.dice",
+    "bgpi.hardware.profile", "bgpi.hardware.leds", "bgpi.hardware.dice",
 }
 """Modules of `hardware` that describe the board (names of locations, the profile, colours,
 the dice's pip patterns) and touch no pin: the table may read them."""

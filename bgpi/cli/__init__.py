@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from bgpi import __version__
-from bgpi.cli.errors import UsageError
+from bgpi.exc import UsageError
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -16,9 +16,9 @@ import argparse
 import json
 from pathlib import Path
 
-from bgpi.cli.errors import UsageError
 from bgpi.cli.export import kept_sessions, pick_session
-from bgpi.engine import KINDS, EngineError, Strength, open_engine
+from bgpi.engine import KINDS, Strength, open_engine
+from bgpi.exc import EngineError, UsageError
 from bgpi.hardware.profile import load_profile
 from bgpi.rules.position import Side
 from bgpi.shell.analysis import BLUNDER, DOUBTFUL, assess, decisions, summarise

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from bgpi.cli.errors import UsageError
+from bgpi.exc import UsageError
 from bgpi.shell.script import Config
 
 SETTINGS_HELP = """\

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from bgpi.cli.errors import UsageError
+from bgpi.exc import UsageError
 from bgpi.link.board import board_kind
 
 if TYPE_CHECKING:
@@ -66,12 +66,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from gpiozero.exc import GPIOZeroError
 
+    from bgpi.exc import (
+        FirmwareRefusedError,
+        LinkUnavailableError,
+        ProfileError,
+        SimPicoError,
+        UsageError,
+    )
     from bgpi.hardware.board import default_board_kind
-    from bgpi.hardware.profile import ProfileError, load_profile
+    from bgpi.hardware.profile import load_profile
     from bgpi.hardware.wiring import wiring_tables
-    from bgpi.link.board import LinkBoard, LinkUnavailable, open_any_board
-    from bgpi.link.link import FirmwareRefused
-    from bgpi.link.simpico import SimPicoError
+    from bgpi.link.board import LinkBoard, open_any_board
 
     out = out or sys.stdout
     if args.check == (args.test is not None):
@@ -98,7 +103,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             except BaseException:
                 board.close()
                 raise
-    except (LinkUnavailable, FirmwareRefused, SimPicoError, ValueError) as error:
+    except (LinkUnavailableError, FirmwareRefusedError, SimPicoError, ValueError) as error:
         raise UsageError(f"cannot reach the co-processor: {error}") from None
     except (GPIOZeroError, ImportError, OSError, RuntimeError, AttributeError) as error:
         # No pin library, SPI not enabled, not a Pi after all: gpiozero, Blinka and the
@@ -125,7 +130,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 def _locations(text: str | None, profile: Profile) -> list:
     """The locations of --locations (all sensed ones if None); UsageError for a bad one."""
-    from bgpi.hardware.locations import parse_location
+    from bgpi.board.locations import parse_location
 
     sensed = profile.geometry.sensed()
     if text is None:

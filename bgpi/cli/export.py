@@ -15,10 +15,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from bgpi.cli.errors import UsageError
-from bgpi.rules.matfile import MatError, mat_record
+from bgpi.exc import JournalError, MatError, UsageError
+from bgpi.rules.matfile import mat_record
 from bgpi.rules.sgffile import sgf_record
-from bgpi.shell.journal import JournalError, default_state_dir
+from bgpi.shell.journal import default_state_dir
 from bgpi.shell.sessions import KeptSession, sessions
 
 

@@ -14,9 +14,9 @@ import argparse
 import json
 import sys
 
-from bgpi.cli.errors import UsageError
 from bgpi.cli.rules import parse_dice
-from bgpi.engine import KINDS, EngineError, Situation, Strength, open_engine
+from bgpi.engine import KINDS, Situation, Strength, open_engine
+from bgpi.exc import EngineError, UsageError
 from bgpi.rules.play import Dice
 
 

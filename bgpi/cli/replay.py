@@ -10,14 +10,19 @@ from pathlib import Path
 from types import MappingProxyType
 
 from bgpi.cli.config import check_config, parse_config
-from bgpi.cli.errors import UsageError
-from bgpi.hardware.profile import ProfileError, load_profile
-from bgpi.link.board import LinkUnavailable
-from bgpi.link.link import FirmwareRefused
-from bgpi.link.simpico import SimPicoError
-from bgpi.shell.journal import JournalError
-from bgpi.shell.replay import ReplayError, replay
-from bgpi.shell.script import ScriptError, load_script
+from bgpi.exc import (
+    FirmwareRefusedError,
+    JournalError,
+    LinkUnavailableError,
+    ProfileError,
+    ReplayError,
+    ScriptError,
+    SimPicoError,
+    UsageError,
+)
+from bgpi.hardware.profile import load_profile
+from bgpi.shell.replay import replay
+from bgpi.shell.script import load_script
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -65,6 +70,6 @@ def _replay(args: argparse.Namespace) -> int:
         replay(script, profile, write, args.state, args.seed, warn, args.link, engine=True)
     except (JournalError, ReplayError) as error:
         raise UsageError(str(error)) from None
-    except (SimPicoError, LinkUnavailable, FirmwareRefused) as error:
+    except (SimPicoError, LinkUnavailableError, FirmwareRefusedError) as error:
         raise UsageError(f"--link {args.link}: {error}") from None
     return 0

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterable
 from typing import TextIO
 
-from bgpi.cli.errors import UsageError
+from bgpi.exc import UsageError
 from bgpi.rules.ids import (
     GameState,
     MatchKey,

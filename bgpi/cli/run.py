@@ -24,30 +24,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from bgpi.board.locations import BARS
 from bgpi.cli.config import SETTINGS_HELP, check_config, parse_config
-from bgpi.cli.errors import UsageError
 from bgpi.cli.settings import RunSettings, load_settings
 from bgpi.engine import DEFAULT_LEVEL, KINDS, LEVELS
+from bgpi.exc import FirmwareRefusedError, JournalError, ProfileError, UsageError
 from bgpi.hardware.board import default_board_kind
 from bgpi.hardware.bootconfig import boot_problems, pi_model, read_boot_config
 from bgpi.hardware.frames import closed_switches
-from bgpi.hardware.locations import BARS
-from bgpi.hardware.profile import ProfileError, load_profile
+from bgpi.hardware.profile import load_profile
 from bgpi.link.board import PTY, LinkBoard, board_kind
-from bgpi.link.link import FirmwareRefused
 from bgpi.rules.ids import decode_match_id
 from bgpi.rules.position import Side
 from bgpi.shell import sdnotify
 from bgpi.shell.advisor import open_advisor
 from bgpi.shell.console import Console, stdin_is_terminal
 from bgpi.shell.diskfull import RETRY_S, append_patiently, show_disk_full
-from bgpi.shell.journal import (
-    Journal,
-    JournalError,
-    default_state_dir,
-    free_name,
-    journal_path,
-)
+from bgpi.shell.journal import Journal, default_state_dir, free_name, journal_path
 from bgpi.shell.live import run_live
 from bgpi.shell.recorder import Recorder
 from bgpi.shell.recovery import JOURNAL_ALERT_S, open_state
@@ -253,7 +246,7 @@ def _run_board(args: argparse.Namespace) -> int:
             # Behind a co-processor the loop sleeps on the link, woken by what it sends.
             sleep = runner.board.link.wait if isinstance(runner.board, LinkBoard) else time.sleep
             run_live(runner, stop, console, after_scan=bridge.after_scan, sleep=sleep)
-        except FirmwareRefused as error:
+        except FirmwareRefusedError as error:
             raise UsageError(str(error)) from None
         if kind == "sim":
             runner.save_board(state)

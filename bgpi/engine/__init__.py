@@ -3,16 +3,13 @@ processes and reads clocks; the pure table core never imports it).
 
 `open_engine(kind)` gives an `Engine`; `Situation` describes a position with its
 cube and score; answers are `RankedPlay` lists and `CubeAdvice`; failures are
-`EngineError` (`NoEngine`, `EngineTimeout`).
+`EngineError` (`NoEngineError`, `EngineTimeoutError`).
 """
 
 from bgpi.engine.advice import (
     DEFAULT_LEVEL,
     LEVELS,
     CubeAdvice,
-    EngineError,
-    EngineTimeout,
-    NoEngine,
     RankedPlay,
     Situation,
     Strength,
@@ -20,8 +17,9 @@ from bgpi.engine.advice import (
     parse_opponent,
 )
 from bgpi.engine.engine import KINDS, Engine, open_engine
+from bgpi.exc import EngineError, EngineTimeoutError, NoEngineError
 
 __all__ = [
-    "DEFAULT_LEVEL", "KINDS", "LEVELS", "CubeAdvice", "Engine", "EngineError", "EngineTimeout",
-    "NoEngine", "RankedPlay", "Situation", "Strength", "open_engine", "parse_level", "parse_opponent",
+    "DEFAULT_LEVEL", "KINDS", "LEVELS", "CubeAdvice", "Engine", "EngineError", "EngineTimeoutError",
+    "NoEngineError", "RankedPlay", "Situation", "Strength", "open_engine", "parse_level", "parse_opponent",
 ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bgpi.exc import EngineError
 from bgpi.rules.ids import (
     GameState,
     MatchKey,
@@ -25,18 +26,6 @@ from bgpi.rules.movegen import legal_plays
 from bgpi.rules.notation import format_play
 from bgpi.rules.play import Dice, Play
 from bgpi.rules.position import Position, Side
-
-
-class EngineError(Exception):
-    """The engine could not answer: the message says why, in one line."""
-
-
-class NoEngine(EngineError):
-    """No engine is installed or configured."""
-
-
-class EngineTimeout(EngineError):
-    """The engine did not answer within its time limit."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,6 @@ from bgpi.engine.advice import (
     DEFAULT_LEVEL,
     LEVELS,
     CubeAdvice,
-    NoEngine,
     RankedPlay,
     Situation,
     Strength,
@@ -28,6 +27,7 @@ from bgpi.engine.advice import (
 )
 from bgpi.engine.module import ModuleBackend, import_module
 from bgpi.engine.process import ProcessBackend, find_gnubg, gnubg_command
+from bgpi.exc import NoEngineError
 from bgpi.rules.play import Dice
 
 KINDS = ("auto", "gnubg", "module", "none")
@@ -44,7 +44,7 @@ class Backend(Protocol):
 
 
 class MissingBackend:
-    """No engine: every request is answered with NoEngine and the reason."""
+    """No engine: every request is answered with NoEngineError and the reason."""
 
     name = "none"
 
@@ -52,7 +52,7 @@ class MissingBackend:
         self.reason = reason
 
     def ask(self, request: dict, timeout: float) -> dict:
-        raise NoEngine(self.reason)
+        raise NoEngineError(self.reason)
 
     def close(self) -> None:
         pass
@@ -69,7 +69,7 @@ class Engine:
 
     @property
     def available(self) -> bool:
-        """False when no engine is installed (every call would raise NoEngine)."""
+        """False when no engine is installed (every call would raise NoEngineError)."""
         return not isinstance(self.backend, MissingBackend)
 
     def plays(self, situation: Situation, dice: Dice, strength: Strength | None = None,
@@ -115,7 +115,7 @@ def open_backend(kind: str) -> Backend:
             return MissingBackend("no engine: gnubg is not installed (apt-get install gnubg)")
     try:
         return ModuleBackend(import_module())
-    except NoEngine as missing:
+    except NoEngineError as missing:
         if kind == "module":
             return MissingBackend(str(missing))
     return MissingBackend("no engine: install Debian's gnubg (apt-get install gnubg) "

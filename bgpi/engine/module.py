@@ -5,7 +5,7 @@ It has no cubeful evaluation, so it gives no cube decisions: asking for one is
 an EngineError naming the fix.  The module crashes (segfault) when called from
 any thread but the main one, so the calls run on the caller's thread and
 cannot be interrupted: an answer that comes after the time limit is dropped
-and reported as EngineTimeout, so that a slow engine looks the same with both
+and reported as EngineTimeoutError, so that a slow engine looks the same with both
 backends.
 """
 
@@ -14,18 +14,18 @@ from __future__ import annotations
 import time
 from types import ModuleType
 
-from bgpi.engine.advice import EngineError, EngineTimeout, NoEngine
 from bgpi.engine.gnubg_calls import cube_info, eval_context
+from bgpi.exc import EngineError, EngineTimeoutError, NoEngineError
 
 
 def import_module() -> ModuleType:
-    """PyPI's gnubg module; NoEngine if it is not installed."""
+    """PyPI's gnubg module; NoEngineError if it is not installed."""
     try:
         import gnubg
     except ImportError:
-        raise NoEngine("no engine: PyPI's gnubg module is not installed (pip install gnubg)") from None
+        raise NoEngineError("no engine: PyPI's gnubg module is not installed (pip install gnubg)") from None
     if not hasattr(gnubg, "findbestmoves"):  # Debian's embedded module or another package
-        raise NoEngine("no engine: the gnubg module found is not PyPI's (it has no findbestmoves)")
+        raise NoEngineError("no engine: the gnubg module found is not PyPI's (it has no findbestmoves)")
     return gnubg
 
 
@@ -48,7 +48,7 @@ class ModuleBackend:
         except Exception as error:  # noqa: BLE001 - the module's failures are the engine's answer
             raise EngineError(f"gnubg module: {error}") from None
         if time.monotonic() - started > timeout:
-            raise EngineTimeout("the gnubg module did not answer in time")
+            raise EngineTimeoutError("the gnubg module did not answer in time")
         return answer
 
     def close(self) -> None:

@@ -2,7 +2,7 @@
 
 One `gnubg -t -q -p bridge.py` process answers every request (starting gnubg
 and loading its networks takes longer than a hint).  Every request has a time
-limit: past it the process is killed and `EngineTimeout` raised, and the next
+limit: past it the process is killed and `EngineTimeoutError` raised, and the next
 request starts a fresh one.  A process that died between requests (or while
 answering) is restarted and the request asked once more.
 """
@@ -19,7 +19,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from bgpi.engine.advice import EngineError, EngineTimeout, NoEngine
+from bgpi.exc import EngineError, EngineTimeoutError, NoEngineError
 
 BRIDGE = Path(__file__).with_name("bridge.py")
 DEBIAN_GNUBG = "/usr/games/gnubg"  # Debian installs games outside a service's usual PATH
@@ -61,7 +61,7 @@ class ProcessBackend:
         return self._process.pid if self._process else None
 
     def ask(self, request: dict, timeout: float) -> dict:
-        """The bridge's answer to `request`; EngineError (NoEngine, EngineTimeout) if none."""
+        """The bridge's answer to `request`; EngineError (NoEngineError, EngineTimeoutError) if none."""
         with self._lock:
             for attempt in (1, 2):
                 if self._process is None or self._process.poll() is not None:
@@ -74,7 +74,7 @@ class ProcessBackend:
                     if attempt == 2:
                         raise EngineError("gnubg stopped while answering, twice") from None
                     continue
-                except EngineTimeout:
+                except EngineTimeoutError:
                     self._stop()
                     raise
                 if "error" in answer:
@@ -99,7 +99,7 @@ class ProcessBackend:
                 env=environment,
             )
         except OSError as error:
-            raise NoEngine(f"no engine: cannot start {self.command[0]} ({error.strerror})") from None
+            raise NoEngineError(f"no engine: cannot start {self.command[0]} ({error.strerror})") from None
         os.set_blocking(self._process.stdout.fileno(), False)
         deadline = time.monotonic() + self.start_timeout
         try:
@@ -110,9 +110,9 @@ class ProcessBackend:
         except _Died:
             self._stop()
             raise EngineError(f"gnubg exited while starting ({' '.join(self.command)})") from None
-        except EngineTimeout:
+        except EngineTimeoutError:
             self._stop()
-            raise EngineTimeout(f"gnubg did not start within {self.start_timeout:g} s") from None
+            raise EngineTimeoutError(f"gnubg did not start within {self.start_timeout:g} s") from None
 
     def _write(self, text: str) -> None:
         try:
@@ -122,14 +122,14 @@ class ProcessBackend:
             raise _Died from None
 
     def _read_line(self, deadline: float) -> str:
-        """The next line from gnubg; _Died at end of output, EngineTimeout past `deadline`."""
+        """The next line from gnubg; _Died at end of output, EngineTimeoutError past `deadline`."""
         stdout = self._process.stdout
         with selectors.DefaultSelector() as selector:
             selector.register(stdout, selectors.EVENT_READ)
             while b"\n" not in self._buffer:
                 left = deadline - time.monotonic()
                 if left <= 0 or not selector.select(left):
-                    raise EngineTimeout("gnubg did not answer in time")
+                    raise EngineTimeoutError("gnubg did not answer in time")
                 chunk = os.read(stdout.fileno(), 65536)
                 if not chunk:
                     raise _Died

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Self
 
 from gpiozero.pins import Factory
 
+from bgpi.exc import BoardError, PinsBusyError
 from bgpi.hardware.bootconfig import pi_model, pin_conflicts, read_boot_config
 from bgpi.hardware.buttons import Buttons
 from bgpi.hardware.leds import Colour, Leds, SimulatedPixels, open_pixels
-from bgpi.hardware.lines import PinsBusy
 from bgpi.hardware.profile import DICE, TURN_LIGHTS, LedConfig, Profile, SensorWiring
 from bgpi.hardware.scanner import Scanner
 from bgpi.hardware.wiring import pin_roles
@@ -23,10 +23,6 @@ if TYPE_CHECKING:
 BOARD_KINDS = ("sim", "pi")
 DEVICE_TREE_MODEL = Path("/proc/device-tree/model")
 FAULT_COLOUR: Colour = (255, 0, 0)
-
-
-class BoardError(RuntimeError):
-    """The real board cannot be opened; the message is one line: why, and what to do."""
 
 
 def fault_lights(config: LedConfig) -> dict[int, Colour]:
@@ -121,7 +117,7 @@ def _open_pins(wiring: SensorWiring, profile: Profile, factory: Factory | None) 
 
 def explain(error: Exception, profile: Profile) -> str:
     """One line for the builder: why the real board did not open, and what to do."""
-    if isinstance(error, PinsBusy):
+    if isinstance(error, PinsBusyError):
         roles = pin_roles(profile)
         busy = {pin: roles.get(pin, "a pin of the board") for pin in error.pins}
         boot = read_boot_config(pi_model())

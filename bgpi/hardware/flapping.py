@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+from bgpi.board.locations import Location
 from bgpi.hardware.frames import Frame
-from bgpi.hardware.locations import Location
 from bgpi.hardware.profile import SensorWiring, Switch
 
 WINDOW_S = 3.0

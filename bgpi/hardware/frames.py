@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from bgpi.hardware.locations import Location
+from bgpi.board.locations import Location
 from bgpi.hardware.profile import Geometry, SensorWiring, Switch
 
 Frame = int

@@ -22,23 +22,17 @@ from typing import Protocol
 from gpiozero import Device, DigitalOutputDevice, InputDevice
 from gpiozero.pins import Factory
 
-
-class PinsBusy(RuntimeError):
-    """Pins that a kernel driver or another program holds (lgpio's "GPIO busy")."""
-
-    def __init__(self, pins: Sequence[int]) -> None:
-        self.pins = tuple(pins)
-        super().__init__(f"GPIO{', '.join(map(str, self.pins))} busy")
+from bgpi.exc import PinsBusyError
 
 
 @contextmanager
 def claiming(pins: Sequence[int]) -> Iterator[None]:
-    """Claim `pins` inside: a pin library's "GPIO busy" comes out as `PinsBusy(pins)`."""
+    """Claim `pins` inside: a pin library's "GPIO busy" comes out as `PinsBusyError(pins)`."""
     try:
         yield
     except Exception as error:
         if "busy" in str(error).lower():
-            raise PinsBusy(pins) from error
+            raise PinsBusyError(pins) from error
         raise
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from bgpi.hardware.locations import Location, describe
+from bgpi.board.locations import Location, describe
 from bgpi.hardware.profile import CHANNELS, Profile, Switch
 
 

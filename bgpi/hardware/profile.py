@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from bgpi.hardware.locations import (
+from bgpi.board.locations import (
     BARS,
     POINTS,
     TRAYS,
@@ -25,6 +25,7 @@ from bgpi.hardware.locations import (
     describe,
     parse_location,
 )
+from bgpi.exc import ProfileError
 
 CHANNELS = 16
 """Channels of one CD74HC4067 multiplexer: four select lines."""
@@ -58,19 +59,6 @@ DROPPED_LED_DRIVERS = {
            "service runs unprivileged, and it cannot work on a Pi 5; wire the LED data "
            "line to GPIO10 and use driver = \"spi\"",
 }
-
-
-class ProfileError(ValueError):
-    """A board profile that cannot be used.
-
-    `problems` holds one line per fault, each starting with its place in the file; the
-    message joins them into one line.
-    """
-
-    def __init__(self, source: str, problems: list[str]) -> None:
-        self.source = source
-        self.problems = problems
-        super().__init__(f"bad board profile {source}: " + "; ".join(problems))
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from bgpi.board.locations import Location, describe
 from bgpi.hardware.frames import Frame, SwitchTest, closed_switches, frame_of
-from bgpi.hardware.locations import Location, describe
 from bgpi.hardware.profile import CHANNELS, Geometry, SensorWiring, Switch
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bgpi.hardware.locations import describe
+from bgpi.board.locations import describe
 from bgpi.hardware.profile import (
     BUTTON_NAMES,
     CHANNELS,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bgpi.exc import LinkUnavailableError
 from bgpi.hardware.board import BOARD_KINDS, Board, open_board
 from bgpi.hardware.buttons import ButtonPress
 from bgpi.hardware.frames import Frame
@@ -32,10 +33,6 @@ PTY = "pty"
 """The board kind of the simulated Pico: the real firmware behind a pseudo-terminal."""
 CONNECT_S = 5.0
 """How long `connect` waits for the handshake."""
-
-
-class LinkUnavailable(RuntimeError):
-    """The co-processor did not answer in time."""
 
 
 def board_kind(text: str) -> str:
@@ -125,13 +122,13 @@ class LinkBoard(Board):
         return self.link.connected
 
     def connect(self, timeout: float = CONNECT_S) -> None:
-        """Wait for the handshake; LinkUnavailable naming why if it is not done in `timeout` s.
+        """Wait for the handshake; LinkUnavailableError naming why if it is not done in `timeout` s.
 
-        Raises `bgpi.link.link.FirmwareRefused` for a firmware this host cannot use."""
+        Raises `bgpi.link.link.FirmwareRefusedError` for a firmware this host cannot use."""
         deadline = time.monotonic() + timeout
         while not self.link.connected:
             if time.monotonic() > deadline:
-                raise LinkUnavailable(self.link.status())
+                raise LinkUnavailableError(self.link.status())
             self.link.pump(wait=0.02)
 
 

@@ -5,7 +5,7 @@ the presses not yet taken) and sends it the LED colours.  It never blocks for lo
 never raises on what arrives: a pulled cable, a silent or restarted Pico and damaged
 frames all end in a reconnection with backoff and a full resync, and the counts say
 what happened.  Only a firmware that speaks no protocol version this host speaks, or
-that refuses the board's configuration, raises `FirmwareRefused`: replugging will not
+that refuses the board's configuration, raises `FirmwareRefusedError`: replugging will not
 mend that.
 """
 
@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 
 import serial
 
+from bgpi.exc import FirmwareRefusedError
 from bgpi.hardware.leds import Colour
 from bgpi.link.wire import PROTOCOL_VERSIONS, Frame, Receiver, Sender, fields
 
@@ -37,10 +38,6 @@ LED_CHUNK = 64
 """Pixels per LED frame: 6 hex digits each keeps a frame under MAX_LINE."""
 
 OpenPort = Callable[[str], serial.SerialBase]
-
-
-class FirmwareRefused(Exception):
-    """The firmware and this host cannot work together (protocol version, configuration)."""
 
 
 def open_port(url: str) -> serial.SerialBase:
@@ -233,7 +230,7 @@ class Link:
             self.error = f"the firmware says: {args}"
             if args.startswith("CONFIG"):
                 self._drop(now, self.error)
-                raise FirmwareRefused(f"the firmware on {self.url} cannot use this board profile: {args}")
+                raise FirmwareRefusedError(f"the firmware on {self.url} cannot use this board profile: {args}")
         elif kind != "HB":
             self.counts["unknown"] += 1
         if self.receiver.counts["lost"] > self._lost_seen and self.phase == "up":
@@ -248,7 +245,7 @@ class Link:
         if not spoken.isdigit() or int(spoken) not in PROTOCOL_VERSIONS:
             needed = " or ".join(map(str, PROTOCOL_VERSIONS))
             self._drop(now, f"firmware speaks protocol {spoken}")
-            raise FirmwareRefused(
+            raise FirmwareRefusedError(
                 f"the firmware on {self.url} (version {self.firmware.get('fw', '?')}) speaks "
                 f"protocol {spoken}; this bgpi speaks protocol {needed}: flash a firmware for "
                 f"protocol {needed} (firmware/README.md) or update bgpi")

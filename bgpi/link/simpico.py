@@ -15,16 +15,13 @@ import time
 from pathlib import Path
 from typing import Self
 
+from bgpi.exc import SimPicoError
 from bgpi.hardware.mockboard import SimulatedBoard
 from bgpi.hardware.profile import BUTTON_NAMES, Profile
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 """The firmware's source: a source checkout (or editable install) of bgpi has it."""
 START_S = 10.0
-
-
-class SimPicoError(RuntimeError):
-    """The simulated Pico could not be started or stopped answering."""
 
 
 class SimPico:

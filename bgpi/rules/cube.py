@@ -14,13 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from bgpi.exc import CubeError
 from bgpi.rules.position import Side
 from bgpi.rules.result import GameResult
-
-
-class CubeError(ValueError):
-    """A cube action the rules refuse.  The message is the reason, worded for
-    the players, so the table can show it as it is."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,6 +53,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bgpi.exc import MatError
 from bgpi.rules.ids import position_id
 from bgpi.rules.movegen import legal_plays
 from bgpi.rules.notation import format_play
@@ -61,10 +62,6 @@ from bgpi.rules.position import BAR, OFF, Position, Side
 
 LEFT_WIDTH = 27  # gnubg writes the left cell as "%3d) %-27s "
 WINS_INDENT = {Side.WHITE: 6, Side.BLACK: 34}  # where gnubg puts "Wins" under each column
-
-
-class MatError(ValueError):
-    """The events cannot make a .mat file; the message is one line."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bgpi.rules.cube import Cube, CubeError
+from bgpi.exc import CubeError
+from bgpi.rules.cube import Cube
 from bgpi.rules.ids import MAX_MATCH_LENGTH, MAX_SCORE, GameState, MatchKey
 from bgpi.rules.position import Position, Side
 from bgpi.rules.result import GameResult

@@ -15,13 +15,13 @@ from bgpi.engine import (
     KINDS,
     LEVELS,
     Engine,
-    EngineError,
     Situation,
     Strength,
     open_engine,
     parse_level,
     parse_opponent,
 )
+from bgpi.exc import EngineError
 from bgpi.rules.position import Side
 from bgpi.shell.analysis import Decision, assess
 

@@ -16,7 +16,8 @@ import threading
 from dataclasses import dataclass
 from typing import TextIO
 
-from bgpi.hardware.locations import TRAYS, parse_location
+from bgpi.board.locations import TRAYS, checkers_on, parse_location
+from bgpi.exc import ScriptError
 from bgpi.rules.position import Position, Side
 from bgpi.shell.script import (
     Hold,
@@ -24,7 +25,6 @@ from bgpi.shell.script import (
     Move,
     Place,
     Press,
-    ScriptError,
     SetDice,
     Show,
     Wait,
@@ -34,7 +34,6 @@ from bgpi.shell.simtable import SimulatedTable, TableRunner
 from bgpi.shell.textboard import draw
 from bgpi.shell.words import ask, tell
 from bgpi.table.lights import legend, lights_event, marks
-from bgpi.table.tracker import checkers_on
 
 HELP = """\
 Hands on the simulated board, one per line:

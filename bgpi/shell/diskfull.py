@@ -15,11 +15,12 @@ import threading
 import time
 from collections.abc import Callable
 
+from bgpi.board.locations import BARS, POINTS
+from bgpi.exc import JournalError
 from bgpi.hardware.leds import Leds
-from bgpi.hardware.locations import BARS, POINTS
 from bgpi.hardware.profile import LedConfig
 from bgpi.shell import sdnotify
-from bgpi.shell.journal import Journal, JournalError
+from bgpi.shell.journal import Journal
 from bgpi.table.lights import Lighting, colours
 
 RETRY_S = 1.0

@@ -28,12 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
+from bgpi.exc import JournalError
+
 JOURNAL_NAME = "journal.jsonl"
 _CHECKSUMMED = re.compile(rb"(\{.*\}) ([0-9a-f]{8})", re.DOTALL)
-
-
-class JournalError(Exception):
-    """The journal cannot be opened, read or written; the message is one line."""
 
 
 def default_state_dir() -> Path:

@@ -18,7 +18,7 @@ import os
 from collections.abc import Callable, Iterable
 from typing import TextIO
 
-from bgpi.hardware.locations import LOCATIONS, Location
+from bgpi.board.locations import LOCATIONS, Location
 from bgpi.hardware.profile import Switch
 from bgpi.shell.script import (
     LINE_SECONDS,

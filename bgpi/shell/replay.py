@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from bgpi.board.locations import BARS
+from bgpi.exc import ReplayError
 from bgpi.hardware.board import Board
-from bgpi.hardware.locations import BARS
 from bgpi.hardware.profile import Profile
 from bgpi.link.board import PTY, open_pty_board
 from bgpi.shell.advisor import open_advisor
@@ -46,7 +47,7 @@ def replay(
     log is the same).  With `engine`, the hint button and a computer opponent ask the
     engine the session's config names (`bgpi.shell.advisor.open_advisor`); without,
     there is none.  Raises `bgpi.link.simpico.SimPicoError`,
-    `bgpi.link.board.LinkUnavailable` or `bgpi.link.link.FirmwareRefused` if that fails."""
+    `bgpi.link.board.LinkUnavailableError` or `bgpi.link.link.FirmwareRefusedError` if that fails."""
     sensing = Sensing(profile.geometry)
     opened = open_state(state_dir, sensing) if state_dir is not None else None
     journal = opened.journal if opened is not None else None
@@ -113,11 +114,6 @@ def _new_table(script: Script, sensing: Sensing) -> tuple[Table, list[dict]]:
     if isinstance(board, BoardPosition):
         return Table.new(sensing, dict(script.config), board.position_id, board.turn, board.match_id)
     return Table.new(sensing, dict(script.config))
-
-
-class ReplayError(ValueError):
-    """A script line that cannot be carried out on the board as it stands (lifting from an
-    empty point); the message is one line naming the script line."""
 
 
 def _perform(sim: SimulatedTable, line, emit: Callable[[dict], None]) -> None:

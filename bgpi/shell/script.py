@@ -20,7 +20,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from bgpi.hardware.locations import BARS, POINTS, TRAYS, Location, describe
+from bgpi.board.locations import BARS, POINTS, TRAYS, Location, describe
+from bgpi.exc import ScriptError
 from bgpi.hardware.profile import BUTTON_NAMES, Geometry
 from bgpi.rules.ids import MatchKey, decode_match_id, position_from_id
 from bgpi.rules.position import Position, Side
@@ -304,19 +305,6 @@ LINE_SECONDS = 0.1
 
 
 # -- scripts ------------------------------------------------------------------------------
-
-
-class ScriptError(ValueError):
-    """A board script that cannot be run.
-
-    `problems` holds one line per fault, most as ``line N: what is wrong`` in file order;
-    the message puts each on its own line under the script's name.
-    """
-
-    def __init__(self, source: str, problems: list[str]) -> None:
-        self.source = source
-        self.problems = problems
-        super().__init__("\n".join([f"bad board script {source}:", *problems]))
 
 
 @dataclass(frozen=True)

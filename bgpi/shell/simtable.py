@@ -20,12 +20,12 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from bgpi.board.locations import LOCATIONS, Location, checkers_on, parse_location
 from bgpi.hardware.board import Board
 from bgpi.hardware.debounce import Debouncer
 from bgpi.hardware.dice import Tumble, tumble
 from bgpi.hardware.flapping import Flapping, FlapWatch
 from bgpi.hardware.frames import Counter, closed_switches
-from bgpi.hardware.locations import LOCATIONS, Location, parse_location
 from bgpi.hardware.profile import Profile, Switch
 from bgpi.link.board import LinkBoard, open_any_board
 from bgpi.rules.position import Position
@@ -34,7 +34,6 @@ from bgpi.shell.recorder import Recorder
 from bgpi.table.controller import Table
 from bgpi.table.inputs import Advised, Press, Rolled, Sensed, Tick
 from bgpi.table.lights import DICE_COLOUR, Lighting, colours, lights_event, next_change
-from bgpi.table.tracker import checkers_on
 
 Emit = Callable[[dict], None]
 Advise = Callable[[dict], tuple[dict | None, str | None]]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from bgpi.hardware.locations import Location
+from bgpi.board.locations import Location
 from bgpi.rules.position import Side
 
 

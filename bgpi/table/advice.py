@@ -22,10 +22,17 @@ blinking for no (no double, too good, drop).
 
 from __future__ import annotations
 
-from bgpi.hardware.locations import BARS, LOCATIONS, TRAYS, Location
+from bgpi.board.locations import (
+    BARS,
+    LOCATIONS,
+    TRAYS,
+    Location,
+    bar,
+    checkers_on,
+    location_of,
+)
 from bgpi.rules.ids import match_id, position_from_id, position_id
 from bgpi.rules.position import Side
-from bgpi.table.tracker import bar, checkers_on, location_of
 from bgpi.table.turn import _path as steps_between
 
 RETRY = 2.0

@@ -13,7 +13,7 @@ between them: setup, the opening roll, rolls, mismatches and the end of a game.
 
 from __future__ import annotations
 
-from bgpi.hardware.locations import Location, describe
+from bgpi.board.locations import Location, describe, in_order
 from bgpi.rules.ids import position_id
 from bgpi.rules.position import Side
 from bgpi.rules.result import GameResult
@@ -22,7 +22,7 @@ from bgpi.table.doubling import DROP_CONFIRM, Doubling
 from bgpi.table.inputs import Advised, Input, Press, Rolled, Sensed, Tick
 from bgpi.table.state import GRACE, TableState
 from bgpi.table.tracker import Counts, Sensing
-from bgpi.table.turn import FollowingTurn, in_order
+from bgpi.table.turn import FollowingTurn
 from bgpi.table.view import TableView
 
 STEADY = 0.5

@@ -11,7 +11,7 @@ is the rules' business (`bgpi.rules.cube`, `bgpi.rules.session`); a refusal beco
 
 from __future__ import annotations
 
-from bgpi.rules.cube import CubeError
+from bgpi.exc import CubeError
 from bgpi.rules.position import Side
 
 DROP_CONFIRM = 3.0

@@ -24,13 +24,12 @@ from dataclasses import dataclass
 from itertools import combinations
 from operator import itemgetter
 
-from bgpi.hardware.locations import Location
+from bgpi.board.locations import Location, bar, tray
 from bgpi.hardware.profile import Geometry
 from bgpi.rules.playtree import PartialPlay, PlayTree
 from bgpi.rules.position import (
     BAR,
     CHECKERS,
-    OFF,
     Checkers,
     Position,
     Side,
@@ -41,21 +40,6 @@ from bgpi.rules.position import (
 Counts = tuple[int, ...]
 """Checkers per sensed location, in `Sensing.locations` order, saturated at the slots."""
 
-
-def bar(side: Side) -> str:
-    return f"bar:{side.label}"
-
-
-def tray(side: Side) -> str:
-    return f"off:{side.label}"
-
-
-def checkers_on(position: Position, location: Location) -> int:
-    """How many checkers (of either colour) stand on a board location in `position`."""
-    if isinstance(location, int):
-        return position.at(location)[1]
-    side = Side.parse(location[4:])
-    return position.on_bar(side) if location.startswith("bar:") else position.borne_off(side)
 
 
 _NOBODY = (0,)
@@ -364,11 +348,3 @@ def _as_made(sensing: Sensing, reading: dict, before: Position, mover: Side, hit
         raise ValueError("; ".join(problems))
     return made
 
-
-def location_of(side: Side, point: int) -> Location:
-    """The board location of `side`'s own point 0..25 (0 its tray, 25 its bar half)."""
-    if point == BAR:
-        return bar(side)
-    if point == OFF:
-        return tray(side)
-    return absolute_point(side, point)

@@ -12,21 +12,22 @@ from __future__ import annotations
 
 from collections import deque
 
-from bgpi.hardware.locations import LOCATIONS, Location, describe
+from bgpi.board.locations import (
+    Location,
+    bar,
+    checkers_on,
+    describe,
+    in_order,
+    location_of,
+    tray,
+)
 from bgpi.rules.ids import match_id, position_id
 from bgpi.rules.notation import describe_change, format_play
 from bgpi.rules.play import Step
 from bgpi.rules.playtree import PartialPlay, PlayTree
 from bgpi.rules.position import BAR, OFF, absolute_point
 from bgpi.table.state import GRACE
-from bgpi.table.tracker import (
-    Reading,
-    bar,
-    checkers_on,
-    location_of,
-    position_as_made,
-    tray,
-)
+from bgpi.table.tracker import Reading, position_as_made
 
 
 class FollowingTurn:
@@ -294,10 +295,6 @@ class FollowingTurn:
         if over:
             self._game_over(self.game.result(after))
 
-
-def in_order(locations) -> list[Location]:
-    """Locations in board order: points 1..24, then the bar halves and trays."""
-    return sorted(locations, key=LOCATIONS.index)
 
 
 def _path(tree: PlayTree, start: PartialPlay, goal: PartialPlay) -> list[Step] | None:

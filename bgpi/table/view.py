@@ -10,11 +10,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bgpi.hardware.locations import LOCATIONS, Location
+from bgpi.board.locations import (
+    LOCATIONS,
+    Location,
+    bar,
+    checkers_on,
+    location_of,
+    tray,
+)
 from bgpi.rules.ids import match_id, position_id
 from bgpi.rules.position import BAR, Position, Side, absolute_point
 from bgpi.table.lights import Lighting, Prompt
-from bgpi.table.tracker import bar, checkers_on, location_of, tray
 
 
 class TableView:

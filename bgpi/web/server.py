@@ -38,11 +38,12 @@ from pathlib import Path
 
 from aiohttp import web
 
+from bgpi.exc import JournalError, MatError, ScriptError
 from bgpi.hardware.profile import Geometry
-from bgpi.rules.matfile import MatError, mat_record
+from bgpi.rules.matfile import mat_record
 from bgpi.rules.sgffile import sgf_record
-from bgpi.shell.journal import JournalError, journal_path
-from bgpi.shell.script import Board, ScriptError, Wait, parse_script
+from bgpi.shell.journal import journal_path
+from bgpi.shell.script import Board, Wait, parse_script
 from bgpi.shell.sessions import sessions
 from bgpi.web import DEFAULT_HOST, DEFAULT_PORT
 from bgpi.web.bridge import Bridge, NewSession, Request

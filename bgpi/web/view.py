@@ -24,13 +24,13 @@ object.  It is the `state` event of the table log (board-script.md) with extra k
 
 from __future__ import annotations
 
+from bgpi.board.locations import LOCATIONS, Location, checkers_on
 from bgpi.hardware.leds import Colour
-from bgpi.hardware.locations import LOCATIONS, Location
 from bgpi.hardware.profile import Geometry, LedConfig
 from bgpi.shell.words import ask
 from bgpi.table.controller import Table
 from bgpi.table.lights import Lighting, Look, led_looks
-from bgpi.table.tracker import Sensing, checkers_on
+from bgpi.table.tracker import Sensing
 from bgpi.web.words import Story
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bgpi.engine import CubeAdvice, EngineError, Situation, Strength, parse_level
+from bgpi.engine import CubeAdvice, Situation, Strength, parse_level
 from bgpi.engine.advice import rank_plays
+from bgpi.exc import EngineError
 from bgpi.rules.ids import GameState, MatchKey, decode_match_id, match_id
 from bgpi.rules.play import Dice
 from bgpi.rules.position import Position, Side

@@ -10,17 +10,9 @@ import sys
 
 import pytest
 
-from bgpi.engine import (
-    Engine,
-    EngineError,
-    EngineTimeout,
-    NoEngine,
-    Situation,
-    Strength,
-    open_engine,
-    process,
-)
+from bgpi.engine import Engine, Situation, Strength, open_engine, process
 from bgpi.engine.process import ProcessBackend
+from bgpi.exc import EngineError, EngineTimeoutError, NoEngineError
 from bgpi.rules.ids import board_id
 from bgpi.rules.play import Dice
 from bgpi.rules.position import Position, Side
@@ -129,7 +121,7 @@ def test_slow_past_its_time_limit_then_answers_again(gnubg_path):
     with Engine(ProcessBackend(process.gnubg_command(gnubg_path))) as engine:
         assert engine.plays(situation, Dice(6, 5))  # started
         engine.timeout = 1e-6  # no answer comes back this fast
-        with pytest.raises(EngineTimeout):
+        with pytest.raises(EngineTimeoutError):
             engine.plays(situation, Dice(6, 5), Strength(2))
         engine.timeout = 30.0
         assert engine.plays(situation, Dice(6, 5))[0].move == "24/13"
@@ -141,17 +133,17 @@ def test_engine_missing(monkeypatch):
     engine = open_engine("gnubg")
     assert not engine.available
     situation, _ = Situation.from_ids("4HPwATDgc/ABMA")
-    with pytest.raises(NoEngine, match="apt-get install gnubg"):
+    with pytest.raises(NoEngineError, match="apt-get install gnubg"):
         engine.plays(situation, Dice(3, 1))
-    with pytest.raises(NoEngine):
+    with pytest.raises(NoEngineError):
         engine.cube(situation)
-    with pytest.raises(NoEngine, match="none is configured"):
+    with pytest.raises(NoEngineError, match="none is configured"):
         open_engine("none").cube(situation)
 
 
 def test_a_command_that_will_not_start_is_no_engine():
     situation, _ = Situation.from_ids("4HPwATDgc/ABMA")
-    with pytest.raises(NoEngine, match="cannot start"):
+    with pytest.raises(NoEngineError, match="cannot start"):
         Engine(ProcessBackend(["/nonexistent/gnubg"])).cube(situation)
 
 
@@ -166,7 +158,7 @@ def test_a_bridge_that_never_gets_ready():
     silent = [sys.executable, "-c", "import time; time.sleep(60)"]
     situation, _ = Situation.from_ids("4HPwATDgc/ABMA")
     backend = ProcessBackend(silent, start_timeout=0.2)
-    with pytest.raises(EngineTimeout, match="did not start"):
+    with pytest.raises(EngineTimeoutError, match="did not start"):
         Engine(backend).cube(situation)
     assert backend.pid is None  # killed, not left behind
 

@@ -4,16 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bgpi.engine import (
-    Engine,
-    EngineError,
-    EngineTimeout,
-    Situation,
-    Strength,
-    open_engine,
-)
+from bgpi.engine import Engine, Situation, Strength, open_engine
 from bgpi.engine.gnubg_calls import cube_info, eval_context
 from bgpi.engine.module import ModuleBackend, import_module
+from bgpi.exc import EngineError, EngineTimeoutError
 from bgpi.rules.play import Dice
 from tests.engine.test_gnubg import after_pairs, assert_best, situations
 
@@ -47,7 +41,7 @@ def test_no_cube_decisions_in_process(engine):
 def test_an_answer_past_the_time_limit_is_a_timeout():
     engine = Engine(ModuleBackend(import_module()), timeout=0.0)
     situation, _ = Situation.from_ids("4HPwATDgc/ABMA")
-    with pytest.raises(EngineTimeout):
+    with pytest.raises(EngineTimeoutError):
         engine.plays(situation, Dice(3, 1))
 
 

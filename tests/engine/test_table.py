@@ -8,12 +8,13 @@ import signal
 
 import pytest
 
+from bgpi.board.locations import bar
 from bgpi.hardware.profile import load_profile
 from bgpi.rules.position import Side
 from bgpi.shell.advisor import open_advisor
 from bgpi.shell.simtable import SimulatedTable
 from bgpi.table.controller import Table
-from bgpi.table.tracker import Sensing, bar
+from bgpi.table.tracker import Sensing
 
 
 @pytest.fixture

@@ -9,9 +9,10 @@ import gc
 import pytest
 from gpiozero import Device
 
+from bgpi.exc import BoardError
 from bgpi.hardware import board as board_module
 from bgpi.hardware import bootconfig
-from bgpi.hardware.board import BoardError, fault_lights, open_board
+from bgpi.hardware.board import fault_lights, open_board
 from bgpi.hardware.leds import OFF, SimulatedPixels
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bgpi.cli import diag as diag_cli
-from bgpi.cli.errors import UsageError
+from bgpi.exc import UsageError
 from bgpi.hardware.board import open_board, running_on_pi
 from bgpi.hardware.profile import Switch, default_profile_path
 from bgpi.hardware.wiring import wiring_tables

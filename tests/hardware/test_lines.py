@@ -9,8 +9,9 @@ import random
 
 import pytest
 
-from bgpi.hardware.lines import DeviceLines, GroupLines, PinsBusy
-from bgpi.hardware.locations import LOCATIONS
+from bgpi.board.locations import LOCATIONS
+from bgpi.exc import PinsBusyError
+from bgpi.hardware.lines import DeviceLines, GroupLines
 from bgpi.hardware.scanner import Scanner
 
 
@@ -46,7 +47,7 @@ def test_lgpio_groups_read_what_mock_pins_read(lgpio_board, wiring, sim):
 def test_a_busy_line_is_refused_by_lgpio_and_nothing_stays_claimed(lgpio_board, wiring):
     _, chip, factory = lgpio_board
     chip.busy.add(wiring.signal[2])
-    with pytest.raises(PinsBusy) as refused:
+    with pytest.raises(PinsBusyError) as refused:
         Scanner(wiring, pin_factory=factory)
     assert refused.value.pins == wiring.signal  # the group that could not be claimed
     assert "GPIO busy" in str(refused.value.__cause__)  # lgpio's own word

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from bgpi.hardware.locations import LOCATIONS, describe, parse_location
+from bgpi.board.locations import LOCATIONS, describe, parse_location
+from bgpi.exc import ProfileError
 from bgpi.hardware.profile import (
     BUTTON_NAMES,
     RANGES,
-    ProfileError,
     Switch,
     default_profile_path,
     load_profile,

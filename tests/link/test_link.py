@@ -10,10 +10,11 @@ import tty
 import pytest
 import serial
 
+from bgpi.exc import FirmwareRefusedError
 from bgpi.hardware.buttons import ButtonPress
 from bgpi.hardware.frames import frame_of
 from bgpi.hardware.profile import Switch
-from bgpi.link.link import FirmwareRefused, Link
+from bgpi.link.link import Link
 from bgpi.link.wire import Frame, Receiver, encode
 from tests.link.conftest import scan
 
@@ -77,7 +78,7 @@ def test_a_firmware_speaking_another_protocol_is_refused_by_name() -> None:
     link, port = loop_link()
     link.pump()  # opens and greets (loop:// echoes our HELLO back; it speaks 1)
     port.write(encode(0, "HELLO", "fw=2.0.0 proto=2 muxes=0 leds=0"))
-    with pytest.raises(FirmwareRefused, match=r"version 2\.0\.0\) speaks protocol 2; this bgpi speaks protocol 1"):
+    with pytest.raises(FirmwareRefusedError, match=r"version 2\.0\.0\) speaks protocol 2; this bgpi speaks protocol 1"):
         for _ in range(5):
             link.pump()
 
@@ -86,7 +87,7 @@ def test_a_refused_configuration_is_reported() -> None:
     link, port = loop_link()
     link.pump()
     port.write(encode(1, "ERR", "CONFIG sig needs 1..10 pins, got 11"))
-    with pytest.raises(FirmwareRefused, match="cannot use this board profile: CONFIG sig needs"):
+    with pytest.raises(FirmwareRefusedError, match="cannot use this board profile: CONFIG sig needs"):
         for _ in range(5):
             link.pump()
 

@@ -4,7 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bgpi.rules.cube import Cube, CubeError, Offer
+from bgpi.exc import CubeError
+from bgpi.rules.cube import Cube, Offer
 from bgpi.rules.position import Side
 from bgpi.rules.result import ResultKind
 

@@ -4,7 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bgpi.rules.cube import Cube, CubeError
+from bgpi.exc import CubeError
+from bgpi.rules.cube import Cube
 from bgpi.rules.position import Position, Side
 from bgpi.rules.result import GameResult, ResultKind
 from bgpi.rules.session import Game, Score, Session, Settings

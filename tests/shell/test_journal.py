@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from bgpi.exc import JournalError
 from bgpi.shell.journal import (
     Journal,
-    JournalError,
     default_state_dir,
     encode,
     journal_path,

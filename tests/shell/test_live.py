@@ -112,6 +112,7 @@ def test_bgpi_replay_refuses_a_bad_script_listing_every_problem(capsys, tmp_path
 
 
 def test_a_recorded_session_replays_to_the_same_plays(tmp_path):
+    from bgpi.board.locations import location_of
     from bgpi.hardware.frames import closed_switches
     from bgpi.rules.movegen import legal_plays
     from bgpi.rules.play import Dice
@@ -119,7 +120,6 @@ def test_a_recorded_session_replays_to_the_same_plays(tmp_path):
     from bgpi.shell.recorder import Recorder
     from bgpi.shell.replay import replay
     from bgpi.shell.script import load_script
-    from bgpi.table.tracker import location_of
 
     profile = load_profile()
     table, opening = Table.new(Sensing(profile.geometry), {})

@@ -6,6 +6,7 @@ import dataclasses
 
 import pytest
 
+from bgpi.exc import ScriptError
 from bgpi.hardware.profile import Geometry
 from bgpi.rules.ids import decode_position_id
 from bgpi.rules.position import Position, Side
@@ -20,7 +21,6 @@ from bgpi.shell.script import (
     Place,
     Press,
     Script,
-    ScriptError,
     SetDice,
     Show,
     Slot,

@@ -6,13 +6,14 @@ from itertools import combinations
 
 import pytest
 
+from bgpi.board.locations import bar, checkers_on
 from bgpi.hardware.profile import Geometry
 from bgpi.rules.notation import describe_change
 from bgpi.rules.play import Dice
 from bgpi.rules.playtree import PlayTree
 from bgpi.rules.position import Position, Side
 from bgpi.rules.selfplay import corpus
-from bgpi.table.tracker import Sensing, Tracker, bar, checkers_on, position_as_made
+from bgpi.table.tracker import Sensing, Tracker, position_as_made
 from tests.rules.boards import position, result
 
 W = Side.WHITE

@@ -1,0 +1,114 @@
+"""Every error bgpi raises on purpose, in one place.
+
+Each one subclasses `BgpiError`, so a caller can catch everything the board says "no"
+with, and also the built-in error it is, so code that expects a `ValueError` for bad
+input keeps working::
+
+    >>> from bgpi.exc import BgpiError, CubeError
+    >>> issubclass(CubeError, BgpiError) and issubclass(CubeError, ValueError)
+    True
+
+Messages are one line (a multi-line `ScriptError` lists one fault a line), worded for
+the person at the board: they are printed as they are, never as a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class BgpiError(Exception):
+    """The base of every error bgpi raises on purpose."""
+
+
+# -- input: files, IDs, notation, settings ---------------------------------------------
+
+
+class UsageError(BgpiError, ValueError):
+    """Bad input from the user on the command line: printed as one line, exit status 2."""
+
+
+class ProfileError(BgpiError, ValueError):
+    """A board profile that cannot be used.
+
+    `problems` holds one line per fault, each starting with its place in the file; the
+    message joins them into one line.
+    """
+
+    def __init__(self, source: str, problems: list[str]) -> None:
+        self.source = source
+        self.problems = problems
+        super().__init__(f"bad board profile {source}: " + "; ".join(problems))
+
+
+class ScriptError(BgpiError, ValueError):
+    """A board script that cannot be run.
+
+    `problems` holds one line per fault, most as ``line N: what is wrong`` in file order;
+    the message puts each on its own line under the script's name.
+    """
+
+    def __init__(self, source: str, problems: list[str]) -> None:
+        self.source = source
+        self.problems = problems
+        super().__init__("\n".join([f"bad board script {source}:", *problems]))
+
+
+class ReplayError(BgpiError, ValueError):
+    """A script line that cannot be carried out on the board as it stands (lifting from an
+    empty point); the message is one line naming the script line."""
+
+
+class MatError(BgpiError, ValueError):
+    """The events cannot make a .mat file; the message is one line."""
+
+
+# -- the game ----------------------------------------------------------------------------
+
+
+class CubeError(BgpiError, ValueError):
+    """A cube action the rules refuse.  The message is the reason, worded for
+    the players, so the table can show it as it is."""
+
+
+# -- the shell: files, hardware, the link, the engine ------------------------------------
+
+
+class JournalError(BgpiError, OSError):
+    """The journal cannot be opened, read or written; the message is one line."""
+
+
+class BoardError(BgpiError, RuntimeError):
+    """The real board cannot be opened; the message is one line: why, and what to do."""
+
+
+class PinsBusyError(BgpiError, RuntimeError):
+    """Pins that a kernel driver or another program holds (lgpio's "GPIO busy")."""
+
+    def __init__(self, pins: Sequence[int]) -> None:
+        self.pins = tuple(pins)
+        super().__init__(f"GPIO{', '.join(map(str, self.pins))} busy")
+
+
+class FirmwareRefusedError(BgpiError, RuntimeError):
+    """The firmware and this host cannot work together (protocol version, configuration)."""
+
+
+class LinkUnavailableError(BgpiError, RuntimeError):
+    """The co-processor did not answer in time."""
+
+
+class SimPicoError(BgpiError, RuntimeError):
+    """The simulated Pico could not be started or stopped answering."""
+
+
+class EngineError(BgpiError, RuntimeError):
+    """The engine could not answer: the message says why, in one line."""
+
+
+class NoEngineError(EngineError):
+    """No engine is installed or configured."""
+
+
+class EngineTimeoutError(EngineError):
+    """The engine did not answer within its time limit."""
