@@ -19,8 +19,8 @@ from bgpi.exc import UsageError
 from bgpi.link.board import board_kind
 
 if TYPE_CHECKING:
+    from bgpi.board.profile import Profile
     from bgpi.hardware.board import Board
-    from bgpi.hardware.profile import Profile
 
 TESTS = ("sensors", "leds", "buttons", "wiring", "walk")
 WHITE = (255, 255, 255)
@@ -403,7 +403,7 @@ def _check_sensors(board: Board, out: TextIO) -> list[str]:
 
 
 def _check_leds(board: Board, out: TextIO) -> list[str]:
-    from bgpi.hardware.leds import OFF
+    from bgpi.board.colours import DARK
     from bgpi.hardware.wiring import led_labels
 
     leds = board.leds
@@ -412,7 +412,7 @@ def _check_leds(board: Board, out: TextIO) -> list[str]:
         leds.show({index: WHITE})
         if board.sim is None:
             time.sleep(LED_STEP_SECONDS / 3)
-        elif [i for i, colour in enumerate(board.leds.pixels.shown) if colour != OFF] != [index]:
+        elif [i for i, colour in enumerate(board.leds.pixels.shown) if colour != DARK] != [index]:
             problems.append(f"leds: LED {index} ({label}) did not light alone")
     leds.off()
     out.writelines(f"{problem}\n" for problem in problems)

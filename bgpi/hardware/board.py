@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Self
 
 from gpiozero.pins import Factory
 
+from bgpi.board.colours import Colour
+from bgpi.board.profile import DICE, TURN_LIGHTS, LedConfig, Profile, SensorWiring
 from bgpi.exc import BoardError, PinsBusyError
 from bgpi.hardware.bootconfig import pi_model, pin_conflicts, read_boot_config
 from bgpi.hardware.buttons import Buttons
-from bgpi.hardware.leds import Colour, Leds, SimulatedPixels, open_pixels
-from bgpi.hardware.profile import DICE, TURN_LIGHTS, LedConfig, Profile, SensorWiring
+from bgpi.hardware.leds import Leds, SimulatedPixels, open_pixels
 from bgpi.hardware.scanner import Scanner
 from bgpi.hardware.wiring import pin_roles
 

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bgpi.hardware.profile import Profile
+from bgpi.board.profile import Profile
 from bgpi.hardware.wiring import pin_roles
 
 BOOT_CONFIGS = (Path("/boot/firmware/config.txt"), Path("/boot/config.txt"))

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from gpiozero import Button
 from gpiozero.pins import Factory
 
+from bgpi.board.profile import ButtonConfig
 from bgpi.hardware.lines import claiming
-from bgpi.hardware.profile import ButtonConfig
 
 
 @dataclass(frozen=True)

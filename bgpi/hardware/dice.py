@@ -6,23 +6,13 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from bgpi.hardware.leds import Colour, Leds
-from bgpi.hardware.profile import DICE, LedConfig
+from bgpi.board.colours import Colour
+from bgpi.board.pips import PIP_PATTERNS
+from bgpi.board.profile import DICE, LedConfig
+from bgpi.hardware.leds import Leds
 
 RandBelow = Callable[[int], int]
 """randbelow(n): a uniform integer 0 <= k < n."""
-
-PIP_PATTERNS: dict[int, tuple[int, ...]] = {
-    1: (3,),
-    2: (0, 6),
-    3: (0, 3, 6),
-    4: (0, 1, 5, 6),
-    5: (0, 1, 3, 5, 6),
-    6: (0, 1, 2, 4, 5, 6),
-}
-"""The pips lit for each face, numbered as the profile lists a die's seven LEDs:
-0 top-left, 1 top-right, 2 middle-left, 3 centre, 4 middle-right, 5 bottom-left,
-6 bottom-right."""
 
 ROLL_FRAMES = 8
 FRAME_SECONDS = 0.06

@@ -16,8 +16,8 @@ from collections import deque
 from dataclasses import dataclass
 
 from bgpi.board.locations import Location
+from bgpi.board.profile import SensorWiring, Switch
 from bgpi.hardware.frames import Frame
-from bgpi.hardware.profile import SensorWiring, Switch
 
 WINDOW_S = 3.0
 """The window changes are counted over, in seconds of board time."""

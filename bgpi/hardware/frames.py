@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from bgpi.board.locations import Location
-from bgpi.hardware.profile import Geometry, SensorWiring, Switch
+from bgpi.board.profile import Geometry, SensorWiring, Switch
 
 Frame = int
 """Bit i set: the switch on frame index i is closed."""

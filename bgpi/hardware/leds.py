@@ -13,11 +13,8 @@ import math
 from collections.abc import Mapping, MutableSequence, Sequence
 from typing import Any, Protocol
 
-from bgpi.hardware.profile import LedConfig
-
-Colour = tuple[int, int, int]
-"""Red, green, blue, each 0..255."""
-OFF: Colour = (0, 0, 0)
+from bgpi.board.colours import DARK, Colour
+from bgpi.board.profile import LedConfig
 
 MA_PER_CHANNEL = 20.0
 """Current of one colour channel of a WS2812B at full duty: 60 mA for a white pixel."""
@@ -58,7 +55,7 @@ class SimulatedPixels:
     """A chain of pixels in memory: `shown` is the frame of the last `show`."""
 
     def __init__(self, count: int) -> None:
-        self._buffer: MutableSequence[Colour] = [OFF] * count
+        self._buffer: MutableSequence[Colour] = [DARK] * count
         self.shown: tuple[Colour, ...] = tuple(self._buffer)
         self.shows = 0
 
@@ -106,7 +103,7 @@ class Leds:
 
     def show(self, lit: Mapping[int, Colour]) -> tuple[Colour, ...]:
         """Light LED index -> colour of `lit`, every other LED off; return the frame sent."""
-        frame = [OFF] * self.config.count
+        frame = [DARK] * self.config.count
         for index, colour in lit.items():
             frame[index] = colour
         limited = limit_frame(frame, self.config.brightness, self.config.current_budget_ma)

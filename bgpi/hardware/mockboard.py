@@ -12,7 +12,7 @@ from __future__ import annotations
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from bgpi.board.locations import Location, describe
-from bgpi.hardware.profile import CHANNELS, Profile, Switch
+from bgpi.board.profile import CHANNELS, Profile, Switch
 
 
 class SelectPin(MockPin):

@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bgpi.board.profile import BUTTON_NAMES, Profile
 from bgpi.exc import LinkUnavailableError
 from bgpi.hardware.board import BOARD_KINDS, Board, open_board
 from bgpi.hardware.buttons import ButtonPress
 from bgpi.hardware.frames import Frame
 from bgpi.hardware.leds import Leds, SimulatedPixels
-from bgpi.hardware.profile import BUTTON_NAMES, Profile
 from bgpi.link.link import Link
 from bgpi.link.pinout import config_args
 

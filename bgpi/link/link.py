@@ -18,8 +18,8 @@ from collections.abc import Callable, Sequence
 
 import serial
 
+from bgpi.board.colours import Colour
 from bgpi.exc import FirmwareRefusedError
-from bgpi.hardware.leds import Colour
 from bgpi.link.wire import PROTOCOL_VERSIONS, Frame, Receiver, Sender, fields
 
 BAUD = 115200

@@ -7,7 +7,7 @@ and the profile says how many multiplexers, LEDs and which timings.
 
 from __future__ import annotations
 
-from bgpi.hardware.profile import BUTTON_NAMES, Profile
+from bgpi.board.profile import BUTTON_NAMES, Profile
 
 SELECT = (2, 3, 4, 5)
 """GP pins of the select lines S0..S3."""

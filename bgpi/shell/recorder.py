@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from bgpi.board.locations import LOCATIONS, Location
-from bgpi.hardware.profile import Switch
+from bgpi.board.profile import Switch
 from bgpi.shell.script import (
     LINE_SECONDS,
     MAX_WAIT,

@@ -21,8 +21,8 @@ from types import MappingProxyType
 from typing import Any
 
 from bgpi.board.locations import BARS, POINTS, TRAYS, Location, describe
+from bgpi.board.profile import BUTTON_NAMES, Geometry
 from bgpi.exc import ScriptError
-from bgpi.hardware.profile import BUTTON_NAMES, Geometry
 from bgpi.rules.ids import MatchKey, decode_match_id, position_from_id
 from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Settings

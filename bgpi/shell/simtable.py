@@ -21,12 +21,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from bgpi.board.locations import LOCATIONS, Location, checkers_on, parse_location
+from bgpi.board.profile import Profile, Switch
 from bgpi.hardware.board import Board
 from bgpi.hardware.debounce import Debouncer
 from bgpi.hardware.dice import Tumble, tumble
 from bgpi.hardware.flapping import Flapping, FlapWatch
 from bgpi.hardware.frames import Counter, closed_switches
-from bgpi.hardware.profile import Profile, Switch
 from bgpi.link.board import LinkBoard, open_any_board
 from bgpi.rules.position import Position
 from bgpi.shell import script

@@ -16,10 +16,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from bgpi.board.colours import Colour
 from bgpi.board.locations import LOCATIONS, Location
-from bgpi.hardware.dice import PIP_PATTERNS
-from bgpi.hardware.leds import Colour
-from bgpi.hardware.profile import DICE, LedConfig
+from bgpi.board.pips import PIP_PATTERNS
+from bgpi.board.profile import DICE, LedConfig
 from bgpi.rules.position import Side
 
 ROLES: tuple[str, ...] = (

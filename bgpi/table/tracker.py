@@ -25,7 +25,7 @@ from itertools import combinations
 from operator import itemgetter
 
 from bgpi.board.locations import Location, bar, tray
-from bgpi.hardware.profile import Geometry
+from bgpi.board.profile import Geometry
 from bgpi.rules.playtree import PartialPlay, PlayTree
 from bgpi.rules.position import (
     BAR,

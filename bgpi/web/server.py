@@ -38,8 +38,8 @@ from pathlib import Path
 
 from aiohttp import web
 
+from bgpi.board.profile import Geometry
 from bgpi.exc import JournalError, MatError, ScriptError
-from bgpi.hardware.profile import Geometry
 from bgpi.rules.matfile import mat_record
 from bgpi.rules.sgffile import sgf_record
 from bgpi.shell.journal import journal_path

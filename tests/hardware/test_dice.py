@@ -9,7 +9,8 @@ from statistics import NormalDist
 
 import pytest
 
-from bgpi.hardware.dice import PIP_PATTERNS, Tumble, dice_lights, roll, tumble
+from bgpi.board.pips import PIP_PATTERNS
+from bgpi.hardware.dice import Tumble, dice_lights, roll, tumble
 from bgpi.hardware.leds import Leds, SimulatedPixels
 
 ROLLS = 60_000

@@ -6,9 +6,9 @@ import itertools
 
 import pytest
 
+from bgpi.board.profile import CHANNELS, Switch
 from bgpi.hardware.frames import Counter, closed_switches
 from bgpi.hardware.mockboard import MuxSignalPin
-from bgpi.hardware.profile import CHANNELS, Switch
 from bgpi.hardware.scanner import Scanner, gray_code
 
 

@@ -10,10 +10,10 @@ import tty
 import pytest
 import serial
 
+from bgpi.board.profile import Switch
 from bgpi.exc import FirmwareRefusedError
 from bgpi.hardware.buttons import ButtonPress
 from bgpi.hardware.frames import frame_of
-from bgpi.hardware.profile import Switch
 from bgpi.link.link import Link
 from bgpi.link.wire import Frame, Receiver, encode
 from tests.link.conftest import scan

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bgpi.board.locations import LOCATIONS
-from bgpi.hardware.profile import Geometry, Switch
+from bgpi.board.profile import Geometry, Switch
 from bgpi.shell.recorder import Recorder
 from bgpi.shell.script import LINE_SECONDS, Board, Slot, Wait, parse_script
 

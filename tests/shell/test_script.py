@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
+from bgpi.board.profile import Geometry
 from bgpi.exc import ScriptError
-from bgpi.hardware.profile import Geometry
 from bgpi.rules.ids import decode_position_id
 from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Settings
