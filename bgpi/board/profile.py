@@ -309,7 +309,7 @@ class _Reader:
 
     # -- typed access ------------------------------------------------------------------
 
-    def table(self, path: Path_, known: tuple[str, ...] | None, required: bool = True) -> dict:
+    def table(self, path: Path_, known: tuple[str, ...] | None, required: bool = True) -> dict[str, Any]:
         """The table at `path`, complaining about keys not in `known` (None: any key)."""
         value: Any = self.document
         for part in path:
@@ -327,7 +327,7 @@ class _Reader:
                     self.problem((*path, key), f"unknown key (expected one of {', '.join(known)})")
         return value
 
-    def value(self, table: dict, path: Path_, check: Callable[[Any], str | None],
+    def value(self, table: dict[Any, Any], path: Path_, check: Callable[[Any], str | None],
               default: Any = _MISSING) -> Any:
         """table[path[-1]] if `check` finds no fault in it (it returns the fault's text)."""
         value = table.get(path[-1], default)
@@ -339,7 +339,7 @@ class _Reader:
             return None
         return value
 
-    def number(self, table: dict, path: Path_, default: Any = _MISSING) -> Any:
+    def number(self, table: dict[Any, Any], path: Path_, default: Any = _MISSING) -> Any:
         """A number within its range in `RANGES`."""
         return self.value(table, path, RANGES[_format_path(path)].fault, default)
 
@@ -352,7 +352,7 @@ class _Reader:
         leds = self.leds()
         buttons = self.buttons()
         self.check_pins(sensors, leds, buttons)
-        if self.problems or None in (sensors, leds, buttons):
+        if self.problems or sensors is None or leds is None or buttons is None:
             return None
         return Profile(source, geometry, sensors, leds, buttons)
 
@@ -392,7 +392,7 @@ class _Reader:
             settle = None
         debounce = self.number(table, (*path, "debounce_ms"), 5.0)
         switches = self.switches(geometry, len(signal) if signal is not None else None)
-        if None in (select, signal, settle, scan_hz, debounce, switches):
+        if switches is None or None in (select, signal, settle, scan_hz, debounce):
             return None
         return SensorWiring(tuple(select), tuple(signal), switches, float(settle),
                             float(scan_hz), float(debounce))
@@ -426,17 +426,17 @@ class _Reader:
                                          f"has {slots} slots")
                 fine = False
             for slot, entry in enumerate(entries):
-                channel = self.channel(entry, (*entry_path, slot), muxes)
-                if channel is None:
+                wired_to = self.channel(entry, (*entry_path, slot), muxes)
+                if wired_to is None:
                     fine = False
                     continue
                 switch = Switch(location, slot)
-                if (other := by_channel.get(channel)) is not None:
-                    self.problem((*entry_path, slot), f"mux {channel[0]} channel {channel[1]} "
+                if (other := by_channel.get(wired_to)) is not None:
+                    self.problem((*entry_path, slot), f"mux {wired_to[0]} channel {wired_to[1]} "
                                                       f"is already {other}")
                     fine = False
                     continue
-                by_channel[channel] = switch
+                by_channel[wired_to] = switch
         for location in geometry.sensed():
             if _location_key(location) not in table:
                 self.problem(path, f"{describe(location)} has no switches")
@@ -474,7 +474,7 @@ class _Reader:
         brightness = self.value(table, (*path, "brightness"), _fraction, 1.0)
         budget = self.number(table, (*path, "current_budget_ma"))
         targets = self.led_map(count)
-        if None in (driver, order, count, brightness, budget, targets):
+        if targets is None or None in (driver, order, count, brightness, budget):
             return None
         return LedConfig(driver, order, count, float(brightness), float(budget), targets)
 

@@ -5,8 +5,9 @@ the board asks (a `Prompt`: the situation, who answers, what each button does); 
 module turns a `Lighting` into the colour of each LED at a moment of board time, into
 the ``lights`` event of the table log, and into one-character marks for the text board.
 How each prompt shows on the turn lights and the dice is `PROMPT_LOOKS`, the card
-beside the board (hardware/legend.md) in code.  It knows no game rules, no pins and no clock: time comes in as seconds of
-board time, so blinking is as deterministic as everything else in the core.
+beside the board (hardware/legend.md) in code.  It knows no game rules, no pins and no
+clock: time comes in as seconds of board time, so blinking is as deterministic as
+everything else in the core.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 from bgpi.board.colours import Colour
 from bgpi.board.locations import LOCATIONS, Location
@@ -123,9 +125,9 @@ class Prompt:
             raise ValueError(f"unknown prompt {self.asks!r}: expected one of {', '.join(PROMPTS)}")
         object.__setattr__(self, "answers", MappingProxyType(dict(self.answers)))
 
-    def log(self) -> dict:
+    def log(self) -> dict[str, Any]:
         """The prompt as the ``lights`` event carries it."""
-        logged = {"asks": self.asks, "side": None if self.side is None else self.side.label,
+        logged: dict[str, Any] = {"asks": self.asks, "side": None if self.side is None else self.side.label,
                   "answers": dict(self.answers)}
         if self.number is not None:
             logged["number"] = self.number
@@ -262,7 +264,7 @@ def _dice_looks(lighting: Lighting) -> list[tuple[tuple[int, int], Look]]:
     """(faces, look) of what the dice show; a face 0 is a dark die."""
     prompt = lighting.prompt
     shows = "roll" if prompt is None else PROMPT_LOOKS[prompt.asks].dice
-    if shows == "roll":
+    if prompt is None or shows == "roll":
         if lighting.dice is None:
             return []
         dead = 0 if prompt is None else prompt.dead_dice
@@ -283,8 +285,8 @@ def _dice_looks(lighting: Lighting) -> list[tuple[tuple[int, int], Look]]:
 
 
 def _pips(leds: LedConfig, faces: tuple[int, int]) -> list[int]:
-    indices = []
-    for die, face in zip(DICE, faces):
+    indices: list[int] = []
+    for die, face in zip(DICE, faces, strict=True):
         if face == FULL:
             indices.extend(leds.targets[die])
         elif face:
@@ -300,10 +302,10 @@ def next_change(lighting: Lighting, now: float) -> float | None:
     return min(edges, default=None)
 
 
-def lights_event(lighting: Lighting) -> dict:
+def lights_event(lighting: Lighting) -> dict[str, Any]:
     """The table log's ``lights`` event: the roles, and what the board asks
     (``asks``, ``side``, ``answers``: see `Prompt`)."""
-    event = {"event": "lights", "roles": log_roles(lighting)}
+    event: dict[str, Any] = {"event": "lights", "roles": log_roles(lighting)}
     if lighting.prompt is not None:
         event.update(lighting.prompt.log())
     return event

@@ -103,11 +103,11 @@ class Sensing:
         counts = bytes(raw).translate(self._at_most)
         if not self._fewer:
             return counts
-        counts = bytearray(counts)
+        saturated = bytearray(counts)
         size = len(self.locations)
         for slot, at_most in self._fewer:
-            counts[slot::size] = counts[slot::size].translate(at_most)
-        return bytes(counts)
+            saturated[slot::size] = saturated[slot::size].translate(at_most)
+        return bytes(saturated)
 
     def saturate(self, raw: Iterable[int]) -> Counts:
         return tuple(self._saturated(raw))
@@ -218,7 +218,7 @@ class Tracker:
         the opponent with `theirs`, none pending first: a pending hit's blot is still on
         its point, not on the bar."""
         hits = [point for point in self._blots if not theirs[own_point(self._opponent, point) - 1]]
-        readings = [(frozenset(), 0)]
+        readings: list[tuple[frozenset[int], int]] = [(frozenset(), 0)]
         for size in range(1, len(hits) + 1):
             for pending in combinations(hits, size):
                 change = 0
@@ -270,7 +270,9 @@ class Tracker:
     def _matches(self, seen: Counts | list[int], key: int) -> list[tuple[PartialPlay, frozenset[int], Location | None]]:
         """(node, pending hits, location in hand) for every node that reads as `seen`
         (whose `Sensing.key` is `key`): settled, then with one checker lifted."""
-        found = [(node, pending, None) for node, pending in self._index.get(key, ())]
+        found: list[tuple[PartialPlay, frozenset[int], Location | None]] = [
+            (node, pending, None) for node, pending in self._index.get(key, ())
+        ]
         for slot, location, limit, one in self._lifts:
             if seen[slot] >= limit:
                 continue  # lifting one from a full location may leave it reading full: seen below
@@ -310,7 +312,7 @@ def position_as_made(sensing: Sensing, seen: Counts, before: Position, mover: Si
     return made.pop()
 
 
-def _as_made(sensing: Sensing, reading: dict, before: Position, mover: Side, hit: tuple[int, ...]) -> Position:
+def _as_made(sensing: Sensing, reading: dict[Location, int], before: Position, mover: Side, hit: tuple[int, ...]) -> Position:
     """`position_as_made` with the blots on the points `hit` taken to the bar."""
     opponent = mover.opponent
     theirs = list(before.checkers(opponent))
