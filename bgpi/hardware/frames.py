@@ -24,7 +24,7 @@ def closed_switches(frame: Frame, wiring: SensorWiring) -> Iterator[Switch]:
             yield switch
 
 
-class Counter:
+class CheckerCounter:
     """Turns frames into checker counts per location.
 
     A count is the number of closed switches under the location, so it is exact up to

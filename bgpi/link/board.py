@@ -1,8 +1,9 @@
 """A board whose switches, buttons and LEDs are the co-processor's, over the link.
 
-`open_link_board` gives the same `Board` the shell drives on the Pi: `scanner.scan()`
-returns the latest frame the firmware reported (already debounced there: the shell does
-not debounce it again), `buttons` hands over its presses and `leds` sends the colours.  While the link is down the last frame stands and
+`open_link_board` gives the same `BoardDevices` the shell drives on the Pi:
+`scanner.scan()` returns the latest frame the firmware reported (already debounced
+there: the shell does not debounce it again), `buttons` hands over its presses and
+`leds` sends the colours.  While the link is down the last frame stands and
 `link.connected` is False: the shell pauses play until it is back.
 """
 
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from bgpi.board.profile import BUTTON_NAMES, Profile
 from bgpi.exc import LinkUnavailableError
-from bgpi.hardware.board import BOARD_KINDS, Board, open_board
+from bgpi.hardware.board import BOARD_KINDS, BoardDevices, open_board
 from bgpi.hardware.buttons import ButtonPress
 from bgpi.hardware.frames import Frame
 from bgpi.hardware.leds import Leds, SimulatedPixels
@@ -112,8 +113,8 @@ class LinkButtons:
 
 
 @dataclass
-class LinkBoard(Board):
-    """A `Board` on the co-processor; `link` says whether it is connected."""
+class LinkBoard(BoardDevices):
+    """`BoardDevices` on the co-processor; `link` says whether it is connected."""
 
     link: Link = field(kw_only=True)
 
@@ -186,7 +187,7 @@ def open_pty_board(profile: Profile) -> PtyBoard:
     return board
 
 
-def open_any_board(profile: Profile, kind: str) -> Board:
+def open_any_board(profile: Profile, kind: str) -> BoardDevices:
     """The board `kind` names (`board_kind`).  A co-processor on serial connects on the
     first scans (and reconnects whenever it must); the simulated Pico is connected at once."""
     if kind == PTY:

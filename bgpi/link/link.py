@@ -20,7 +20,7 @@ import serial
 
 from bgpi.board.colours import Colour
 from bgpi.exc import FirmwareRefusedError
-from bgpi.link.wire import PROTOCOL_VERSIONS, Frame, Receiver, Sender, fields
+from bgpi.link.wire import PROTOCOL_VERSIONS, Receiver, Sender, WireFrame, fields
 
 BAUD = 115200
 """Nominal only: USB CDC runs at USB speed whatever the rate says."""
@@ -208,7 +208,7 @@ class Link:
 
     # -- what the firmware says ----------------------------------------------------
 
-    def _handle(self, frame: Frame, now: float) -> None:
+    def _handle(self, frame: WireFrame, now: float) -> None:
         kind, args = frame.kind, frame.args
         if kind == "HELLO":
             self._on_hello(args, now)

@@ -33,7 +33,7 @@ def test_sigterm_ends_the_run_with_status_0_within_2_s_and_the_journal_whole(tmp
 
 def test_sigterm_turns_the_leds_off(tmp_path, monkeypatch):
     shown_at_close = []
-    close = board_module.Board.close
+    close = board_module.BoardDevices.close
     show = SimulatedPixels.show
 
     def closing(board):
@@ -46,7 +46,7 @@ def test_sigterm_turns_the_leds_off(tmp_path, monkeypatch):
         if set(pixels.shown) != {DARK}:  # lit (the setup guidance): now systemd stops it
             os.kill(os.getpid(), signal.SIGTERM)
 
-    monkeypatch.setattr(board_module.Board, "close", closing)
+    monkeypatch.setattr(board_module.BoardDevices, "close", closing)
     monkeypatch.setattr(SimulatedPixels, "show", showing)
     handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
     try:
