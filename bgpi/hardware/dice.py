@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from bgpi.board.colours import Colour
 from bgpi.board.pips import PIP_PATTERNS
 from bgpi.board.profile import DICE, LedConfig
-from bgpi.hardware.leds import Leds
 
 RandBelow = Callable[[int], int]
 """randbelow(n): a uniform integer 0 <= k < n."""
@@ -43,12 +42,7 @@ def tumble(final: tuple[int, int], frames: int = ROLL_FRAMES,
 def dice_indices(config: LedConfig, faces: tuple[int, int]) -> tuple[int, ...]:
     """The LED indices that show `faces` on the two dice of `config`."""
     return tuple(config.targets[die][pip]
-                 for die, face in zip(DICE, faces) for pip in PIP_PATTERNS[face])
-
-
-def dice_lights(leds: Leds, faces: tuple[int, int], colour: Colour) -> dict[int, Colour]:
-    """LED index -> colour lighting `faces` on the two dice."""
-    return dict.fromkeys(dice_indices(leds.config, faces), colour)
+                 for die, face in zip(DICE, faces, strict=True) for pip in PIP_PATTERNS[face])
 
 
 @dataclass(frozen=True)

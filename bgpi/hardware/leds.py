@@ -20,11 +20,6 @@ MA_PER_CHANNEL = 20.0
 """Current of one colour channel of a WS2812B at full duty: 60 mA for a white pixel."""
 
 
-def frame_current_ma(colours: Sequence[Colour]) -> float:
-    """The current `colours` draw, taking it as linear in each channel's duty."""
-    return sum(map(sum, colours)) * MA_PER_CHANNEL / 255
-
-
 def limit_frame(colours: Sequence[Colour], brightness: float,
                 budget_ma: float) -> tuple[Colour, ...]:
     """`colours` scaled by `brightness`, then dimmed evenly until within `budget_ma`.

@@ -11,7 +11,8 @@ import dataclasses
 import pytest
 
 from bgpi.board.colours import DARK
-from bgpi.hardware.leds import Leds, SimulatedPixels, frame_current_ma, limit_frame, open_pixels
+from bgpi.hardware.leds import Leds, SimulatedPixels, limit_frame, open_pixels
+from tests.hardware.measure import frame_current_ma
 
 WHITE, RED = (255, 255, 255), (255, 0, 0)
 SPI_ONE, SPI_ZERO = 0b11110000, 0b11000000
