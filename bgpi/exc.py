@@ -112,3 +112,27 @@ class NoEngineError(EngineError):
 
 class EngineTimeoutError(EngineError):
     """The engine did not answer within its time limit."""
+
+
+# -- the board: its description, the hardware, the link ----------------------------------
+
+
+class LocationError(BgpiError, ValueError):
+    """A name that is no place on the board (not a point 1..24, a bar half or a tray)."""
+
+
+class BoardKindError(BgpiError, ValueError):
+    """A board kind that names no board (expected sim, pi, pty or serial:DEVICE)."""
+
+
+class HardwareSettingError(BgpiError, ValueError):
+    """A device built with settings it cannot run with (a filter over no frames, a pixel
+    buffer whose length is not the profile's LED count)."""
+
+
+class HandsError(BgpiError, ValueError):
+    """Hands on a simulated board asked to do the impossible (lift a checker that is not there)."""
+
+
+class PinoutError(BgpiError, ValueError):
+    """A profile the co-processor's fixed pinout cannot wire (more multiplexers than pins)."""

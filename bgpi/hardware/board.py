@@ -11,7 +11,7 @@ from gpiozero.pins import Factory
 
 from bgpi.board.colours import Colour
 from bgpi.board.profile import DICE, TURN_LIGHTS, LedConfig, Profile, SensorWiring
-from bgpi.exc import BoardError, PinsBusyError
+from bgpi.exc import BoardError, BoardKindError, PinsBusyError
 from bgpi.hardware.bootconfig import pi_model, pin_conflicts, read_boot_config
 from bgpi.hardware.buttons import Buttons
 from bgpi.hardware.leds import Leds, SimulatedPixels, open_pixels
@@ -92,7 +92,7 @@ def open_board(profile: Profile, kind: str) -> BoardDevices:
         scanner, buttons = _open_pins(wiring, profile, sim.factory)
         return BoardDevices(profile, scanner, leds, buttons, sim)
     if kind != "pi":
-        raise ValueError(f"unknown board kind {kind!r}: expected one of {', '.join(BOARD_KINDS)}")
+        raise BoardKindError(f"unknown board kind {kind!r}: expected one of {', '.join(BOARD_KINDS)}")
     # The pin and LED libraries and the kernel each fail in their own way: every one of
     # those failures, whatever its type, is the builder's to fix, so each is explained.
     try:

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from bgpi.board.colours import DARK, Colour
 from bgpi.board.profile import LedConfig
+from bgpi.exc import HardwareSettingError
 
 MA_PER_CHANNEL = 20.0
 """Current of one colour channel of a WS2812B at full duty: 60 mA for a white pixel."""
@@ -87,7 +88,7 @@ class Leds:
 
     def __init__(self, config: LedConfig, pixels: Pixels) -> None:
         if len(pixels) != config.count:
-            raise ValueError(f"the pixel buffer has {len(pixels)} pixels, "
+            raise HardwareSettingError(f"the pixel buffer has {len(pixels)} pixels, "
                              f"the profile {config.count}")
         self.config = config
         self.pixels = pixels

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bgpi.board.profile import BUTTON_NAMES, Profile
-from bgpi.exc import LinkUnavailableError
+from bgpi.exc import BoardKindError, LinkUnavailableError
 from bgpi.hardware.board import BOARD_KINDS, BoardDevices, open_board
 from bgpi.hardware.buttons import ButtonPress
 from bgpi.hardware.frames import Frame
@@ -40,7 +40,7 @@ def board_kind(text: str) -> str:
     """`text` if it names a board kind: sim, pi, pty or serial:DEVICE (for argparse)."""
     if text in BOARD_KINDS or text == PTY or (text.startswith(SCHEME) and text != SCHEME):
         return text
-    raise ValueError(f"unknown board {text!r}: expected sim, pi, pty or serial:DEVICE")
+    raise BoardKindError(f"unknown board {text!r}: expected sim, pi, pty or serial:DEVICE")
 
 
 class LinkScanner:
@@ -154,7 +154,7 @@ def open_link_board(profile: Profile, url: str, clock: Callable[[], float] | Non
                     step: Callable[[], int | None] | None = None, **link_options) -> LinkBoard:
     """The board behind the firmware at `url` (``/dev/ttyACM0``, or a pyserial URL).
 
-    Raises ValueError for a profile the Pico pinout cannot wire.  The link connects on
+    Raises PinoutError for a profile the Pico pinout cannot wire.  The link connects on
     the first scans; see `bgpi.link.link.Link` for `clock` and the other options."""
     options = dict(link_options)
     if clock is not None:

@@ -11,6 +11,7 @@ mend that.
 
 from __future__ import annotations
 
+import contextlib
 import select
 import time
 from collections import Counter, deque
@@ -177,10 +178,8 @@ class Link:
             self.counts["disconnects"] += 1
         self.phase = "closed"
         if self.port is not None:
-            try:
+            with contextlib.suppress(serial.SerialException, OSError):
                 self.port.close()
-            except (serial.SerialException, OSError):
-                pass
             self.port = None
         self._retry(now, why)
 

@@ -136,7 +136,7 @@ class Sensing:
     def difference(self, seen: Counts, expected: Counts) -> tuple[dict[Location, int], dict[Location, int]]:
         """({location: checkers missing}, {location: checkers extra}) of `seen` against `expected`."""
         missing, extra = {}, {}
-        for location, have, want in zip(self.locations, seen, expected):
+        for location, have, want in zip(self.locations, seen, expected, strict=False):
             if have < want:
                 missing[location] = want - have
             elif have > want:
@@ -187,7 +187,8 @@ class Tracker:
         ]
         self._unit = [1 << (8 * slot) for slot in range(len(sensing.locations))]
         # (slot, location, limit, one more checker there) for each sensed location
-        self._lifts = list(zip(range(len(sensing.locations)), sensing.locations, sensing.limits, self._unit))
+        self._lifts = list(zip(range(len(sensing.locations)), sensing.locations, sensing.limits, self._unit,
+                               strict=True))
         self._opponent = self.side.opponent
         self._own_off_board = (bar(self.side), tray(self.side))
         # what the switches read (Sensing.key) -> [(node, pending hits)]; Readings are made
@@ -210,7 +211,7 @@ class Tracker:
             for pending, change in readings:
                 raw_keys.append(raw + change)
                 entries.append((node, pending))
-        for key, entry in zip(sensing.saturated_keys(raw_keys), entries):
+        for key, entry in zip(sensing.saturated_keys(raw_keys), entries, strict=True):
             self._index.setdefault(key, []).append(entry)
 
     def _hit_readings(self, theirs: Checkers) -> list[tuple[frozenset[int], int]]:
@@ -293,7 +294,7 @@ def position_as_made(sensing: Sensing, seen: Counts, before: Position, mover: Si
     Raises ValueError when the board cannot be read one way only.
     """
     opponent = mover.opponent
-    reading = dict(zip(sensing.locations, seen))
+    reading = dict(zip(sensing.locations, seen, strict=False))
     before_theirs = before.checkers(opponent)
     gained = reading.get(bar(opponent), before_theirs[24]) - before_theirs[24]
     blots = [point for point in range(1, 25) if before.at(point) == (opponent, 1)]
@@ -312,7 +313,8 @@ def position_as_made(sensing: Sensing, seen: Counts, before: Position, mover: Si
     return made.pop()
 
 
-def _as_made(sensing: Sensing, reading: dict[Location, int], before: Position, mover: Side, hit: tuple[int, ...]) -> Position:
+def _as_made(sensing: Sensing, reading: dict[Location, int], before: Position, mover: Side,
+             hit: tuple[int, ...]) -> Position:
     """`position_as_made` with the blots on the points `hit` taken to the bar."""
     opponent = mover.opponent
     theirs = list(before.checkers(opponent))
