@@ -114,7 +114,7 @@ class EngineTimeoutError(EngineError):
     """The engine did not answer within its time limit."""
 
 
-# -- the board: its description, the hardware, the link ----------------------------------
+# -- the board: its description, the tracker and lights, the hardware, the link ---------
 
 
 class LocationError(BgpiError, ValueError):
@@ -136,3 +136,12 @@ class HandsError(BgpiError, ValueError):
 
 class PinoutError(BgpiError, ValueError):
     """A profile the co-processor's fixed pinout cannot wire (more multiplexers than pins)."""
+
+
+class UnreadableBoardError(BgpiError, ValueError):
+    """The switches cannot be read as one position: a play made as the player pleased
+    (lenient mode) that the board does not show one way only."""
+
+
+class LightingError(BgpiError, ValueError):
+    """Lights the board cannot show: an unknown prompt, role or location, a die face beyond 1..6."""

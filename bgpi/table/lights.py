@@ -22,6 +22,7 @@ from bgpi.board.colours import Colour
 from bgpi.board.locations import LOCATIONS, Location
 from bgpi.board.pips import PIP_PATTERNS
 from bgpi.board.profile import DICE, LedConfig
+from bgpi.exc import LightingError
 from bgpi.rules.position import Side
 
 ROLES: tuple[str, ...] = (
@@ -111,7 +112,7 @@ class Prompt:
     `number` is what the dice add up to where a prompt shows a number (the points of
     a game won, a match score, a match length; 0 for money play); `dead_dice` is how
     many of the roll's dice cannot be played (2: no legal play at all).
-    ValueError for an unknown situation.
+    LightingError (a ValueError) for an unknown situation.
     """
 
     asks: str
@@ -122,7 +123,7 @@ class Prompt:
 
     def __post_init__(self) -> None:
         if self.asks not in PROMPTS:
-            raise ValueError(f"unknown prompt {self.asks!r}: expected one of {', '.join(PROMPTS)}")
+            raise LightingError(f"unknown prompt {self.asks!r}: expected one of {', '.join(PROMPTS)}")
         object.__setattr__(self, "answers", MappingProxyType(dict(self.answers)))
 
     def log(self) -> dict[str, Any]:
@@ -185,8 +186,9 @@ def number_faces(number: int) -> tuple[int, int]:
 class Lighting:
     """What the board shows: a role per lit location, the dice and the turn light.
 
-    `combined` must be destinations and `hint_from` hints; ValueError otherwise, and for
-    a role not in `ROLES`, a key that is not a `Location` or a die face outside 1..6.
+    `combined` must be destinations and `hint_from` hints; LightingError (a ValueError)
+    otherwise, and for a role not in `ROLES`, a key that is not a `Location` or a die
+    face outside 1..6.
     """
 
     roles: Mapping[Location, str] = field(default_factory=dict)
@@ -204,16 +206,16 @@ class Lighting:
     def __post_init__(self) -> None:
         for location, role in self.roles.items():
             if type(location) not in (int, str) or location not in LOCATIONS:
-                raise ValueError(f"unknown location {location!r} lit {role!r}")
+                raise LightingError(f"unknown location {location!r} lit {role!r}")
             if role not in ROLES:
-                raise ValueError(f"unknown role {role!r} for {location!r}: "
+                raise LightingError(f"unknown role {role!r} for {location!r}: "
                                  f"expected one of {', '.join(ROLES)}")
         for name, subset, role in (("combined", self.combined, "destination"),
                                    ("hint_from", self.hint_from, "hint")):
             if stray := [location for location in subset if self.roles.get(location) != role]:
-                raise ValueError(f"{name} lists {stray!r}, which are not lit {role!r}")
+                raise LightingError(f"{name} lists {stray!r}, which are not lit {role!r}")
         if self.dice is not None and not all(face in PIP_PATTERNS for face in self.dice):
-            raise ValueError(f"dice faces must be 1..6, got {self.dice!r}")
+            raise LightingError(f"dice faces must be 1..6, got {self.dice!r}")
         # Frozen all the way down: a Lighting handed to the service cannot change under it.
         object.__setattr__(self, "roles", MappingProxyType(dict(self.roles)))
         object.__setattr__(self, "combined", frozenset(self.combined))

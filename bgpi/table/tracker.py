@@ -26,6 +26,7 @@ from operator import itemgetter
 
 from bgpi.board.locations import Location, bar, tray
 from bgpi.board.profile import Geometry
+from bgpi.exc import UnreadableBoardError
 from bgpi.rules.playtree import PartialPlay, PlayTree
 from bgpi.rules.position import (
     BAR,
@@ -291,7 +292,7 @@ def position_as_made(sensing: Sensing, seen: Counts, before: Position, mover: Si
     fits the board, it refuses); every other checker on a point is the mover's.  Checkers the switches
     cannot count are found from the 15 the mover owns: borne off when the trays are
     not sensed and no point reads full, else on the one full point.
-    Raises ValueError when the board cannot be read one way only.
+    Raises UnreadableBoardError (a ValueError) when the board cannot be read one way only.
     """
     opponent = mover.opponent
     reading = dict(zip(sensing.locations, seen, strict=False))
@@ -299,7 +300,7 @@ def position_as_made(sensing: Sensing, seen: Counts, before: Position, mover: Si
     gained = reading.get(bar(opponent), before_theirs[24]) - before_theirs[24]
     blots = [point for point in range(1, 25) if before.at(point) == (opponent, 1)]
     if not 0 <= gained <= len(blots):
-        raise ValueError(f"{opponent.label}'s bar holds checkers that were never hit")
+        raise UnreadableBoardError(f"{opponent.label}'s bar holds checkers that were never hit")
     made = set()
     for hit in combinations(blots, gained):
         try:
@@ -307,7 +308,7 @@ def position_as_made(sensing: Sensing, seen: Counts, before: Position, mover: Si
         except ValueError as error:
             problem = error
     if len(made) > 1:
-        raise ValueError(f"cannot tell which of {opponent.label}'s blots were hit")
+        raise UnreadableBoardError(f"cannot tell which of {opponent.label}'s blots were hit")
     if not made:
         raise problem
     return made.pop()
@@ -328,7 +329,7 @@ def _as_made(sensing: Sensing, reading: dict[Location, int], before: Position, m
         limit = sensing.limits[sensing.index[point]]
         if theirs[absolute_point(opponent, point) - 1]:
             if count != min(theirs[absolute_point(opponent, point) - 1], limit):
-                raise ValueError(f"point {point} does not hold {opponent.label}'s checkers as before")
+                raise UnreadableBoardError(f"point {point} does not hold {opponent.label}'s checkers as before")
             continue
         mine[absolute_point(mover, point) - 1] = count
         if count >= limit:
@@ -341,14 +342,14 @@ def _as_made(sensing: Sensing, reading: dict[Location, int], before: Position, m
         if unseen > 0 and not full:
             unseen = 0  # borne off: the trays are not sensed
     if unseen < 0:
-        raise ValueError(f"more checkers than {mover.label} owns")
+        raise UnreadableBoardError(f"more checkers than {mover.label} owns")
     if unseen:
         if len(full) != 1:
-            raise ValueError("cannot tell where checkers hidden on full points stand")
+            raise UnreadableBoardError("cannot tell where checkers hidden on full points stand")
         mine[absolute_point(mover, full[0]) - 1] += unseen
     made = Position.of(mover, tuple(mine), tuple(theirs))
     problems = made.problems()
     if problems:
-        raise ValueError("; ".join(problems))
+        raise UnreadableBoardError("; ".join(problems))
     return made
 
