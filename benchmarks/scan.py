@@ -2,7 +2,7 @@
 
 The scanner runs on gpiozero's lgpio factory and lgpio's Python module, exactly as on a
 Pi; only ``_lgpio``, the C extension whose every function is one request to the kernel
-(an ioctl on /dev/gpiochip0), is replaced: by `bgpi.hardware.chipsim.SimulatedChip`,
+(an ioctl on /dev/gpiochip0), is replaced: by `tests.hardware.chipsim.SimulatedChip`,
 which counts the calls and answers from a simulated board with checkers on it.  The
 time the stand-in itself takes to answer (measured by replaying a frame's calls to it)
 is subtracted, so what remains is the Python a frame costs on a Pi, minus the kernel.
@@ -23,15 +23,20 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
-from bgpi.hardware.chipsim import SimulatedChip
+# The simulated chip is test code: it lives in tests/, beside this checkout's bgpi.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 from bgpi.hardware.lines import DeviceLines
 from bgpi.hardware.mockboard import SimulatedBoard
 from bgpi.hardware.profile import load_profile
 from bgpi.hardware.scanner import Scanner, gray_code
+from tests.hardware.chipsim import SimulatedChip
 
 FRAMES = 2000
 ROUNDS = 5

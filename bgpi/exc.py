@@ -112,3 +112,36 @@ class NoEngineError(EngineError):
 
 class EngineTimeoutError(EngineError):
     """The engine did not answer within its time limit."""
+
+
+# -- the board: its description, the tracker and lights, the hardware, the link ---------
+
+
+class LocationError(BgpiError, ValueError):
+    """A name that is no place on the board (not a point 1..24, a bar half or a tray)."""
+
+
+class BoardKindError(BgpiError, ValueError):
+    """A board kind that names no board (expected sim, pi, pty or serial:DEVICE)."""
+
+
+class HardwareSettingError(BgpiError, ValueError):
+    """A device built with settings it cannot run with (a filter over no frames, a pixel
+    buffer whose length is not the profile's LED count)."""
+
+
+class HandsError(BgpiError, ValueError):
+    """Hands on a simulated board asked to do the impossible (lift a checker that is not there)."""
+
+
+class PinoutError(BgpiError, ValueError):
+    """A profile the co-processor's fixed pinout cannot wire (more multiplexers than pins)."""
+
+
+class UnreadableBoardError(BgpiError, ValueError):
+    """The switches cannot be read as one position: a play made as the player pleased
+    (lenient mode) that the board does not show one way only."""
+
+
+class LightingError(BgpiError, ValueError):
+    """Lights the board cannot show: an unknown prompt, role or location, a die face beyond 1..6."""

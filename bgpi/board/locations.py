@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from bgpi.exc import LocationError
 from bgpi.rules.position import BAR, OFF, Position, Side, absolute_point
 
 Location = int | str
@@ -21,14 +22,14 @@ LOCATIONS: tuple[Location, ...] = (*POINTS, *BARS, *TRAYS)
 
 
 def parse_location(text: str | int) -> Location:
-    """The location named by `text` ("7", 7, "bar:white"); ValueError if there is none."""
+    """The location named by `text` ("7", 7, "bar:white"); LocationError if there is none."""
     if isinstance(text, int) or text.isdigit():
         point = int(text)
         if point in POINTS:
             return point
     elif text in BARS or text in TRAYS:
         return text
-    raise ValueError(
+    raise LocationError(
         f"unknown location {text!r}: expected a point 1..24, "
         "'bar:white', 'bar:black', 'off:white' or 'off:black'"
     )

@@ -19,8 +19,8 @@ from bgpi.exc import UsageError
 from bgpi.link.board import board_kind
 
 if TYPE_CHECKING:
-    from bgpi.hardware.board import Board
-    from bgpi.hardware.profile import Profile
+    from bgpi.board.profile import Profile
+    from bgpi.hardware.board import BoardDevices
 
 TESTS = ("sensors", "leds", "buttons", "wiring", "walk")
 WHITE = (255, 255, 255)
@@ -147,7 +147,7 @@ def _locations(text: str | None, profile: Profile) -> list:
     return locations
 
 
-def walk(board: Board, out: TextIO, locations: list) -> bool:
+def walk(board: BoardDevices, out: TextIO, locations: list) -> bool:
     """The guided walk: light each location, ask for checkers one by one, then none;
     compare what the switches read with what they should (`bgpi.hardware.walk`).
 
@@ -181,7 +181,7 @@ def walk(board: Board, out: TextIO, locations: list) -> bool:
     return report.wrong == 0
 
 
-def _settled(board: Board) -> int:
+def _settled(board: BoardDevices) -> int:
     """The debounced frame after the switches have had time to settle."""
     from bgpi.hardware.debounce import Debouncer
 
@@ -193,7 +193,7 @@ def _settled(board: Board) -> int:
     return frame
 
 
-def _next_reading(board: Board, before: int) -> int:
+def _next_reading(board: BoardDevices, before: int) -> int:
     """The switches once they differ from `before` and have settled, or when a button is pressed."""
     from bgpi.hardware.debounce import Debouncer
 
@@ -262,7 +262,7 @@ def sensor_map(profile: Profile, frame: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def show_sensors(board: Board, out: TextIO, frames: int | None, seconds: float | None) -> None:
+def show_sensors(board: BoardDevices, out: TextIO, frames: int | None, seconds: float | None) -> None:
     """Print the switch map whenever the debounced switches change.
 
     Stops after `frames` frames or `seconds`; a simulated board, given neither, stops
@@ -291,7 +291,7 @@ def show_sensors(board: Board, out: TextIO, frames: int | None, seconds: float |
             break
 
 
-def walk_leds(board: Board, out: TextIO) -> None:
+def walk_leds(board: BoardDevices, out: TextIO) -> None:
     """Light each LED in turn, then every location, die and turn light by name."""
     from bgpi.hardware.wiring import led_labels
 
@@ -311,7 +311,7 @@ def walk_leds(board: Board, out: TextIO) -> None:
     leds.off()
 
 
-def show_buttons(board: Board, out: TextIO, seconds: float | None) -> None:
+def show_buttons(board: BoardDevices, out: TextIO, seconds: float | None) -> None:
     """Print each press until `seconds` pass (or Ctrl-C).
 
     A simulated board presses each of its buttons once itself, prints them and stops.
@@ -360,7 +360,7 @@ def check_boot(profile: Profile, kind: str, path: Path | None, out: TextIO) -> l
     return problems
 
 
-def check(board: Board, out: TextIO, problems: list[str] | None = None) -> bool:
+def check(board: BoardDevices, out: TextIO, problems: list[str] | None = None) -> bool:
     """The self-test: sensors, LEDs and buttons; print a summary, True if all passed
     (`problems`: those found before, e.g. by `check_boot`, count too).
 
@@ -375,7 +375,7 @@ def check(board: Board, out: TextIO, problems: list[str] | None = None) -> bool:
     return not problems
 
 
-def _check_sensors(board: Board, out: TextIO) -> list[str]:
+def _check_sensors(board: BoardDevices, out: TextIO) -> list[str]:
     from bgpi.hardware.frames import SwitchTest
 
     wiring = board.profile.sensors
@@ -402,8 +402,8 @@ def _check_sensors(board: Board, out: TextIO) -> list[str]:
     return faults
 
 
-def _check_leds(board: Board, out: TextIO) -> list[str]:
-    from bgpi.hardware.leds import OFF
+def _check_leds(board: BoardDevices, out: TextIO) -> list[str]:
+    from bgpi.board.colours import DARK
     from bgpi.hardware.wiring import led_labels
 
     leds = board.leds
@@ -412,7 +412,7 @@ def _check_leds(board: Board, out: TextIO) -> list[str]:
         leds.show({index: WHITE})
         if board.sim is None:
             time.sleep(LED_STEP_SECONDS / 3)
-        elif [i for i, colour in enumerate(board.leds.pixels.shown) if colour != OFF] != [index]:
+        elif [i for i, colour in enumerate(board.leds.pixels.shown) if colour != DARK] != [index]:
             problems.append(f"leds: LED {index} ({label}) did not light alone")
     leds.off()
     out.writelines(f"{problem}\n" for problem in problems)
@@ -422,7 +422,7 @@ def _check_leds(board: Board, out: TextIO) -> list[str]:
     return problems
 
 
-def _check_buttons(board: Board, out: TextIO) -> list[str]:
+def _check_buttons(board: BoardDevices, out: TextIO) -> list[str]:
     from bgpi.hardware.buttons import ButtonPress
 
     names = list(board.profile.buttons.pins)

@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Self
 
 from gpiozero.pins import Factory
 
-from bgpi.exc import BoardError, PinsBusyError
+from bgpi.board.colours import Colour
+from bgpi.board.profile import DICE, TURN_LIGHTS, LedConfig, Profile, SensorWiring
+from bgpi.exc import BoardError, BoardKindError, PinsBusyError
 from bgpi.hardware.bootconfig import pi_model, pin_conflicts, read_boot_config
 from bgpi.hardware.buttons import Buttons
-from bgpi.hardware.leds import Colour, Leds, SimulatedPixels, open_pixels
-from bgpi.hardware.profile import DICE, TURN_LIGHTS, LedConfig, Profile, SensorWiring
+from bgpi.hardware.leds import Leds, SimulatedPixels, open_pixels
 from bgpi.hardware.scanner import Scanner
 from bgpi.hardware.wiring import pin_roles
 
@@ -46,7 +47,7 @@ def default_board_kind() -> str:
 
 
 @dataclass
-class Board:
+class BoardDevices:
     """A board's scanner, LEDs and buttons; `sim` is its `SimulatedBoard`, if simulated."""
 
     profile: Profile
@@ -73,7 +74,7 @@ class Board:
         self.close()
 
 
-def open_board(profile: Profile, kind: str) -> Board:
+def open_board(profile: Profile, kind: str) -> BoardDevices:
     """The board `kind` ("pi": the real pins and LEDs; "sim": mock pins, simulated LEDs).
 
     A simulated board scans without settle time: mock pins need none.  The real board
@@ -89,9 +90,9 @@ def open_board(profile: Profile, kind: str) -> Board:
         wiring = dataclasses.replace(profile.sensors, settle_us=0.0)
         leds = Leds(profile.leds, SimulatedPixels(profile.leds.count))
         scanner, buttons = _open_pins(wiring, profile, sim.factory)
-        return Board(profile, scanner, leds, buttons, sim)
+        return BoardDevices(profile, scanner, leds, buttons, sim)
     if kind != "pi":
-        raise ValueError(f"unknown board kind {kind!r}: expected one of {', '.join(BOARD_KINDS)}")
+        raise BoardKindError(f"unknown board kind {kind!r}: expected one of {', '.join(BOARD_KINDS)}")
     # The pin and LED libraries and the kernel each fail in their own way: every one of
     # those failures, whatever its type, is the builder's to fix, so each is explained.
     try:
@@ -103,7 +104,7 @@ def open_board(profile: Profile, kind: str) -> Board:
     except Exception as error:
         leds.show(fault_lights(profile.leds))
         raise BoardError(explain(error, profile)) from error
-    return Board(profile, scanner, leds, buttons)
+    return BoardDevices(profile, scanner, leds, buttons)
 
 
 def _open_pins(wiring: SensorWiring, profile: Profile, factory: Factory | None) -> tuple[Scanner, Buttons]:

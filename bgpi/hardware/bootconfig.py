@@ -15,12 +15,13 @@ reads it, conditional sections (``[pi4]``, ``[all]``, ``[none]``, ...) by the mo
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bgpi.hardware.profile import Profile
+from bgpi.board.profile import Profile
 from bgpi.hardware.wiring import pin_roles
 
 BOOT_CONFIGS = (Path("/boot/firmware/config.txt"), Path("/boot/config.txt"))
@@ -37,7 +38,8 @@ FILTERS = {
     "pi2": {"pi2"},
     "pi1": {"pi1"},
 }
-KNOWN_FILTERS = {name for names in FILTERS.values() for name in names} | {"pi400", "pi500", "cm4", "cm5", "pi0w", "pi3+", "none", "all"}
+KNOWN_FILTERS = ({name for names in FILTERS.values() for name in names}
+                 | {"pi400", "pi500", "cm4", "cm5", "pi0w", "pi3+", "none", "all"})
 CORE_CLOCK = {
     # model: (key, value, why) of the line that pins the core clock for SPI
     "pi4": ("core_freq_min", 500, "a Pi 4"),
@@ -116,11 +118,9 @@ def _read(text: str, model: str | None, config: BootConfig, include: Path | None
         if not applies:
             continue
         if line.startswith("include ") and include is not None and depth < 4:
-            try:
+            with contextlib.suppress(OSError):  # the firmware skips a missing include too
                 _read((include / line.split(None, 1)[1]).read_text(errors="replace"), model,
                       config, include, depth + 1)
-            except OSError:
-                pass  # the firmware skips a missing include too
             continue
         key, _, value = line.partition("=")
         key, value = key.strip(), value.strip()

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from gpiozero import Button
 from gpiozero.pins import Factory
 
+from bgpi.board.profile import ButtonConfig
 from bgpi.hardware.lines import claiming
-from bgpi.hardware.profile import ButtonConfig
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,8 @@ class Buttons:
 
     def pressed(self) -> list[str]:
         """The buttons down right now (a stuck button stays in this list)."""
-        return [name for name, button in zip(self.config.pins, self._buttons) if button.is_pressed]
+        # Once closed there are no buttons left to be down: strict=False.
+        return [name for name, button in zip(self.config.pins, self._buttons, strict=False) if button.is_pressed]
 
     def close(self) -> None:
         """Release every pin (idempotent)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from bgpi.exc import HardwareSettingError
 from bgpi.hardware.frames import Frame
 
 
@@ -17,7 +18,7 @@ class Debouncer:
 
     def __init__(self, frames: int = 2) -> None:
         if frames < 1:
-            raise ValueError(f"frames must be at least 1, got {frames}")
+            raise HardwareSettingError(f"frames must be at least 1, got {frames}")
         self._recent: deque[Frame] = deque(maxlen=frames)
         self._stable: Frame | None = None
 

@@ -6,23 +6,12 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from bgpi.hardware.leds import Colour, Leds
-from bgpi.hardware.profile import DICE, LedConfig
+from bgpi.board.colours import Colour
+from bgpi.board.pips import PIP_PATTERNS
+from bgpi.board.profile import DICE, LedConfig
 
 RandBelow = Callable[[int], int]
 """randbelow(n): a uniform integer 0 <= k < n."""
-
-PIP_PATTERNS: dict[int, tuple[int, ...]] = {
-    1: (3,),
-    2: (0, 6),
-    3: (0, 3, 6),
-    4: (0, 1, 5, 6),
-    5: (0, 1, 3, 5, 6),
-    6: (0, 1, 2, 4, 5, 6),
-}
-"""The pips lit for each face, numbered as the profile lists a die's seven LEDs:
-0 top-left, 1 top-right, 2 middle-left, 3 centre, 4 middle-right, 5 bottom-left,
-6 bottom-right."""
 
 ROLL_FRAMES = 8
 FRAME_SECONDS = 0.06
@@ -53,12 +42,7 @@ def tumble(final: tuple[int, int], frames: int = ROLL_FRAMES,
 def dice_indices(config: LedConfig, faces: tuple[int, int]) -> tuple[int, ...]:
     """The LED indices that show `faces` on the two dice of `config`."""
     return tuple(config.targets[die][pip]
-                 for die, face in zip(DICE, faces) for pip in PIP_PATTERNS[face])
-
-
-def dice_lights(leds: Leds, faces: tuple[int, int], colour: Colour) -> dict[int, Colour]:
-    """LED index -> colour lighting `faces` on the two dice."""
-    return dict.fromkeys(dice_indices(leds.config, faces), colour)
+                 for die, face in zip(DICE, faces, strict=True) for pip in PIP_PATTERNS[face])
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,9 @@ from collections import deque
 from dataclasses import dataclass
 
 from bgpi.board.locations import Location
+from bgpi.board.profile import SensorWiring, Switch
+from bgpi.exc import HardwareSettingError
 from bgpi.hardware.frames import Frame
-from bgpi.hardware.profile import SensorWiring, Switch
 
 WINDOW_S = 3.0
 """The window changes are counted over, in seconds of board time."""
@@ -51,7 +52,7 @@ class FlapWatch:
     def __init__(self, wiring: SensorWiring, window: int, limit: int = HAND_CHANGES) -> None:
         """`window` frames; more than `limit` changes within them is flapping."""
         if window < 1 or limit < 1:
-            raise ValueError(f"window and limit must be at least 1, got {window} and {limit}")
+            raise HardwareSettingError(f"window and limit must be at least 1, got {window} and {limit}")
         self.wiring = wiring
         self.window = window
         self.limit = limit

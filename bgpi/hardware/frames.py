@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from bgpi.board.locations import Location
-from bgpi.hardware.profile import Geometry, SensorWiring, Switch
+from bgpi.board.profile import Geometry, SensorWiring, Switch
 
 Frame = int
 """Bit i set: the switch on frame index i is closed."""
@@ -24,7 +24,7 @@ def closed_switches(frame: Frame, wiring: SensorWiring) -> Iterator[Switch]:
             yield switch
 
 
-class Counter:
+class CheckerCounter:
     """Turns frames into checker counts per location.
 
     A count is the number of closed switches under the location, so it is exact up to

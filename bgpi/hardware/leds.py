@@ -13,19 +13,12 @@ import math
 from collections.abc import Mapping, MutableSequence, Sequence
 from typing import Any, Protocol
 
-from bgpi.hardware.profile import LedConfig
-
-Colour = tuple[int, int, int]
-"""Red, green, blue, each 0..255."""
-OFF: Colour = (0, 0, 0)
+from bgpi.board.colours import DARK, Colour
+from bgpi.board.profile import LedConfig
+from bgpi.exc import HardwareSettingError
 
 MA_PER_CHANNEL = 20.0
 """Current of one colour channel of a WS2812B at full duty: 60 mA for a white pixel."""
-
-
-def frame_current_ma(colours: Sequence[Colour]) -> float:
-    """The current `colours` draw, taking it as linear in each channel's duty."""
-    return sum(map(sum, colours)) * MA_PER_CHANNEL / 255
 
 
 def limit_frame(colours: Sequence[Colour], brightness: float,
@@ -58,7 +51,7 @@ class SimulatedPixels:
     """A chain of pixels in memory: `shown` is the frame of the last `show`."""
 
     def __init__(self, count: int) -> None:
-        self._buffer: MutableSequence[Colour] = [OFF] * count
+        self._buffer: MutableSequence[Colour] = [DARK] * count
         self.shown: tuple[Colour, ...] = tuple(self._buffer)
         self.shows = 0
 
@@ -95,7 +88,7 @@ class Leds:
 
     def __init__(self, config: LedConfig, pixels: Pixels) -> None:
         if len(pixels) != config.count:
-            raise ValueError(f"the pixel buffer has {len(pixels)} pixels, "
+            raise HardwareSettingError(f"the pixel buffer has {len(pixels)} pixels, "
                              f"the profile {config.count}")
         self.config = config
         self.pixels = pixels
@@ -106,7 +99,7 @@ class Leds:
 
     def show(self, lit: Mapping[int, Colour]) -> tuple[Colour, ...]:
         """Light LED index -> colour of `lit`, every other LED off; return the frame sent."""
-        frame = [OFF] * self.config.count
+        frame = [DARK] * self.config.count
         for index, colour in lit.items():
             frame[index] = colour
         limited = limit_frame(frame, self.config.brightness, self.config.current_budget_ma)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from bgpi.board.locations import Location, describe
-from bgpi.hardware.profile import CHANNELS, Profile, Switch
+from bgpi.board.profile import CHANNELS, Profile, Switch
+from bgpi.exc import HandsError
 
 
 class SelectPin(MockPin):
@@ -95,17 +96,17 @@ class SimulatedBoard:
         self.set_checkers(location, self.checkers(location) + count)
 
     def lift(self, location: Location, count: int = 1) -> None:
-        """Pick `count` checkers up from `location`; ValueError if there are fewer."""
+        """Pick `count` checkers up from `location`; HandsError if there are fewer."""
         if count > self.checkers(location):
             held = self.checkers(location)
-            raise ValueError(f"cannot lift {count} from {describe(location)}: "
+            raise HandsError(f"cannot lift {count} from {describe(location)}: "
                              + ("there is no checker there" if not held else f"only {held} there"))
         self.set_checkers(location, self.checkers(location) - count)
 
     def set_checkers(self, location: Location, count: int) -> None:
         """Make `location` hold exactly `count` checkers."""
         if count < 0:
-            raise ValueError(f"a location cannot hold {count} checkers")
+            raise HandsError(f"a location cannot hold {count} checkers")
         self._checkers[location] = count
         self._rewire()
 

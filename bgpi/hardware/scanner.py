@@ -15,9 +15,9 @@ from typing import Self
 
 from gpiozero.pins import Factory
 
+from bgpi.board.profile import CHANNELS, SensorWiring
 from bgpi.hardware.frames import Frame
 from bgpi.hardware.lines import MuxLines, open_mux_lines
-from bgpi.hardware.profile import CHANNELS, SensorWiring
 
 
 def gray_code(lines: int) -> tuple[int, ...]:

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from bgpi.board.locations import Location, describe
+from bgpi.board.profile import CHANNELS, Geometry, SensorWiring, Switch
 from bgpi.hardware.frames import Frame, SwitchTest, closed_switches, frame_of
-from bgpi.hardware.profile import CHANNELS, Geometry, SensorWiring, Switch
 
 
 @dataclass(frozen=True)

@@ -3,14 +3,7 @@
 from __future__ import annotations
 
 from bgpi.board.locations import describe
-from bgpi.hardware.profile import (
-    BUTTON_NAMES,
-    CHANNELS,
-    DICE,
-    LED_DRIVER_PINS,
-    LedConfig,
-    Profile,
-)
+from bgpi.board.profile import BUTTON_NAMES, CHANNELS, DICE, LED_DRIVER_PINS, LedConfig, Profile
 
 
 def led_labels(leds: LedConfig) -> list[str]:

@@ -1,8 +1,9 @@
 """A board whose switches, buttons and LEDs are the co-processor's, over the link.
 
-`open_link_board` gives the same `Board` the shell drives on the Pi: `scanner.scan()`
-returns the latest frame the firmware reported (already debounced there: the shell does
-not debounce it again), `buttons` hands over its presses and `leds` sends the colours.  While the link is down the last frame stands and
+`open_link_board` gives the same `BoardDevices` the shell drives on the Pi:
+`scanner.scan()` returns the latest frame the firmware reported (already debounced
+there: the shell does not debounce it again), `buttons` hands over its presses and
+`leds` sends the colours.  While the link is down the last frame stands and
 `link.connected` is False: the shell pauses play until it is back.
 """
 
@@ -15,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bgpi.exc import LinkUnavailableError
-from bgpi.hardware.board import BOARD_KINDS, Board, open_board
+from bgpi.board.profile import BUTTON_NAMES, Profile
+from bgpi.exc import BoardKindError, LinkUnavailableError
+from bgpi.hardware.board import BOARD_KINDS, BoardDevices, open_board
 from bgpi.hardware.buttons import ButtonPress
 from bgpi.hardware.frames import Frame
 from bgpi.hardware.leds import Leds, SimulatedPixels
-from bgpi.hardware.profile import BUTTON_NAMES, Profile
 from bgpi.link.link import Link
 from bgpi.link.pinout import config_args
 
@@ -39,7 +40,7 @@ def board_kind(text: str) -> str:
     """`text` if it names a board kind: sim, pi, pty or serial:DEVICE (for argparse)."""
     if text in BOARD_KINDS or text == PTY or (text.startswith(SCHEME) and text != SCHEME):
         return text
-    raise ValueError(f"unknown board {text!r}: expected sim, pi, pty or serial:DEVICE")
+    raise BoardKindError(f"unknown board {text!r}: expected sim, pi, pty or serial:DEVICE")
 
 
 class LinkScanner:
@@ -112,8 +113,8 @@ class LinkButtons:
 
 
 @dataclass
-class LinkBoard(Board):
-    """A `Board` on the co-processor; `link` says whether it is connected."""
+class LinkBoard(BoardDevices):
+    """`BoardDevices` on the co-processor; `link` says whether it is connected."""
 
     link: Link = field(kw_only=True)
 
@@ -153,7 +154,7 @@ def open_link_board(profile: Profile, url: str, clock: Callable[[], float] | Non
                     step: Callable[[], int | None] | None = None, **link_options) -> LinkBoard:
     """The board behind the firmware at `url` (``/dev/ttyACM0``, or a pyserial URL).
 
-    Raises ValueError for a profile the Pico pinout cannot wire.  The link connects on
+    Raises PinoutError for a profile the Pico pinout cannot wire.  The link connects on
     the first scans; see `bgpi.link.link.Link` for `clock` and the other options."""
     options = dict(link_options)
     if clock is not None:
@@ -186,7 +187,7 @@ def open_pty_board(profile: Profile) -> PtyBoard:
     return board
 
 
-def open_any_board(profile: Profile, kind: str) -> Board:
+def open_any_board(profile: Profile, kind: str) -> BoardDevices:
     """The board `kind` names (`board_kind`).  A co-processor on serial connects on the
     first scans (and reconnects whenever it must); the simulated Pico is connected at once."""
     if kind == PTY:

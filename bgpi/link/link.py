@@ -11,6 +11,7 @@ mend that.
 
 from __future__ import annotations
 
+import contextlib
 import select
 import time
 from collections import Counter, deque
@@ -18,9 +19,9 @@ from collections.abc import Callable, Sequence
 
 import serial
 
+from bgpi.board.colours import Colour
 from bgpi.exc import FirmwareRefusedError
-from bgpi.hardware.leds import Colour
-from bgpi.link.wire import PROTOCOL_VERSIONS, Frame, Receiver, Sender, fields
+from bgpi.link.wire import PROTOCOL_VERSIONS, Receiver, Sender, WireFrame, fields
 
 BAUD = 115200
 """Nominal only: USB CDC runs at USB speed whatever the rate says."""
@@ -177,10 +178,8 @@ class Link:
             self.counts["disconnects"] += 1
         self.phase = "closed"
         if self.port is not None:
-            try:
+            with contextlib.suppress(serial.SerialException, OSError):
                 self.port.close()
-            except (serial.SerialException, OSError):
-                pass
             self.port = None
         self._retry(now, why)
 
@@ -208,7 +207,7 @@ class Link:
 
     # -- what the firmware says ----------------------------------------------------
 
-    def _handle(self, frame: Frame, now: float) -> None:
+    def _handle(self, frame: WireFrame, now: float) -> None:
         kind, args = frame.kind, frame.args
         if kind == "HELLO":
             self._on_hello(args, now)

@@ -7,25 +7,26 @@ and the profile says how many multiplexers, LEDs and which timings.
 
 from __future__ import annotations
 
-from bgpi.hardware.profile import BUTTON_NAMES, Profile
+from bgpi.board.profile import BUTTON_NAMES, Profile
+from bgpi.exc import PinoutError
 
 SELECT = (2, 3, 4, 5)
 """GP pins of the select lines S0..S3."""
 SIGNAL = tuple(range(6, 16))
 """GP pins of the multiplexers' signal lines, mux 0 first: at most ten multiplexers."""
 LED_DATA = 16
-BUTTONS = dict(zip(BUTTON_NAMES, (17, 18, 19, 20, 21)))
+BUTTONS = dict(zip(BUTTON_NAMES, (17, 18, 19, 20, 21), strict=True))
 """GP pin of each button."""
 
 
 def config_args(profile: Profile) -> str:
     """The argument text of the CONFIG frame for `profile` (PROTOCOL.md).
 
-    Raises ValueError for a profile with more multiplexers than the Pico has pins for."""
+    Raises PinoutError for a profile with more multiplexers than the Pico has pins for."""
     sensors, leds, buttons = profile.sensors, profile.leds, profile.buttons
     muxes = len(sensors.signal)
     if muxes > len(SIGNAL):
-        raise ValueError(f"the profile has {muxes} multiplexers; a Pico has signal pins "
+        raise PinoutError(f"the profile has {muxes} multiplexers; a Pico has signal pins "
                          f"for {len(SIGNAL)} (GP{SIGNAL[0]}..GP{SIGNAL[-1]})")
     words = {
         "sel": ",".join(map(str, SELECT)),

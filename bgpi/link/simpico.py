@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 from typing import Self
 
+from bgpi.board.profile import BUTTON_NAMES, Profile
 from bgpi.exc import SimPicoError
 from bgpi.hardware.mockboard import SimulatedBoard
-from bgpi.hardware.profile import BUTTON_NAMES, Profile
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 """The firmware's source: a source checkout (or editable install) of bgpi has it."""

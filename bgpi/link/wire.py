@@ -24,7 +24,7 @@ REJECTIONS = ("bad_crc", "malformed", "oversized", "duplicate", "out_of_order")
 
 
 @dataclass(frozen=True)
-class Frame:
+class WireFrame:
     seq: int
     kind: str
     args: str = ""
@@ -56,7 +56,7 @@ class Receiver:
         self._line.clear()
         self._skipping = False
 
-    def feed(self, data: bytes) -> list[Frame]:
+    def feed(self, data: bytes) -> list[WireFrame]:
         frames = []
         for line in self._lines(data):
             if (frame := self._frame(line)) is not None:
@@ -85,7 +85,7 @@ class Receiver:
             self._line.clear()
             start = end + 1
 
-    def _frame(self, line: bytes) -> Frame | None:
+    def _frame(self, line: bytes) -> WireFrame | None:
         line = line.removesuffix(b"\r")
         if not line:
             return None
@@ -122,7 +122,7 @@ class Receiver:
             self.counts["lost"] += step - 1
         self.last = seq
         self.counts["frames"] += 1
-        return Frame(seq, kind, args)
+        return WireFrame(seq, kind, args)
 
     def reached(self, seq: int) -> bool:
         """True once frame `seq`, or a later one, has been accepted."""

@@ -24,8 +24,8 @@ from bgpi.shell.script import (
     Lift,
     Move,
     Place,
-    Press,
     SetDice,
+    ShortPress,
     Show,
     Wait,
     parse_script,
@@ -90,7 +90,7 @@ def parse_hand(text: str):
             return Place(_location(args[0]))
         if verb in ("p", "h") and len(args) == 1:
             button = BUTTONS.get(args[0], args[0])
-            return Press(button) if verb == "p" else Hold(button)
+            return ShortPress(button) if verb == "p" else Hold(button)
         if verb == "d":
             return SetDice(*_numbers(args, 2, int, "d A B: two dice 1 to 6, e.g. d 3 1"))
         if verb == "w":
@@ -236,7 +236,7 @@ def perform(runner: TableRunner, hand, console: Console) -> None:
     if isinstance(hand, Wait):
         return
     if not isinstance(runner, SimulatedTable):
-        if not isinstance(hand, (Press, Hold)):
+        if not isinstance(hand, (ShortPress, Hold)):
             raise ValueError("on a real board, hands move the checkers and roll the dice")  # noqa: TRY004
         runner.press(hand.button, long=isinstance(hand, Hold))
         return

@@ -16,9 +16,9 @@ import time
 from collections.abc import Callable
 
 from bgpi.board.locations import BARS, POINTS
+from bgpi.board.profile import LedConfig
 from bgpi.exc import JournalError
 from bgpi.hardware.leds import Leds
-from bgpi.hardware.profile import LedConfig
 from bgpi.shell import sdnotify
 from bgpi.shell.journal import Journal
 from bgpi.table.lights import Lighting, colours

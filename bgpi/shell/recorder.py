@@ -19,16 +19,16 @@ from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from bgpi.board.locations import LOCATIONS, Location
-from bgpi.hardware.profile import Switch
+from bgpi.board.profile import Switch
 from bgpi.shell.script import (
     LINE_SECONDS,
     MAX_WAIT,
-    Board,
     Hold,
-    Press,
     ScriptLine,
     SetDice,
+    ShortPress,
     Slot,
+    StartingBoard,
     Wait,
     format_line,
 )
@@ -52,7 +52,7 @@ class Recorder:
         self._write = write if callable(write) else _durable(write)
         self._board_ms = 0
         """Board time of the next line, in the script being written."""
-        self._emit(Board("empty"))
+        self._emit(StartingBoard("empty"))
         order = {location: number for number, location in enumerate(LOCATIONS)}
         for switch in sorted(closed, key=lambda switch: (order[switch.location], switch.slot)):
             self._emit(Slot(switch.location, switch.slot, True))
@@ -65,14 +65,14 @@ class Recorder:
 
     def button(self, time_s: float, name: str, long: bool = False) -> None:
         """Button `name` was pressed at `time_s`: a long press (a ``hold`` line) if `long`."""
-        self._at(time_s, Hold(name) if long else Press(name))
+        self._at(time_s, Hold(name) if long else ShortPress(name))
 
     def dice(self, time_s: float, first: int, second: int) -> None:
         """The dice rolled at `time_s` showed `first` and `second` (a ``dice`` line, so
         that the recording replays with the same rolls)."""
         self._at(time_s, SetDice(first, second))
 
-    def _at(self, time_s: float, line: Slot | Press | Hold | SetDice) -> None:
+    def _at(self, time_s: float, line: Slot | ShortPress | Hold | SetDice) -> None:
         wait_ms = self._origin_ms + round(time_s * 1000) - self._board_ms
         while wait_ms > 0:
             chunk = min(wait_ms, round(MAX_WAIT * 1000))  # a long pause is several lines

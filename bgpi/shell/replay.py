@@ -11,9 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bgpi.board.locations import BARS
+from bgpi.board.profile import Profile
 from bgpi.exc import ReplayError
-from bgpi.hardware.board import Board
-from bgpi.hardware.profile import Profile
+from bgpi.hardware.board import BoardDevices
 from bgpi.link.board import PTY, open_pty_board
 from bgpi.shell.advisor import open_advisor
 from bgpi.shell.recovery import JOURNAL_ALERT_S, open_state
@@ -101,7 +101,7 @@ def replay(
             journal.close()
 
 
-def _board(profile: Profile, link: str | None) -> Board | None:
+def _board(profile: Profile, link: str | None) -> BoardDevices | None:
     if link is None:
         return None
     if link != PTY:

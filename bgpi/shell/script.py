@@ -21,8 +21,8 @@ from types import MappingProxyType
 from typing import Any
 
 from bgpi.board.locations import BARS, POINTS, TRAYS, Location, describe
+from bgpi.board.profile import BUTTON_NAMES, Geometry
 from bgpi.exc import ScriptError
-from bgpi.hardware.profile import BUTTON_NAMES, Geometry
 from bgpi.rules.ids import MatchKey, decode_match_id, position_from_id
 from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Settings
@@ -85,7 +85,7 @@ def _check_button(button: object) -> None:
 
 
 @dataclass(frozen=True)
-class Board:
+class StartingBoard:
     """``{"board": "start"}`` / ``{"board": "empty"}``: the checkers on the board at the start."""
 
     kind: str = "start"
@@ -243,7 +243,7 @@ class Slot:
 
 
 @dataclass(frozen=True)
-class Press:
+class ShortPress:
     """``{"press": BUTTON}``: a short press of `button` (one of `BUTTON_NAMES`)."""
 
     button: str
@@ -296,9 +296,9 @@ class Show:
             raise ValueError(f"cannot show {_json(self.what)}: expected one of {_choices(SHOWS)}")
 
 
-Action = SetDice | Lift | Place | Move | Slot | Press | Hold | Wait | Show
+Action = SetDice | Lift | Place | Move | Slot | ShortPress | Hold | Wait | Show
 """A line that happens at the table, in `Script.lines`."""
-ScriptLine = Board | BoardPosition | Config | Action
+ScriptLine = StartingBoard | BoardPosition | Config | Action
 
 LINE_SECONDS = 0.1
 """Board time each line other than ``wait`` lets pass, so checkers settle between lines."""
@@ -311,11 +311,11 @@ LINE_SECONDS = 0.1
 class Script:
     """A parsed board script.
 
-    `board` is its board line or the default ``Board("start")``; `config` the merged
+    `board` is its board line or the default ``StartingBoard("start")``; `config` the merged
     settings of its config lines (a later key wins); `lines` everything else, in order.
     """
 
-    board: Board | BoardPosition = field(default_factory=Board)
+    board: StartingBoard | BoardPosition = field(default_factory=StartingBoard)
     config: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     lines: tuple[Action, ...] = ()
 
@@ -375,7 +375,7 @@ class _Parser:
     def __init__(self, geometry: Geometry | None) -> None:
         self.geometry = geometry
         self.problems: list[tuple[int, str]] = []
-        self.board: Board | BoardPosition | None = None
+        self.board: StartingBoard | BoardPosition | None = None
         self.configs: list[Config] = []
         self.lines: list[Action] = []
         self.first: tuple[int, str] | None = None
@@ -407,7 +407,7 @@ class _Parser:
         except ValueError as error:
             self.problem(number, str(error))
             return
-        if isinstance(line, Board | BoardPosition):
+        if isinstance(line, StartingBoard | BoardPosition):
             self.board = self.board or line
         elif isinstance(line, Config):
             self.configs.append(line)
@@ -456,7 +456,7 @@ class _Parser:
             case "board" if value == "position":
                 return self.position(number, document)
             case "board":
-                return Board(value, line=number)
+                return StartingBoard(value, line=number)
             case "config":
                 if not isinstance(value, dict):
                     raise ValueError(  # noqa: TRY004 (bad input, as any other fault)
@@ -474,7 +474,7 @@ class _Parser:
             case "slot":
                 return Slot(*_items(value, 3, "[LOC, i, true|false]"), line=number)
             case "press":
-                return Press(value, line=number)
+                return ShortPress(value, line=number)
             case "hold":
                 return Hold(value, line=number)
             case "wait":
@@ -514,7 +514,7 @@ class _Parser:
         config: dict[str, Any] = {}
         for line in self.configs:
             config.update(line.settings)
-        script = Script(self.board or Board(), MappingProxyType(config), tuple(self.lines))
+        script = Script(self.board or StartingBoard(), MappingProxyType(config), tuple(self.lines))
         if not self.problems:
             self.check_together(script)
         if self.problems:
@@ -557,7 +557,7 @@ def _no_constant(name: str) -> float:
 def format_line(line: ScriptLine) -> str:
     """`line` as one line of compact JSON, written the way the spec writes it (no newline)."""
     match line:
-        case Board(kind=kind):
+        case StartingBoard(kind=kind):
             document: dict[str, Any] = {"board": kind}
         case BoardPosition():
             document = {"board": "position", "position_id": line.position_id,
@@ -576,7 +576,7 @@ def format_line(line: ScriptLine) -> str:
             document = {"move": [source, destination]}
         case Slot(location=location, index=index, closed=closed):
             document = {"slot": [location, index, closed]}
-        case Press(button=button):
+        case ShortPress(button=button):
             document = {"press": button}
         case Hold(button=button):
             document = {"hold": button}

@@ -2,7 +2,7 @@
 
 `TableRunner` scans a board's switches (real pins, or gpiozero's mock pins behind
 a `SimulatedBoard`) through the real `Scanner`, turns frames into counts with the
-`Debouncer` and `Counter`, feeds the pure core (`bgpi.table.controller.Table`), rolls the
+`Debouncer` and `CheckerCounter`, feeds the pure core (`bgpi.table.controller.Table`), rolls the
 dice it asks for and shows its lights.  Time is counted in scans (200 Hz by
 default): `bgpi replay` advances it as fast as the machine goes, the live service
 (`bgpi.shell.live`) at the pace of the clock.  `SimulatedTable` adds the hands: it
@@ -21,12 +21,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from bgpi.board.locations import LOCATIONS, Location, checkers_on, parse_location
-from bgpi.hardware.board import Board
+from bgpi.board.profile import Profile, Switch
+from bgpi.hardware.board import BoardDevices
 from bgpi.hardware.debounce import Debouncer
 from bgpi.hardware.dice import Tumble, tumble
 from bgpi.hardware.flapping import Flapping, FlapWatch
-from bgpi.hardware.frames import Counter, closed_switches
-from bgpi.hardware.profile import Profile, Switch
+from bgpi.hardware.frames import CheckerCounter, closed_switches
 from bgpi.link.board import LinkBoard, open_any_board
 from bgpi.rules.position import Position
 from bgpi.shell import script
@@ -61,7 +61,7 @@ class TableRunner:
         kind: str = "sim",
         seed: int | None = None,
         recorder: Recorder | None = None,
-        board: Board | None = None,
+        board: BoardDevices | None = None,
         status: Callable[[str], None] = lambda line: None,
     ) -> None:
         self.profile = profile
@@ -79,7 +79,7 @@ class TableRunner:
         # A co-processor reports switches already debounced: once more would only cost a frame.
         self.debouncer = Debouncer(1 if isinstance(self.board, LinkBoard) else wiring.debounce_frames)
         self.flaps = FlapWatch.for_wiring(wiring)
-        self.counter = Counter(wiring, profile.geometry)
+        self.counter = CheckerCounter(wiring, profile.geometry)
         self.period = 1 / wiring.scan_hz
         self.frames = 0  # board time, in frames
         self.scans = 0  # frames actually scanned: `advance` skips quiet ones
@@ -295,7 +295,7 @@ class SimulatedTable(TableRunner):
     """A table on the simulated board, with hands to move its checkers."""
 
     def __init__(self, profile: Profile, table: Table, emit: Emit, seed: int | None = None,
-                 recorder: Recorder | None = None, board: Board | None = None) -> None:
+                 recorder: Recorder | None = None, board: BoardDevices | None = None) -> None:
         super().__init__(profile, table, emit, "sim", seed, recorder, board)
 
     # -- the checkers ----------------------------------------------------------------
@@ -346,7 +346,7 @@ class SimulatedTable(TableRunner):
             self.set_switch(line.location, line.index, line.closed)
         elif isinstance(line, script.SetDice):
             self.dice.append((line.first, line.second))
-        elif isinstance(line, (script.Press, script.Hold)):
+        elif isinstance(line, (script.ShortPress, script.Hold)):
             self.press_button(line.button, long=isinstance(line, script.Hold))
         elif isinstance(line, script.Show):
             return self.lights_event() if line.what == "lights" else self.table.state_event()

@@ -23,7 +23,7 @@ def _dice(dice: list[int]) -> str:
     return f"{dice[0]}{dice[1]}"
 
 
-def own_point(player: str, location: Location) -> str:
+def point_name(player: str, location: Location) -> str:
     """How `player` names `location` in notation: in their own count, "bar", "off"."""
     if isinstance(location, str):
         return "bar" if location.startswith("bar:") else "off"
@@ -60,9 +60,9 @@ def say(event: dict) -> str | None:
             return f"{_name(player)} rolls {_dice(event['dice'])}"
         case "step":
             hit = "*" if event.get("hit") else ""
-            return f"{_name(player)} moves {own_point(player, event['from'])}/{own_point(player, event['to'])}{hit}"
+            return f"{_name(player)} moves {point_name(player, event['from'])}/{point_name(player, event['to'])}{hit}"
         case "undo":
-            return f"{_name(player)} takes back {own_point(player, event['to'])}/{own_point(player, event['from'])}"
+            return f"{_name(player)} takes back {point_name(player, event['to'])}/{point_name(player, event['from'])}"
         case "rejected":
             if player is None:
                 return str(event.get("reason", ""))[:1].upper() + str(event.get("reason", ""))[1:]

@@ -5,8 +5,9 @@ the board asks (a `Prompt`: the situation, who answers, what each button does); 
 module turns a `Lighting` into the colour of each LED at a moment of board time, into
 the ``lights`` event of the table log, and into one-character marks for the text board.
 How each prompt shows on the turn lights and the dice is `PROMPT_LOOKS`, the card
-beside the board (hardware/legend.md) in code.  It knows no game rules, no pins and no clock: time comes in as seconds of
-board time, so blinking is as deterministic as everything else in the core.
+beside the board (hardware/legend.md) in code.  It knows no game rules, no pins and no
+clock: time comes in as seconds of board time, so blinking is as deterministic as
+everything else in the core.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
+from bgpi.board.colours import Colour
 from bgpi.board.locations import LOCATIONS, Location
-from bgpi.hardware.dice import PIP_PATTERNS
-from bgpi.hardware.leds import Colour
-from bgpi.hardware.profile import DICE, LedConfig
+from bgpi.board.pips import PIP_PATTERNS
+from bgpi.board.profile import DICE, LedConfig
+from bgpi.exc import LightingError
 from bgpi.rules.position import Side
 
 ROLES: tuple[str, ...] = (
@@ -109,7 +112,7 @@ class Prompt:
     `number` is what the dice add up to where a prompt shows a number (the points of
     a game won, a match score, a match length; 0 for money play); `dead_dice` is how
     many of the roll's dice cannot be played (2: no legal play at all).
-    ValueError for an unknown situation.
+    LightingError (a ValueError) for an unknown situation.
     """
 
     asks: str
@@ -120,12 +123,12 @@ class Prompt:
 
     def __post_init__(self) -> None:
         if self.asks not in PROMPTS:
-            raise ValueError(f"unknown prompt {self.asks!r}: expected one of {', '.join(PROMPTS)}")
+            raise LightingError(f"unknown prompt {self.asks!r}: expected one of {', '.join(PROMPTS)}")
         object.__setattr__(self, "answers", MappingProxyType(dict(self.answers)))
 
-    def log(self) -> dict:
+    def log(self) -> dict[str, Any]:
         """The prompt as the ``lights`` event carries it."""
-        logged = {"asks": self.asks, "side": None if self.side is None else self.side.label,
+        logged: dict[str, Any] = {"asks": self.asks, "side": None if self.side is None else self.side.label,
                   "answers": dict(self.answers)}
         if self.number is not None:
             logged["number"] = self.number
@@ -183,8 +186,9 @@ def number_faces(number: int) -> tuple[int, int]:
 class Lighting:
     """What the board shows: a role per lit location, the dice and the turn light.
 
-    `combined` must be destinations and `hint_from` hints; ValueError otherwise, and for
-    a role not in `ROLES`, a key that is not a `Location` or a die face outside 1..6.
+    `combined` must be destinations and `hint_from` hints; LightingError (a ValueError)
+    otherwise, and for a role not in `ROLES`, a key that is not a `Location` or a die
+    face outside 1..6.
     """
 
     roles: Mapping[Location, str] = field(default_factory=dict)
@@ -202,16 +206,16 @@ class Lighting:
     def __post_init__(self) -> None:
         for location, role in self.roles.items():
             if type(location) not in (int, str) or location not in LOCATIONS:
-                raise ValueError(f"unknown location {location!r} lit {role!r}")
+                raise LightingError(f"unknown location {location!r} lit {role!r}")
             if role not in ROLES:
-                raise ValueError(f"unknown role {role!r} for {location!r}: "
+                raise LightingError(f"unknown role {role!r} for {location!r}: "
                                  f"expected one of {', '.join(ROLES)}")
         for name, subset, role in (("combined", self.combined, "destination"),
                                    ("hint_from", self.hint_from, "hint")):
             if stray := [location for location in subset if self.roles.get(location) != role]:
-                raise ValueError(f"{name} lists {stray!r}, which are not lit {role!r}")
+                raise LightingError(f"{name} lists {stray!r}, which are not lit {role!r}")
         if self.dice is not None and not all(face in PIP_PATTERNS for face in self.dice):
-            raise ValueError(f"dice faces must be 1..6, got {self.dice!r}")
+            raise LightingError(f"dice faces must be 1..6, got {self.dice!r}")
         # Frozen all the way down: a Lighting handed to the service cannot change under it.
         object.__setattr__(self, "roles", MappingProxyType(dict(self.roles)))
         object.__setattr__(self, "combined", frozenset(self.combined))
@@ -262,7 +266,7 @@ def _dice_looks(lighting: Lighting) -> list[tuple[tuple[int, int], Look]]:
     """(faces, look) of what the dice show; a face 0 is a dark die."""
     prompt = lighting.prompt
     shows = "roll" if prompt is None else PROMPT_LOOKS[prompt.asks].dice
-    if shows == "roll":
+    if prompt is None or shows == "roll":
         if lighting.dice is None:
             return []
         dead = 0 if prompt is None else prompt.dead_dice
@@ -283,8 +287,8 @@ def _dice_looks(lighting: Lighting) -> list[tuple[tuple[int, int], Look]]:
 
 
 def _pips(leds: LedConfig, faces: tuple[int, int]) -> list[int]:
-    indices = []
-    for die, face in zip(DICE, faces):
+    indices: list[int] = []
+    for die, face in zip(DICE, faces, strict=True):
         if face == FULL:
             indices.extend(leds.targets[die])
         elif face:
@@ -300,10 +304,10 @@ def next_change(lighting: Lighting, now: float) -> float | None:
     return min(edges, default=None)
 
 
-def lights_event(lighting: Lighting) -> dict:
+def lights_event(lighting: Lighting) -> dict[str, Any]:
     """The table log's ``lights`` event: the roles, and what the board asks
     (``asks``, ``side``, ``answers``: see `Prompt`)."""
-    event = {"event": "lights", "roles": log_roles(lighting)}
+    event: dict[str, Any] = {"event": "lights", "roles": log_roles(lighting)}
     if lighting.prompt is not None:
         event.update(lighting.prompt.log())
     return event

@@ -25,7 +25,8 @@ from itertools import combinations
 from operator import itemgetter
 
 from bgpi.board.locations import Location, bar, tray
-from bgpi.hardware.profile import Geometry
+from bgpi.board.profile import Geometry
+from bgpi.exc import UnreadableBoardError
 from bgpi.rules.playtree import PartialPlay, PlayTree
 from bgpi.rules.position import (
     BAR,
@@ -103,11 +104,11 @@ class Sensing:
         counts = bytes(raw).translate(self._at_most)
         if not self._fewer:
             return counts
-        counts = bytearray(counts)
+        saturated = bytearray(counts)
         size = len(self.locations)
         for slot, at_most in self._fewer:
-            counts[slot::size] = counts[slot::size].translate(at_most)
-        return bytes(counts)
+            saturated[slot::size] = saturated[slot::size].translate(at_most)
+        return bytes(saturated)
 
     def saturate(self, raw: Iterable[int]) -> Counts:
         return tuple(self._saturated(raw))
@@ -136,7 +137,7 @@ class Sensing:
     def difference(self, seen: Counts, expected: Counts) -> tuple[dict[Location, int], dict[Location, int]]:
         """({location: checkers missing}, {location: checkers extra}) of `seen` against `expected`."""
         missing, extra = {}, {}
-        for location, have, want in zip(self.locations, seen, expected):
+        for location, have, want in zip(self.locations, seen, expected, strict=False):
             if have < want:
                 missing[location] = want - have
             elif have > want:
@@ -187,7 +188,8 @@ class Tracker:
         ]
         self._unit = [1 << (8 * slot) for slot in range(len(sensing.locations))]
         # (slot, location, limit, one more checker there) for each sensed location
-        self._lifts = list(zip(range(len(sensing.locations)), sensing.locations, sensing.limits, self._unit))
+        self._lifts = list(zip(range(len(sensing.locations)), sensing.locations, sensing.limits, self._unit,
+                               strict=True))
         self._opponent = self.side.opponent
         self._own_off_board = (bar(self.side), tray(self.side))
         # what the switches read (Sensing.key) -> [(node, pending hits)]; Readings are made
@@ -210,7 +212,7 @@ class Tracker:
             for pending, change in readings:
                 raw_keys.append(raw + change)
                 entries.append((node, pending))
-        for key, entry in zip(sensing.saturated_keys(raw_keys), entries):
+        for key, entry in zip(sensing.saturated_keys(raw_keys), entries, strict=True):
             self._index.setdefault(key, []).append(entry)
 
     def _hit_readings(self, theirs: Checkers) -> list[tuple[frozenset[int], int]]:
@@ -218,7 +220,7 @@ class Tracker:
         the opponent with `theirs`, none pending first: a pending hit's blot is still on
         its point, not on the bar."""
         hits = [point for point in self._blots if not theirs[own_point(self._opponent, point) - 1]]
-        readings = [(frozenset(), 0)]
+        readings: list[tuple[frozenset[int], int]] = [(frozenset(), 0)]
         for size in range(1, len(hits) + 1):
             for pending in combinations(hits, size):
                 change = 0
@@ -270,7 +272,9 @@ class Tracker:
     def _matches(self, seen: Counts | list[int], key: int) -> list[tuple[PartialPlay, frozenset[int], Location | None]]:
         """(node, pending hits, location in hand) for every node that reads as `seen`
         (whose `Sensing.key` is `key`): settled, then with one checker lifted."""
-        found = [(node, pending, None) for node, pending in self._index.get(key, ())]
+        found: list[tuple[PartialPlay, frozenset[int], Location | None]] = [
+            (node, pending, None) for node, pending in self._index.get(key, ())
+        ]
         for slot, location, limit, one in self._lifts:
             if seen[slot] >= limit:
                 continue  # lifting one from a full location may leave it reading full: seen below
@@ -288,15 +292,15 @@ def position_as_made(sensing: Sensing, seen: Counts, before: Position, mover: Si
     fits the board, it refuses); every other checker on a point is the mover's.  Checkers the switches
     cannot count are found from the 15 the mover owns: borne off when the trays are
     not sensed and no point reads full, else on the one full point.
-    Raises ValueError when the board cannot be read one way only.
+    Raises UnreadableBoardError (a ValueError) when the board cannot be read one way only.
     """
     opponent = mover.opponent
-    reading = dict(zip(sensing.locations, seen))
+    reading = dict(zip(sensing.locations, seen, strict=False))
     before_theirs = before.checkers(opponent)
     gained = reading.get(bar(opponent), before_theirs[24]) - before_theirs[24]
     blots = [point for point in range(1, 25) if before.at(point) == (opponent, 1)]
     if not 0 <= gained <= len(blots):
-        raise ValueError(f"{opponent.label}'s bar holds checkers that were never hit")
+        raise UnreadableBoardError(f"{opponent.label}'s bar holds checkers that were never hit")
     made = set()
     for hit in combinations(blots, gained):
         try:
@@ -304,13 +308,14 @@ def position_as_made(sensing: Sensing, seen: Counts, before: Position, mover: Si
         except ValueError as error:
             problem = error
     if len(made) > 1:
-        raise ValueError(f"cannot tell which of {opponent.label}'s blots were hit")
+        raise UnreadableBoardError(f"cannot tell which of {opponent.label}'s blots were hit")
     if not made:
         raise problem
     return made.pop()
 
 
-def _as_made(sensing: Sensing, reading: dict, before: Position, mover: Side, hit: tuple[int, ...]) -> Position:
+def _as_made(sensing: Sensing, reading: dict[Location, int], before: Position, mover: Side,
+             hit: tuple[int, ...]) -> Position:
     """`position_as_made` with the blots on the points `hit` taken to the bar."""
     opponent = mover.opponent
     theirs = list(before.checkers(opponent))
@@ -324,7 +329,7 @@ def _as_made(sensing: Sensing, reading: dict, before: Position, mover: Side, hit
         limit = sensing.limits[sensing.index[point]]
         if theirs[absolute_point(opponent, point) - 1]:
             if count != min(theirs[absolute_point(opponent, point) - 1], limit):
-                raise ValueError(f"point {point} does not hold {opponent.label}'s checkers as before")
+                raise UnreadableBoardError(f"point {point} does not hold {opponent.label}'s checkers as before")
             continue
         mine[absolute_point(mover, point) - 1] = count
         if count >= limit:
@@ -337,14 +342,14 @@ def _as_made(sensing: Sensing, reading: dict, before: Position, mover: Side, hit
         if unseen > 0 and not full:
             unseen = 0  # borne off: the trays are not sensed
     if unseen < 0:
-        raise ValueError(f"more checkers than {mover.label} owns")
+        raise UnreadableBoardError(f"more checkers than {mover.label} owns")
     if unseen:
         if len(full) != 1:
-            raise ValueError("cannot tell where checkers hidden on full points stand")
+            raise UnreadableBoardError("cannot tell where checkers hidden on full points stand")
         mine[absolute_point(mover, full[0]) - 1] += unseen
     made = Position.of(mover, tuple(mine), tuple(theirs))
     problems = made.problems()
     if problems:
-        raise ValueError("; ".join(problems))
+        raise UnreadableBoardError("; ".join(problems))
     return made
 

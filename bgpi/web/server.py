@@ -38,12 +38,12 @@ from pathlib import Path
 
 from aiohttp import web
 
+from bgpi.board.profile import Geometry
 from bgpi.exc import JournalError, MatError, ScriptError
-from bgpi.hardware.profile import Geometry
 from bgpi.rules.matfile import mat_record
 from bgpi.rules.sgffile import sgf_record
 from bgpi.shell.journal import journal_path
-from bgpi.shell.script import Board, Wait, parse_script
+from bgpi.shell.script import StartingBoard, Wait, parse_script
 from bgpi.shell.sessions import sessions
 from bgpi.web import DEFAULT_HOST, DEFAULT_PORT
 from bgpi.web.bridge import Bridge, NewSession, Request
@@ -190,7 +190,7 @@ async def actions(request: web.Request) -> web.StreamResponse:
     except ScriptError as error:
         return web.json_response({"problems": error.problems}, status=400)
     problems = []
-    if script.board != Board() or script.board.line:
+    if script.board != StartingBoard() or script.board.line:
         problems.append(f"line {script.board.line}: a board line begins a script; "
                         "the running table keeps its checkers")
     if script.config:

@@ -24,9 +24,9 @@ object.  It is the `state` event of the table log (board-script.md) with extra k
 
 from __future__ import annotations
 
+from bgpi.board.colours import Colour
 from bgpi.board.locations import LOCATIONS, Location, checkers_on
-from bgpi.hardware.leds import Colour
-from bgpi.hardware.profile import Geometry, LedConfig
+from bgpi.board.profile import Geometry, LedConfig
 from bgpi.shell.words import ask
 from bgpi.table.controller import Table
 from bgpi.table.lights import Lighting, Look, led_looks

@@ -9,9 +9,10 @@ import signal
 import subprocess
 import sys
 
+from bgpi.board.colours import DARK
 from bgpi.cli import main
 from bgpi.hardware import board as board_module
-from bgpi.hardware.leds import OFF, SimulatedPixels
+from bgpi.hardware.leds import SimulatedPixels
 from bgpi.shell.journal import journal_path, read_journal
 
 STOP_SECONDS = 2
@@ -32,7 +33,7 @@ def test_sigterm_ends_the_run_with_status_0_within_2_s_and_the_journal_whole(tmp
 
 def test_sigterm_turns_the_leds_off(tmp_path, monkeypatch):
     shown_at_close = []
-    close = board_module.Board.close
+    close = board_module.BoardDevices.close
     show = SimulatedPixels.show
 
     def closing(board):
@@ -42,10 +43,10 @@ def test_sigterm_turns_the_leds_off(tmp_path, monkeypatch):
 
     def showing(pixels):
         show(pixels)
-        if set(pixels.shown) != {OFF}:  # lit (the setup guidance): now systemd stops it
+        if set(pixels.shown) != {DARK}:  # lit (the setup guidance): now systemd stops it
             os.kill(os.getpid(), signal.SIGTERM)
 
-    monkeypatch.setattr(board_module.Board, "close", closing)
+    monkeypatch.setattr(board_module.BoardDevices, "close", closing)
     monkeypatch.setattr(SimulatedPixels, "show", showing)
     handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
     try:
@@ -55,5 +56,5 @@ def test_sigterm_turns_the_leds_off(tmp_path, monkeypatch):
             signal.signal(signum, handler)
     assert status == 0
     lit, shown = shown_at_close
-    assert set(lit) != {OFF}
-    assert set(shown) == {OFF}
+    assert set(lit) != {DARK}
+    assert set(shown) == {DARK}

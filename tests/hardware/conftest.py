@@ -8,9 +8,10 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from bgpi.hardware.board import Board, open_board
+from bgpi.board.profile import Profile
+from bgpi.hardware.board import BoardDevices, open_board
 from bgpi.hardware.mockboard import SimulatedBoard
-from bgpi.hardware.profile import Profile, load_profile
+from bgpi.hardware.profile import load_profile
 from bgpi.hardware.scanner import Scanner
 
 
@@ -43,7 +44,7 @@ def scanner(profile: Profile, sim: SimulatedBoard):
 
 
 @pytest.fixture
-def board(profile: Profile) -> Board:
+def board(profile: Profile) -> BoardDevices:
     with open_board(profile, "sim") as board:
         yield board
 
@@ -61,7 +62,7 @@ def lgpio_board(profile: Profile, tmp_path, monkeypatch):
     from gpiozero.pins.lgpio import LGPIOFactory
     from gpiozero.pins.local import LocalPiFactory
 
-    from bgpi.hardware.chipsim import SimulatedChip
+    from tests.hardware.chipsim import SimulatedChip
 
     board = SimulatedBoard(profile)
     chip = SimulatedChip(board, lgpio._lgpio)

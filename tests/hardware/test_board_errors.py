@@ -9,11 +9,12 @@ import gc
 import pytest
 from gpiozero import Device
 
+from bgpi.board.colours import DARK
 from bgpi.exc import BoardError
 from bgpi.hardware import board as board_module
 from bgpi.hardware import bootconfig
 from bgpi.hardware.board import fault_lights, open_board
-from bgpi.hardware.leds import OFF, SimulatedPixels
+from bgpi.hardware.leds import SimulatedPixels
 
 
 @pytest.fixture
@@ -49,7 +50,7 @@ def test_a_pin_held_by_the_1_wire_overlay_is_named_with_the_line_to_change(real_
         "turn that off, or move button black.cube to a free pin in the profile")
     # The LEDs opened first: they show the fault, and keep showing it.
     (pixels,) = opened
-    lit = {index: colour for index, colour in enumerate(pixels.shown) if colour != OFF}
+    lit = {index: colour for index, colour in enumerate(pixels.shown) if colour != DARK}
     assert lit.keys() == fault_lights(profile.leds).keys() and len(lit) == 2 * 7 + 2
     assert {colour for colour in lit.values()} == {(153, 0, 0)}  # red, under the 0.6 cap
 

@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
+from bgpi.board.profile import BUTTON_NAMES
 from bgpi.hardware.buttons import ButtonPress, Buttons
-from bgpi.hardware.profile import BUTTON_NAMES
 
 WAIT = 5.0
 """Upper bound for a callback thread to deliver; never reached when things work."""

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from bgpi.board.profile import Switch
 from bgpi.cli import diag as diag_cli
 from bgpi.exc import UsageError
 from bgpi.hardware.board import open_board, running_on_pi
-from bgpi.hardware.profile import Switch, default_profile_path
+from bgpi.hardware.profile import default_profile_path
 from bgpi.hardware.wiring import wiring_tables
 
 WIRING_FILE = Path(__file__).parents[2] / "hardware" / "wiring.txt"

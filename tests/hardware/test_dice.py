@@ -9,8 +9,10 @@ from statistics import NormalDist
 
 import pytest
 
-from bgpi.hardware.dice import PIP_PATTERNS, Tumble, dice_lights, roll, tumble
+from bgpi.board.pips import PIP_PATTERNS
+from bgpi.hardware.dice import Tumble, roll, tumble
 from bgpi.hardware.leds import Leds, SimulatedPixels
+from tests.hardware.measure import dice_lights
 
 ROLLS = 60_000
 P_VALUE = 0.001

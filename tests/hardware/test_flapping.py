@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from bgpi.board.profile import Switch
 from bgpi.hardware.flapping import HAND_CHANGES, WINDOW_S, FlapWatch
 from bgpi.hardware.frames import frame_of
-from bgpi.hardware.profile import Switch
 
 CHATTER = Switch(8, 2)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from bgpi.board.profile import Switch
 from bgpi.hardware.debounce import Debouncer
 from bgpi.hardware.frames import SwitchTest, frame_of
-from bgpi.hardware.profile import Switch
 
 
 def test_first_frame_is_accepted_as_it_is():

@@ -10,14 +10,9 @@ import dataclasses
 
 import pytest
 
-from bgpi.hardware.leds import (
-    OFF,
-    Leds,
-    SimulatedPixels,
-    frame_current_ma,
-    limit_frame,
-    open_pixels,
-)
+from bgpi.board.colours import DARK
+from bgpi.hardware.leds import Leds, SimulatedPixels, limit_frame, open_pixels
+from tests.hardware.measure import frame_current_ma
 
 WHITE, RED = (255, 255, 255), (255, 0, 0)
 SPI_ONE, SPI_ZERO = 0b11110000, 0b11000000
@@ -109,7 +104,7 @@ def test_limit_frame_caps_then_fits_the_budget():
 
 @pytest.mark.parametrize("budget", [1, 59.9, 333, 1000.5])
 def test_limit_frame_never_exceeds_the_budget(budget):
-    frame = [(255, 128, 7), (3, 250, 99), WHITE, OFF] * 11
+    frame = [(255, 128, 7), (3, 250, 99), WHITE, DARK] * 11
     assert frame_current_ma(limit_frame(frame, 0.9, budget)) <= budget
 
 
@@ -117,10 +112,10 @@ def test_leds_by_target_and_simulated_pixels(profile):
     pixels = SimulatedPixels(profile.leds.count)
     leds = Leds(profile.leds, pixels)
     leds.show_targets({"7": RED, "bar:black": WHITE})
-    lit = {index: colour for index, colour in enumerate(pixels.shown) if colour != OFF}
+    lit = {index: colour for index, colour in enumerate(pixels.shown) if colour != DARK}
     assert lit == {6: (153, 0, 0), 25: (153, 153, 153)}
     leds.off()
-    assert set(pixels.shown) == {OFF} and pixels.shows == 2
+    assert set(pixels.shown) == {DARK} and pixels.shows == 2
 
 
 def test_pixel_count_must_match_the_profile(profile):

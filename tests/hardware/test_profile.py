@@ -5,15 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bgpi.board.locations import LOCATIONS, describe, parse_location
+from bgpi.board.profile import BUTTON_NAMES, RANGES, Switch, parse_profile
 from bgpi.exc import ProfileError
-from bgpi.hardware.profile import (
-    BUTTON_NAMES,
-    RANGES,
-    Switch,
-    default_profile_path,
-    load_profile,
-    parse_profile,
-)
+from bgpi.hardware.profile import default_profile_path, load_profile
 
 DEFAULT = default_profile_path().read_text(encoding="utf-8")
 

@@ -6,9 +6,9 @@ import itertools
 
 import pytest
 
-from bgpi.hardware.frames import Counter, closed_switches
+from bgpi.board.profile import CHANNELS, Switch
+from bgpi.hardware.frames import CheckerCounter, closed_switches
 from bgpi.hardware.mockboard import MuxSignalPin
-from bgpi.hardware.profile import CHANNELS, Switch
 from bgpi.hardware.scanner import Scanner, gray_code
 
 
@@ -62,7 +62,7 @@ def test_checkers_fill_a_point_from_the_outer_edge(profile, sim, scanner):
 
 
 def test_counts_per_location_saturate_at_the_slots(profile, sim, scanner):
-    counter = Counter(profile.sensors, profile.geometry)
+    counter = CheckerCounter(profile.sensors, profile.geometry)
     sim.place(6, 5)
     sim.place(13, 7)
     sim.place("bar:white", 2)

@@ -7,10 +7,10 @@ import io
 
 import pytest
 
+from bgpi.board.profile import Switch
 from bgpi.cli import main
 from bgpi.cli.diag import walk
 from bgpi.hardware.frames import frame_of
-from bgpi.hardware.profile import Switch
 from bgpi.hardware.walk import WalkReport, differences, walk_steps
 
 

@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from bgpi.hardware.profile import Profile, load_profile
+from bgpi.board.profile import Profile
+from bgpi.hardware.profile import load_profile
 from bgpi.link.board import LinkBoard, open_link_board
 from bgpi.link.simpico import PicoHands, SimPico
 

@@ -3,7 +3,7 @@ again, and the game goes on with nothing lost (the same table log as without the
 
 from __future__ import annotations
 
-from bgpi.hardware.profile import Profile
+from bgpi.board.profile import Profile
 from bgpi.link.board import open_pty_board
 from bgpi.shell.simtable import SimulatedTable
 from bgpi.table.controller import Table

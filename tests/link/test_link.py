@@ -10,12 +10,12 @@ import tty
 import pytest
 import serial
 
+from bgpi.board.profile import Switch
 from bgpi.exc import FirmwareRefusedError
 from bgpi.hardware.buttons import ButtonPress
 from bgpi.hardware.frames import frame_of
-from bgpi.hardware.profile import Switch
 from bgpi.link.link import Link
-from bgpi.link.wire import Frame, Receiver, encode
+from bgpi.link.wire import Receiver, WireFrame, encode
 from tests.link.conftest import scan
 
 
@@ -115,13 +115,13 @@ class PlayedFirmware:
         self.slave = slave
         self.receiver = Receiver()
         self.seq = 0
-        self.heard: list[Frame] = []
+        self.heard: list[WireFrame] = []
 
     def send(self, kind: str, args: str = "", skip: int = 0) -> None:
         self.seq += 1 + skip
         os.write(self.master, encode(self.seq, kind, args))
 
-    def expect(self, link: Link, kind: str) -> Frame:
+    def expect(self, link: Link, kind: str) -> WireFrame:
         for _ in range(200):
             link.pump(wait=0.01)
             readable, _, _ = select.select([self.master], [], [], 0.01)
@@ -133,7 +133,7 @@ class PlayedFirmware:
                     return frame
         raise AssertionError(f"the host sent no {kind}: {self.heard}")
 
-    def connect(self, link: Link, boot: str, presses: int) -> Frame:
+    def connect(self, link: Link, boot: str, presses: int) -> WireFrame:
         self.expect(link, "HELLO")
         self.send("HELLO", f"fw=1.0.0 proto=1 muxes=8 leds=44 boot={boot}")
         self.expect(link, "CONFIG")

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgpi.link.simpico import FIRMWARE
-from bgpi.link.wire import MAX_LINE, Frame, Receiver, encode
+from bgpi.link.wire import MAX_LINE, Receiver, WireFrame, encode
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +27,7 @@ def firmware_wire():
 
 def test_a_good_frame_is_accepted() -> None:
     receiver = Receiver()
-    assert receiver.feed(encode(3, "SW", "00ff") + encode(4, "HB")) == [Frame(3, "SW", "00ff"), Frame(4, "HB")]
+    assert receiver.feed(encode(3, "SW", "00ff") + encode(4, "HB")) == [WireFrame(3, "SW", "00ff"), WireFrame(4, "HB")]
     assert receiver.counts["frames"] == 2
 
 
@@ -42,7 +42,7 @@ def test_a_damaged_frame_is_rejected_and_counted(data: bytes, reason: str) -> No
     receiver = Receiver()
     assert receiver.feed(data) == []
     assert receiver.counts[reason] == 1
-    assert receiver.feed(encode(2, "HB")) == [Frame(2, "HB")]  # and the next one is fine
+    assert receiver.feed(encode(2, "HB")) == [WireFrame(2, "HB")]  # and the next one is fine
 
 
 def test_duplicated_and_out_of_order_frames_are_rejected_and_gaps_counted() -> None:
@@ -68,7 +68,7 @@ def test_a_frame_split_across_reads_arrives_whole() -> None:
     for cut in range(len(data)):
         receiver = Receiver()
         assert receiver.feed(data[:cut]) == []
-        assert receiver.feed(data[cut:]) == [Frame(1, "LED", "0 ff0000")]
+        assert receiver.feed(data[cut:]) == [WireFrame(1, "LED", "0 ff0000")]
 
 
 def test_the_two_codecs_agree(firmware_wire) -> None:

@@ -25,11 +25,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bgpi.board.profile import parse_profile
 from bgpi.cli.rules import answer_batch
 from bgpi.cli.selfplay import self_play_log
 from bgpi.exc import ProfileError
 from bgpi.hardware.leds import Leds, SimulatedPixels
-from bgpi.hardware.profile import default_profile_path, load_profile, parse_profile
+from bgpi.hardware.profile import default_profile_path, load_profile
 from bgpi.shell.diskfull import RETRY_S, append_patiently, show_disk_full
 from bgpi.shell.journal import Journal, encode, journal_path, read_journal
 from bgpi.shell.recovery import open_state

@@ -19,7 +19,7 @@ from bgpi.hardware.profile import load_profile
 from bgpi.shell.console import Console, Quit, parse_hand
 from bgpi.shell.journal import read_journal
 from bgpi.shell.live import collect_due, run_live
-from bgpi.shell.script import Hold, Lift, Move, Place, Press, SetDice, Show, Wait
+from bgpi.shell.script import Hold, Lift, Move, Place, SetDice, ShortPress, Show, Wait
 from bgpi.shell.simtable import SimulatedTable
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
@@ -32,9 +32,9 @@ from bgpi.table.tracker import Sensing
         ("m bar:white 22", Move("bar:white", 22)),
         ("l 13", Lift(13)),
         ("u off:white", Place("off:white")),
-        ("p wt", Press("white.turn")),
+        ("p wt", ShortPress("white.turn")),
         ("h bc", Hold("black.cube")),
-        ("p hint", Press("hint")),
+        ("p hint", ShortPress("hint")),
         ("d 6 5", SetDice(6, 5)),
         ("w 1.5", Wait(1.5)),
         ("s", Show("state")),

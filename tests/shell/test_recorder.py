@@ -8,9 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bgpi.board.locations import LOCATIONS
-from bgpi.hardware.profile import Geometry, Switch
+from bgpi.board.profile import Geometry, Switch
 from bgpi.shell.recorder import Recorder
-from bgpi.shell.script import LINE_SECONDS, Board, Slot, Wait, parse_script
+from bgpi.shell.script import LINE_SECONDS, Slot, StartingBoard, Wait, parse_script
 
 
 def recording(closed=(), start_s=0.0):
@@ -22,7 +22,7 @@ def board_times(text: str) -> list[tuple[float, object]]:
     """(board time in seconds, line) for each line of the script `text` other than ``wait``:
     each such line happens at the board time reached so far, then lets 0.1 s pass."""
     script = parse_script(text, geometry=Geometry())
-    assert script.board == Board("empty")
+    assert script.board == StartingBoard("empty")
     ms, timed = 0, []
     for line in (script.board, *script.lines):
         if isinstance(line, Wait):
@@ -152,11 +152,11 @@ def test_a_recording_replays_the_same_switches_at_the_same_board_times(initial, 
             expected.append((time_ms - start_ms, Slot(what.location, what.slot, flag)))
         else:
             recorder.button(time_ms / 1000, what, long=flag)
-            expected.append((time_ms - start_ms, ("hold" if flag else "press", what)))
+            expected.append((time_ms - start_ms, ("hold" if flag else "shortpress", what)))
 
     timed = board_times("".join(lines))
     header = 1 + len(initial)
-    assert timed[0][1] == Board("empty")
+    assert timed[0][1] == StartingBoard("empty")
     assert {line for _, line in timed[1:header]} == {Slot(s.location, s.slot, True)
                                                       for s in initial}
     # The script shows the start state once its header lines have happened.

@@ -6,24 +6,24 @@ import dataclasses
 
 import pytest
 
+from bgpi.board.profile import Geometry
 from bgpi.exc import ScriptError
-from bgpi.hardware.profile import Geometry
 from bgpi.rules.ids import decode_position_id
 from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Settings
 from bgpi.shell.script import (
-    Board,
     BoardPosition,
     Config,
     Hold,
     Lift,
     Move,
     Place,
-    Press,
     Script,
     SetDice,
+    ShortPress,
     Show,
     Slot,
+    StartingBoard,
     Wait,
     format_line,
     load_script,
@@ -86,22 +86,22 @@ def problem(text: str) -> str:
 
 def test_the_spec_example():
     script = parse_script(SPEC_EXAMPLE)
-    assert script.board == Board("start")
+    assert script.board == StartingBoard("start")
     assert dict(script.config) == {}
-    assert script.lines == (SetDice(3, 1), Press("white.turn"), Move(8, 5), Move(6, 5),
-                            Press("white.turn"))
+    assert script.lines == (SetDice(3, 1), ShortPress("white.turn"), Move(8, 5), Move(6, 5),
+                            ShortPress("white.turn"))
     assert [line.line for line in script.lines] == [1, 2, 3, 4, 5]
 
 
 def test_an_empty_script_starts_from_the_starting_position():
-    assert parse_script("") == Script(Board("start"), {}, ())
+    assert parse_script("") == Script(StartingBoard("start"), {}, ())
     assert parse_script("\n# nothing\n") == Script()
 
 
 def test_comments_and_blank_lines_are_skipped_but_counted():
     script = parse_script('# a comment\n\n   # indented comment\n{"board": "empty"}\n\r\n'
                           '{"lift": 6}\r\n  {"place": 5}  \n')
-    assert script.board == Board("empty") and script.board.line == 4
+    assert script.board == StartingBoard("empty") and script.board.line == 4
     assert script.lines == (Lift(6), Place(5))
     assert [line.line for line in script.lines] == [6, 7]
 
@@ -189,7 +189,7 @@ def test_a_whole_script_round_trips():
 
 
 def test_a_constructed_line_formats():
-    assert format_line(Board()) == '{"board": "start"}'
+    assert format_line(StartingBoard()) == '{"board": "start"}'
     assert format_line(BoardPosition(START_ID, Side.WHITE, MONEY)) == (
         f'{{"board": "position", "position_id": "{START_ID}", "turn": "white", '
         f'"match_id": "{MONEY}"}}')
@@ -234,14 +234,14 @@ def test_a_config_keeps_its_own_copy():
     (lambda: SetDice(3.0, 1), "a die shows 1 to 6, not 3.0"),
     (lambda: Slot(7, -1, True), "a switch index is a whole number from 0"),
     (lambda: Slot(7, 0, 1), "a switch is closed (true) or open (false), not 1"),
-    (lambda: Press("white.roll"), 'unknown button "white.roll"'),
+    (lambda: ShortPress("white.roll"), 'unknown button "white.roll"'),
     (lambda: Hold("turn"), 'unknown button "turn"'),
     (lambda: Wait(-1), "a wait is a number of seconds, 0 to 3600, not -1"),
     (lambda: Wait(float("inf")), "a wait is a number of seconds, 0 to 3600"),
     (lambda: Wait(float("nan")), "a wait is a number of seconds, 0 to 3600"),
     (lambda: Wait(1e308), "a wait is a number of seconds, 0 to 3600, not 1e+308"),
     (lambda: Show("board"), 'cannot show "board"'),
-    (lambda: Board("position"), 'unknown board "position"'),
+    (lambda: StartingBoard("position"), 'unknown board "position"'),
     (lambda: BoardPosition("AAAA", Side.WHITE), "position ID 'AAAA' has 4 characters"),
     (lambda: BoardPosition(START_ID, "white"), "turn 'white': expected Side.WHITE"),
     (lambda: Config({"speed": 2}), 'unknown config key "speed"'),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bgpi.hardware.profile import Geometry
+from bgpi.board.profile import Geometry
 from bgpi.rules.ids import position_id
 from bgpi.rules.position import Position, Side
 from bgpi.table.advice import RETRY

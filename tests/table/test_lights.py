@@ -6,9 +6,10 @@ import dataclasses
 
 import pytest
 
-from bgpi.hardware.dice import PIP_PATTERNS
+from bgpi.board.pips import PIP_PATTERNS
+from bgpi.board.profile import LedConfig
 from bgpi.hardware.leds import limit_frame
-from bgpi.hardware.profile import LedConfig, load_profile
+from bgpi.hardware.profile import load_profile
 from bgpi.rules.position import Position, Side
 from bgpi.shell.textboard import draw
 from bgpi.table.lights import (

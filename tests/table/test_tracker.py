@@ -7,7 +7,7 @@ from itertools import combinations
 import pytest
 
 from bgpi.board.locations import bar, checkers_on
-from bgpi.hardware.profile import Geometry
+from bgpi.board.profile import Geometry
 from bgpi.rules.notation import describe_change
 from bgpi.rules.play import Dice
 from bgpi.rules.playtree import PlayTree

@@ -19,8 +19,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from types import ModuleType
 
+from bgpi.board.profile import CHANNELS
 from bgpi.hardware.mockboard import SimulatedBoard
-from bgpi.hardware.profile import CHANNELS
 
 GPIO_BUSY = -79
 """lgpio's LG_GPIO_BUSY."""
