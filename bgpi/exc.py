@@ -112,3 +112,14 @@ class NoEngineError(EngineError):
 
 class EngineTimeoutError(EngineError):
     """The engine did not answer within its time limit."""
+
+
+# -- the service and the commands --------------------------------------------------------
+
+
+class ServiceError(BgpiError, ValueError):
+    """The board cannot start, or start a session, as its settings ask; the message is one line."""
+
+
+class PageSettingsError(BgpiError, ValueError):
+    """The page's options or the settings file's [page] table ask for a page that cannot be served."""
