@@ -21,7 +21,7 @@ from bgpi.engine import (
     parse_level,
     parse_opponent,
 )
-from bgpi.exc import EngineError
+from bgpi.exc import EngineError, EngineKindError
 from bgpi.rules.position import Side
 from bgpi.shell.analysis import Decision, assess
 
@@ -91,7 +91,7 @@ def engine_problems(config: Mapping) -> list[str]:
 
 def _kind(text: str) -> None:
     if text not in KINDS:
-        raise ValueError(f"unknown engine {text!r}: expected one of {', '.join(KINDS)}")
+        raise EngineKindError(f"unknown engine {text!r}: expected one of {', '.join(KINDS)}")
 
 
 def open_advisor(config: Mapping, current: Advisor | None = None) -> Advisor:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bgpi.board.locations import BARS
-from bgpi.exc import ReplayError
+from bgpi.exc import ReplayError, UnknownLinkError
 from bgpi.hardware.board import Board
 from bgpi.hardware.profile import Profile
 from bgpi.link.board import PTY, open_pty_board
@@ -105,7 +105,7 @@ def _board(profile: Profile, link: str | None) -> Board | None:
     if link is None:
         return None
     if link != PTY:
-        raise ValueError(f"unknown link {link!r}: expected {PTY}")
+        raise UnknownLinkError(f"unknown link {link!r}: expected {PTY}")
     return open_pty_board(profile)
 
 
