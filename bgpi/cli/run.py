@@ -26,7 +26,7 @@ from pathlib import Path
 from bgpi.cli.config import SETTINGS_HELP, check_config, parse_config
 from bgpi.cli.settings import RunSettings, load_settings
 from bgpi.engine import DEFAULT_LEVEL, KINDS, LEVELS
-from bgpi.exc import ProfileError, ServiceError, UsageError
+from bgpi.exc import PageSettingsError, ProfileError, ServiceError, SettingsFileError, UsageError
 from bgpi.hardware.board import default_board_kind
 from bgpi.hardware.profile import Profile, load_profile
 from bgpi.link.board import PTY, board_kind
@@ -119,7 +119,7 @@ def _service_settings(args: argparse.Namespace) -> tuple[ServiceSettings, BoardP
     touched; UsageError for the first fault."""
     try:
         file = load_settings(args.settings) if args.settings else RunSettings()
-    except ValueError as error:
+    except SettingsFileError as error:
         raise UsageError(str(error)) from None
     kind = args.board or file.board or default_board_kind()
     if kind == PTY:
@@ -131,7 +131,7 @@ def _service_settings(args: argparse.Namespace) -> tuple[ServiceSettings, BoardP
     _check_state(state, args, new)
     try:
         shown = page_settings(args, file.page)
-    except ValueError as error:
+    except PageSettingsError as error:
         raise UsageError(f"cannot serve the page: {error}") from None
     settings = ServiceSettings(kind, profile, state, new.setup, args.new, args.seed, args.record,
                                hands=kind == "sim" and _interactive(stdin_is_terminal()), words=not args.json)

@@ -91,9 +91,10 @@ class ServiceSettings:
         return self.board == "sim"
 
 
-StartSession = Callable[[TableRunner, dict], None]
-"""How the page starts a new session with a config: called on the scan loop's thread
-with the runner and the config; raises ValueError or OSError with a message for the page."""
+StartSession = Callable[[object, dict], None]
+"""How the page starts a new session: called on the scan loop's thread with the runner
+(the bridge's way; the service has its own) and the config; raises ValueError or OSError
+with a message for the page."""
 
 
 class Page(Protocol):
@@ -300,7 +301,7 @@ class BoardService:
         for event in opening:
             self._emit(event)
 
-    def _page_starts_session(self, runner: TableRunner, config: dict) -> None:
+    def _page_starts_session(self, runner: object, config: dict) -> None:
         """The page's new session (the runner it hands over is this service's)."""
         self.start_session(config)
 
@@ -345,7 +346,7 @@ def _open_record(path: Path | None) -> TextIO | None:
         raise ServiceError(f"--record: cannot write {path}: {error.strerror or error}") from None
 
 
-def _state_problem(state: Path, error: Exception) -> str:
+def _state_problem(state: Path, error: OSError) -> str:
     if isinstance(error, JournalError):
         return str(error)
     reason = "permission denied" if isinstance(error, PermissionError) else (error.strerror or str(error))

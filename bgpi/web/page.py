@@ -17,8 +17,9 @@ from bgpi.hardware.profile import Geometry
 from bgpi.web import DEFAULT_HOST, DEFAULT_PORT
 
 if TYPE_CHECKING:
+    from bgpi.shell.service import StartSession
     from bgpi.shell.simtable import TableRunner
-    from bgpi.web.bridge import Bridge, SessionStarter
+    from bgpi.web.bridge import Bridge
     from bgpi.web.server import WebServer
 
 TOKEN_FILE = "web-token"
@@ -93,7 +94,7 @@ class BoardPage:
         self._bridge: Bridge | None = None
         self._server: WebServer | None = None
 
-    def open(self, history: tuple[dict, ...], start_session: SessionStarter) -> str:
+    def open(self, history: tuple[dict, ...], start_session: StartSession) -> str:
         """Serve the page, its story begun with `history`; its address.  OSError if the
         port cannot be bound."""
         from bgpi.web.bridge import Bridge
