@@ -279,8 +279,8 @@ class BoardService:
         """Start a new session with `config` (checked), on the scan loop's thread: the
         journal set aside as ``--new`` does, the engine the session asks for.
 
-        ServiceError if its computer opponent finds no engine, OSError if the journal
-        cannot be set aside; the session in play goes on then."""
+        ServiceError if its computer opponent finds no engine (the session in play goes
+        on, untouched); OSError if the journal cannot be set aside."""
         table, opening = Table.new(self._sensing, config)
         advisor = self._advisor_for(table)
         state = self.settings.state
