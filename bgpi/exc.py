@@ -145,3 +145,42 @@ class UnreadableBoardError(BgpiError, ValueError):
 
 class LightingError(BgpiError, ValueError):
     """Lights the board cannot show: an unknown prompt, role or location, a die face beyond 1..6."""
+
+
+# -- the service and the commands --------------------------------------------------------
+
+
+class ServiceError(BgpiError, ValueError):
+    """The board cannot start, or start a session, as its settings ask; the message is one line."""
+
+
+class PageSettingsError(BgpiError, ValueError):
+    """The page's options or the settings file's [page] table ask for a page that cannot be served."""
+
+
+class SettingsFileError(BgpiError, ValueError):
+    """The service's settings file cannot be read or has faults; the message names the file and each fault."""
+
+
+class ScriptLineError(BgpiError, ValueError):
+    """A line of a board script that the script language does not allow; the message says what is wrong."""
+
+
+class HandError(BgpiError, ValueError):
+    """A hand typed at the terminal simulator that it cannot carry out; the message is the help to give."""
+
+
+class UnknownLinkError(BgpiError, ValueError):
+    """A replay asked for a link to the board that bgpi does not know (only pty)."""
+
+
+class EngineKindError(BgpiError, ValueError):
+    """An engine kind that is not one of `bgpi.engine.KINDS`."""
+
+
+class DiceInputError(BgpiError, ValueError):
+    """Dice given to a command (or in a batch line) that are not two numbers from 1 to 6."""
+
+
+class BatchLineError(BgpiError, ValueError):
+    """A line of `bgpi rules plays --batch` that is not a request it reads."""

@@ -2,7 +2,7 @@
 
 Every subcommand module has `register(subparsers)`, which adds its parser and sets
 `handler` to a function taking the parsed arguments and returning an exit status.
-Errors the user can fix are raised as `UsageError` (`bgpi.cli.errors`) and printed as one
+Errors the user can fix are raised as `UsageError` (`bgpi.exc`) and printed as one
 line, exit 2.
 """
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -64,37 +64,53 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from gpiozero.exc import GPIOZeroError
-
-    from bgpi.exc import (
-        FirmwareRefusedError,
-        LinkUnavailableError,
-        ProfileError,
-        SimPicoError,
-        UsageError,
-    )
-    from bgpi.hardware.board import default_board_kind
-    from bgpi.hardware.profile import load_profile
-    from bgpi.hardware.wiring import wiring_tables
-    from bgpi.link.board import LinkBoard, open_any_board
-
     out = out or sys.stdout
+    profile = _checked_profile(args)
+    if args.test == "wiring":
+        from bgpi.hardware.wiring import wiring_tables
+
+        out.write(wiring_tables(profile))
+        return 0
+    from bgpi.hardware.board import default_board_kind
+
+    locations = _locations(args.locations, profile)
+    kind = args.board or default_board_kind()
+    # The boot config first: it is often why the board will not open.
+    boot = check_boot(profile, kind, args.boot_config, out) if args.check else []
+    with _open_board(profile, kind) as board:
+        try:
+            if args.check:
+                return 0 if check(board, out, boot) else 1
+            return LIVE_TESTS[args.test](board, out, args, locations)
+        except KeyboardInterrupt:
+            # Ctrl-C is how a live test is meant to end.
+            out.write("\n")
+    return 0
+
+
+def _checked_profile(args: argparse.Namespace) -> Profile:
+    """The profile, once the arguments are found sound; UsageError for the first fault."""
+    from bgpi.exc import ProfileError
+    from bgpi.hardware.profile import load_profile
+
     if args.check == (args.test is not None):
         raise UsageError("give either a test (sensors, leds, buttons, wiring) or --check")
     for option, most in LIMITS.items():
         if (value := getattr(args, option)) is not None and not 0 <= value <= most:
             raise UsageError(f"--{option}: expected 0..{most}, got {value}")
     try:
-        profile = load_profile(args.profile)
+        return load_profile(args.profile)
     except ProfileError as error:
         raise UsageError(str(error)) from None
-    if args.test == "wiring":
-        out.write(wiring_tables(profile))
-        return 0
-    locations = _locations(args.locations, profile)
-    kind = args.board or default_board_kind()
-    # The boot config first: it is often why the board will not open.
-    boot = check_boot(profile, kind, args.boot_config, out) if args.check else []
+
+
+def _open_board(profile: Profile, kind: str) -> BoardDevices:
+    """The board of `kind`, open (connected, behind a co-processor); UsageError saying why not."""
+    from gpiozero.exc import GPIOZeroError
+
+    from bgpi.exc import FirmwareRefusedError, LinkUnavailableError, SimPicoError
+    from bgpi.link.board import LinkBoard, open_any_board
+
     try:
         board = open_any_board(profile, kind)
         if isinstance(board, LinkBoard):
@@ -110,22 +126,29 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         # kernel each say so in their own way (Blinka's `board` on an unknown machine
         # lacks SPI; NotImplementedError is a RuntimeError).
         raise UsageError(f"cannot open the board: {error}") from None
-    with board:
-        try:
-            if args.check:
-                return 0 if check(board, out, boot) else 1
-            if args.test == "sensors":
-                show_sensors(board, out, args.frames, args.seconds)
-            elif args.test == "leds":
-                walk_leds(board, out)
-            elif args.test == "walk":
-                return 0 if walk(board, out, locations) else 1
-            else:
-                show_buttons(board, out, args.seconds)
-        except KeyboardInterrupt:
-            # Ctrl-C is how a live test is meant to end.
-            out.write("\n")
+    return board
+
+
+# -- the live tests: each takes the board, the output, the arguments and --locations ----------
+
+
+def _sensors(board: BoardDevices, out: TextIO, args: argparse.Namespace, locations: list) -> int:
+    show_sensors(board, out, args.frames, args.seconds)
     return 0
+
+
+def _leds(board: BoardDevices, out: TextIO, args: argparse.Namespace, locations: list) -> int:
+    walk_leds(board, out)
+    return 0
+
+
+def _buttons(board: BoardDevices, out: TextIO, args: argparse.Namespace, locations: list) -> int:
+    show_buttons(board, out, args.seconds)
+    return 0
+
+
+def _walk(board: BoardDevices, out: TextIO, args: argparse.Namespace, locations: list) -> int:
+    return 0 if walk(board, out, locations) else 1
 
 
 def _locations(text: str | None, profile: Profile) -> list:
@@ -438,3 +461,8 @@ def _check_buttons(board: BoardDevices, out: TextIO) -> list[str]:
         how = "each pressed and seen" if board.sim is not None else "none stuck"
         out.write(f"buttons: ok, {len(names)} buttons, {how}\n")
     return problems
+
+
+LIVE_TESTS: dict[str, Callable[[BoardDevices, TextIO, argparse.Namespace, list], int]] = {
+    "sensors": _sensors, "leds": _leds, "buttons": _buttons, "walk": _walk}
+"""The tests on the open board, by name; each returns the exit status."""

@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Match ID): the cube decision before the roll, and the answer to a double."
         ),
     )
-    hint.add_argument("ids", metavar="ID[:MATCHID]", help="gnubg Position ID (the player on roll), optionally with a Match ID")
+    hint.add_argument("ids", metavar="ID[:MATCHID]",
+                      help="gnubg Position ID (the player on roll), optionally with a Match ID")
     hint.add_argument("--dice", nargs=2, metavar=("A", "B"), help="the two dice, 1 to 6")
     hint.add_argument("--plies", type=int, choices=(0, 1, 2), default=0, help="look-ahead (default 0)")
     hint.add_argument("--engine", choices=KINDS, default="auto",

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterable
 from typing import TextIO
 
-from bgpi.exc import UsageError
+from bgpi.exc import BatchLineError, DiceInputError, UsageError
 from bgpi.rules.ids import (
     GameState,
     MatchKey,
@@ -76,13 +76,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def parse_dice(values: object) -> Dice:
     """Dice from two values (strings or numbers); ValueError naming what is wrong."""
     if not isinstance(values, (list, tuple)) or len(values) != 2:
-        raise ValueError(f"dice must be two numbers from 1 to 6, not {values!r}")
+        raise DiceInputError(f"dice must be two numbers from 1 to 6, not {values!r}")
     dice = []
     for value in values:
         if isinstance(value, str) and value.strip().isdigit():
             value = int(value)
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
-            raise ValueError(f"a die shows 1 to 6, not {value!r}")
+            raise DiceInputError(f"a die shows 1 to 6, not {value!r}")
         dice.append(value)
     return Dice(*dice)
 
@@ -127,17 +127,17 @@ def batch_line(text: str) -> str:
     try:
         request = json.loads(text)
     except json.JSONDecodeError as error:
-        raise ValueError(f"not JSON: {error.msg} at column {error.colno}") from None
+        raise BatchLineError(f"not JSON: {error.msg} at column {error.colno}") from None
     except RecursionError:
-        raise ValueError("not JSON this command reads: nested too deeply") from None
+        raise BatchLineError("not JSON this command reads: nested too deeply") from None
     if not isinstance(request, dict):
-        raise ValueError('expected an object {"position_id": ..., "dice": [a, b]}')  # noqa: TRY004 (bad input)
+        raise BatchLineError('expected an object {"position_id": ..., "dice": [a, b]}')  # noqa: TRY004 (bad input)
     missing = [key for key in ("position_id", "dice") if key not in request]
     if missing:
-        raise ValueError("missing " + " and ".join(f'"{key}"' for key in missing))
+        raise BatchLineError("missing " + " and ".join(f'"{key}"' for key in missing))
     identifier = request["position_id"]
     if not isinstance(identifier, str):
-        raise ValueError(f'"position_id": expected a gnubg Position ID (a string), '  # noqa: TRY004
+        raise BatchLineError(f'"position_id": expected a gnubg Position ID (a string), '  # noqa: TRY004
                          f"got {json.dumps(identifier)[:40]}")
     waiting, moving = decode_position_id(identifier)
     dice = parse_dice(request["dice"])

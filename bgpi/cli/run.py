@@ -7,50 +7,44 @@ says).  The journal in the state directory records every event; a run that finds
 journal resumes that session where it stopped (after a power cut too), and `--new`
 starts a fresh one.  On the simulated board the keyboard (or a pipe) moves the
 checkers; without either (as under systemd) it runs until stopped.
+
+This command reads and checks its arguments; the board service (`bgpi.shell.service`)
+does the rest.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
-import json
 import os
 import signal
 import sys
 import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
 
-from bgpi.board.locations import BARS
+from bgpi.board.profile import Profile
 from bgpi.cli.config import SETTINGS_HELP, check_config, parse_config
 from bgpi.cli.settings import RunSettings, load_settings
 from bgpi.engine import DEFAULT_LEVEL, KINDS, LEVELS
-from bgpi.exc import FirmwareRefusedError, JournalError, ProfileError, UsageError
+from bgpi.exc import (
+    PageSettingsError,
+    ProfileError,
+    ServiceError,
+    SettingsFileError,
+    UsageError,
+)
 from bgpi.hardware.board import default_board_kind
-from bgpi.hardware.bootconfig import boot_problems, pi_model, read_boot_config
-from bgpi.hardware.frames import closed_switches
 from bgpi.hardware.profile import load_profile
-from bgpi.link.board import PTY, LinkBoard, board_kind
+from bgpi.link.board import PTY, board_kind
 from bgpi.rules.ids import decode_match_id
 from bgpi.rules.position import Side
 from bgpi.shell import sdnotify
-from bgpi.shell.advisor import open_advisor
-from bgpi.shell.console import Console, stdin_is_terminal
-from bgpi.shell.diskfull import RETRY_S, append_patiently, show_disk_full
-from bgpi.shell.journal import Journal, default_state_dir, free_name, journal_path
-from bgpi.shell.live import run_live
-from bgpi.shell.recorder import Recorder
-from bgpi.shell.recovery import JOURNAL_ALERT_S, open_state
+from bgpi.shell.console import stdin_is_terminal
+from bgpi.shell.journal import default_state_dir, journal_path
 from bgpi.shell.script import BoardPosition
-from bgpi.shell.simtable import BOARD_FILE, SimulatedTable, TableRunner
-from bgpi.table.controller import Table
-from bgpi.table.tracker import Sensing
-from bgpi.web.bridge import Bridge
-from bgpi.web.page import add_page_options, open_page
-from bgpi.web.words import Story
+from bgpi.shell.service import BoardService, ServiceSettings, SessionSetup
+from bgpi.web.page import BoardPage, add_page_options, page_settings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -100,44 +94,69 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 class _NewSession:
     """What the arguments ask of a new session; checked before anything is touched."""
 
-    config: dict
-    position: BoardPosition | None
+    setup: SessionSetup
     asked: bool
     """Whether the command line asks for anything of a new session."""
 
 
 def _run(args: argparse.Namespace) -> int:
-    try:
-        return _run_board(args)
-    except UsageError as error:
-        # Under systemd this is what `systemctl status bgpi` shows (exit 2: no restart).
-        sdnotify.status(f"stopped: {error}")
-        raise
-
-
-def _run_board(args: argparse.Namespace) -> int:
     # From the start, so that a stop asked for while the board opens still ends cleanly.
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
-    # Every argument is checked, and the board opened, before the state directory is touched.
     try:
-        settings = load_settings(args.settings) if args.settings else RunSettings()
-    except ValueError as error:
+        settings, page = _service_settings(args)
+        with BoardService(settings, stop, page, say=_say) as service:
+            service.run()
+    except (UsageError, ServiceError) as error:
+        # Under systemd this is what `systemctl status bgpi` shows (exit 2: no restart).
+        sdnotify.status(f"stopped: {error}")
         raise UsageError(str(error)) from None
-    kind = args.board or settings.board or default_board_kind()
+    return 0
+
+
+def _say(line: str) -> None:
+    print(f"bgpi run: {line}", file=sys.stderr, flush=True)
+
+
+def _service_settings(args: argparse.Namespace) -> tuple[ServiceSettings, BoardPage | None]:
+    """The service's settings and its page, from the arguments over the settings file.
+
+    Every argument is checked here, before the board opens and the state directory is
+    touched; UsageError for the first fault."""
+    try:
+        file = load_settings(args.settings) if args.settings else RunSettings()
+    except SettingsFileError as error:
+        raise UsageError(str(error)) from None
+    kind = args.board or file.board or default_board_kind()
     if kind == PTY:
         raise UsageError("--board pty (the simulated Pico) is for `bgpi replay --link pty` and "
                          "`bgpi diag`; `bgpi run` takes sim, pi or serial:DEVICE")
     state = args.state or default_state_dir()
+    profile = _profile(args.profile or file.profile, file.brightness)
+    new = _new_session(args, file)
+    _check_state(state, args, new)
     try:
-        profile = load_profile(args.profile or settings.profile)
+        shown = page_settings(args, file.page)
+    except PageSettingsError as error:
+        raise UsageError(f"cannot serve the page: {error}") from None
+    settings = ServiceSettings(kind, profile, state, new.setup, args.new, args.seed, args.record,
+                               hands=kind == "sim" and _interactive(stdin_is_terminal()), words=not args.json)
+    return settings, None if shown is None else BoardPage(shown, profile.geometry, state)
+
+
+def _profile(path: str | None, brightness: float | None) -> Profile:
+    try:
+        profile = load_profile(path)
     except ProfileError as error:
         raise UsageError(str(error)) from None
-    if settings.brightness is not None:
-        profile = dataclasses.replace(
-            profile, leds=dataclasses.replace(profile.leds, brightness=settings.brightness))
-    new = _new_session(args, settings)
+    if brightness is None:
+        return profile
+    return dataclasses.replace(profile, leds=dataclasses.replace(profile.leds, brightness=brightness))
+
+
+def _check_state(state: Path, args: argparse.Namespace, new: _NewSession) -> None:
+    """A new session's arguments are refused where a session is in progress, unless --new."""
     if state.exists() and not state.is_dir():
         raise UsageError(f"the state directory {state} is not a directory")
     journal_exists = journal_path(state).exists()
@@ -147,126 +166,6 @@ def _run_board(args: argparse.Namespace) -> int:
                          "(the old journal is kept)")
     if args.new and journal_exists and not os.access(state, os.W_OK):
         raise UsageError(f"cannot set the journal in {state} aside: permission denied")
-    sensing = Sensing(profile.geometry)
-    table, opening = _new_table(sensing, new)
-
-    terminal = kind == "sim" and stdin_is_terminal()
-    words = kind == "sim" and not args.json
-    out = sys.stdout
-    journal = console = bridge = page = advisor = None
-
-    def pause(error: JournalError) -> None:
-        print(f"bgpi run: {error}: play paused, the write is tried again every {RETRY_S:g} s",
-              file=sys.stderr)
-        show_disk_full(runner.board.leds, profile.leds)
-
-    def go_on() -> None:
-        print("bgpi run: the journal is written again: play goes on", file=sys.stderr)
-        runner.show_lights(redraw=True)
-
-    def emit(event: dict) -> None:
-        # On the disk before it is shown, however long the disk takes.
-        if not append_patiently(journal, event, stop, pause, go_on):
-            return
-        if kind == "sim":
-            with contextlib.suppress(OSError):  # the next event saves them again
-                runner.save_board(state)  # the simulated checkers as they stand with this event
-        bridge.hear(event)
-        if console is not None and words:
-            console.say(event)
-        else:
-            out.write(json.dumps(event) + "\n")
-            out.flush()
-
-    if kind == "pi" and (boot := read_boot_config(model := pi_model())) is not None:
-        for problem in boot_problems(boot, model, profile):
-            print(f"bgpi run: warning: {problem}", file=sys.stderr)
-    try:
-        # Opened for the new session's table; a resumed one takes its place below.
-        runner = (SimulatedTable(profile, table, emit, args.seed) if kind == "sim"
-                  else TableRunner(profile, table, emit, kind, status=_link_status))
-    except Exception as error:  # noqa: BLE001 (board libraries fail in their own ways: AttributeError, ImportError, ...)
-        raise UsageError(f"cannot open the {kind} board: {error}") from None
-    try:
-        record = _open_record(args.record)
-        try:
-            if args.new:
-                _set_aside(state)
-            opened = open_state(state, sensing)
-        except (OSError, JournalError) as error:
-            raise UsageError(_state_problem(state, error)) from None
-        journal = opened.journal
-        bridge = Bridge(Story.of(opened.history))
-        for note in opened.notes:
-            print(f"bgpi run: {note}", file=sys.stderr)
-        if opened.table is not None:
-            runner.replace_table(opened.table)
-            opening = []
-        advisor = runner.advise = open_advisor(runner.table.config)
-        if runner.table.computer is not None and not advisor.engine.available:
-            raise UsageError(f"the computer opponent needs an engine: {advisor.engine.backend.reason}")
-        opening += opened.opening()
-        console = Console(sys.stdin, out, words=words) if kind == "sim" and _interactive(terminal) else None
-
-        def new_session(runner: TableRunner, config: dict) -> None:  # asked for by the page
-            nonlocal journal
-            table, opening = Table.new(sensing, config)
-            journal.close()
-            _set_aside(state)
-            journal = Journal.open(state)
-            runner.replace_table(table)
-            if kind == "sim":
-                runner.set_position(table.position)
-            for event in opening:
-                emit(event)
-
-        bridge.start_session = new_session
-        if kind == "sim" and opened.damaged is None:
-            runner.restore_board(state)
-        elif kind == "sim":
-            runner.set_position(runner.table.position)  # the checkers as the journal left them
-        if opened.damaged is not None:
-            runner.alert(BARS, JOURNAL_ALERT_S)
-        board = "the simulated board" if kind == "sim" else "the board"
-        try:
-            page = open_page(args, settings.page, bridge, profile.geometry, state)
-            print(f"bgpi run: {board} is running" + (f"; its page: {page.url}" if page else ""),
-                  file=sys.stderr, flush=True)
-        except ValueError as error:
-            raise UsageError(f"cannot serve the page: {error}") from None
-        except OSError as error:  # the board comes first: it runs without its page
-            print(f"bgpi run: {board} is running without its page: {error.strerror or error} "
-                  "(--port N for another port)", file=sys.stderr, flush=True)
-        for event in opening:
-            emit(event)
-        runner.scan()
-        if record is not None:
-            runner.recorder = Recorder(record, closed_switches(runner.debouncer.stable, profile.sensors), runner.now)
-        try:
-            # Behind a co-processor the loop sleeps on the link, woken by what it sends.
-            sleep = runner.board.link.wait if isinstance(runner.board, LinkBoard) else time.sleep
-            run_live(runner, stop, console, after_scan=bridge.after_scan, sleep=sleep)
-        except FirmwareRefusedError as error:
-            raise UsageError(str(error)) from None
-        if kind == "sim":
-            runner.save_board(state)
-    finally:
-        if page is not None:
-            page.stop()
-        runner.close()
-        if advisor is not None:
-            advisor.close()
-        if journal is not None:
-            journal.close()
-    return 0
-
-
-def _link_status(line: str) -> None:
-    """The co-processor's link came or went: say so (play pauses while it is away)."""
-    if "not connected" in line:
-        line += "; play paused, reconnecting"
-    print(f"bgpi run: {line}", file=sys.stderr, flush=True)
-    sdnotify.status(line)
 
 
 def _interactive(terminal: bool) -> bool:
@@ -290,7 +189,7 @@ def _new_session(args: argparse.Namespace, settings: RunSettings) -> _NewSession
     if args.position is None:
         if args.turn is not None:
             raise UsageError("--turn says who is on roll in --position; give --position too")
-        return _NewSession(check_config(settings.config(given)), None, bool(given))
+        return _NewSession(SessionSetup(check_config(settings.config(given))), bool(given))
     config = given
     position_text, _, match_text = args.position.partition(":")
     turn = Side.parse(args.turn) if args.turn else None
@@ -310,36 +209,4 @@ def _new_session(args: argparse.Namespace, settings: RunSettings) -> _NewSession
         position = BoardPosition(position_text, turn or key_turn or Side.WHITE, match_text or None)
     except ValueError as error:
         raise UsageError(f"--position: {error}") from None
-    return _NewSession(check_config(settings.config(config)), position, True)
-
-
-def _new_table(sensing: Sensing, new: _NewSession) -> tuple[Table, list[dict]]:
-    position = new.position
-    if position is None:
-        return Table.new(sensing, new.config)
-    return Table.new(sensing, new.config, position.position_id, position.turn, position.match_id)
-
-
-def _open_record(path: Path | None) -> TextIO | None:
-    if path is None:
-        return None
-    try:
-        return path.open("w", encoding="utf-8")
-    except OSError as error:
-        raise UsageError(f"--record: cannot write {path}: {error.strerror or error}") from None
-
-
-def _state_problem(state: Path, error: Exception) -> str:
-    if isinstance(error, JournalError):
-        return str(error)
-    reason = "permission denied" if isinstance(error, PermissionError) else (error.strerror or str(error))
-    return f"cannot set the journal in {state} aside: {reason}"
-
-
-def _set_aside(state: Path) -> None:
-    """Move an old journal out of the way, as journal.1.jsonl, journal.2.jsonl, ..."""
-    old = journal_path(state)
-    if not old.exists():
-        return
-    old.rename(free_name(old, ""))
-    (state / BOARD_FILE).unlink(missing_ok=True)
+    return _NewSession(SessionSetup(check_config(settings.config(config)), position), True)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bgpi.exc import SettingsFileError
 from bgpi.link.board import board_kind
 
 TOP_KEYS = ("board", "profile", "brightness", "session", "money", "page")
@@ -45,13 +46,13 @@ class RunSettings:
 
 
 def load_settings(path: Path) -> RunSettings:
-    """The settings in `path`.  Raises ValueError naming the file and every problem."""
+    """The settings in `path`.  Raises SettingsFileError (a ValueError) naming the file and every problem."""
     try:
         document = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise ValueError(f"settings {path}: cannot read it: {error.strerror or error}") from None
+        raise SettingsFileError(f"settings {path}: cannot read it: {error.strerror or error}") from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise ValueError(f"settings {path}: {error}") from None
+        raise SettingsFileError(f"settings {path}: {error}") from None
     problems: list[str] = []
     _known(document, TOP_KEYS, "", problems)
     board = document.get("board")
@@ -75,7 +76,7 @@ def load_settings(path: Path) -> RunSettings:
         _known(table, keys, f"{name}.", problems)
         tables.append(table)
     if problems:
-        raise ValueError(f"settings {path}: " + "; ".join(problems))
+        raise SettingsFileError(f"settings {path}: " + "; ".join(problems))
     return RunSettings(board, profile or None, brightness, *tables)
 
 

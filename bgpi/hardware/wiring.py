@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from bgpi.board.locations import describe
-from bgpi.board.profile import BUTTON_NAMES, CHANNELS, DICE, LED_DRIVER_PINS, LedConfig, Profile
+from bgpi.board.profile import (
+    BUTTON_NAMES,
+    CHANNELS,
+    DICE,
+    LED_DRIVER_PINS,
+    LedConfig,
+    Profile,
+)
 
 
 def led_labels(leds: LedConfig) -> list[str]:

@@ -21,7 +21,7 @@ from bgpi.engine import (
     parse_level,
     parse_opponent,
 )
-from bgpi.exc import EngineError
+from bgpi.exc import EngineError, EngineKindError
 from bgpi.rules.position import Side
 from bgpi.shell.analysis import Decision, assess
 
@@ -36,10 +36,12 @@ class Advisor:
     """Answers the table's requests with an engine."""
 
     def __init__(self, engine: Engine, hint: Strength = LEVELS[DEFAULT_LEVEL],
-                 computer: Strength = LEVELS[DEFAULT_LEVEL]) -> None:
+                 computer: Strength = LEVELS[DEFAULT_LEVEL], kind: str = "auto") -> None:
         self.engine = engine
         self.hint = hint
         self.computer = computer
+        self.kind = kind
+        """The kind of engine asked for (`bgpi.engine.KINDS`), which `engine` is."""
 
     def __call__(self, request: dict) -> tuple[dict | None, str | None]:
         """(the answer, None) or (None, why there is none)."""
@@ -89,14 +91,20 @@ def engine_problems(config: Mapping) -> list[str]:
 
 def _kind(text: str) -> None:
     if text not in KINDS:
-        raise ValueError(f"unknown engine {text!r}: expected one of {', '.join(KINDS)}")
+        raise EngineKindError(f"unknown engine {text!r}: expected one of {', '.join(KINDS)}")
 
 
-def open_advisor(config: Mapping) -> Advisor:
+def open_advisor(config: Mapping, current: Advisor | None = None) -> Advisor:
     """The advisor a session's config asks for: `engine` (a kind of `bgpi.engine.KINDS`,
     default "auto"), `opponent` ("gnubg[:LEVEL]") and `hint_level`.  ValueError for a
-    bad value."""
+    bad value.
+
+    `current` is the advisor in use, if any: its engine serves again when `config` asks
+    for the same kind (starting another GNU Backgammon takes a while), at the strengths
+    `config` asks for.  The caller closes whichever engine is no longer used."""
     hint = parse_level(config["hint_level"]) if "hint_level" in config else LEVELS[DEFAULT_LEVEL]
     computer = parse_opponent(config["opponent"]) if config.get("opponent") else LEVELS[DEFAULT_LEVEL]
-    engine = open_engine(config.get("engine", "auto"), timeout=BOARD_TIMEOUT)
-    return Advisor(engine, hint, computer)
+    kind = config.get("engine", "auto")
+    if current is not None and current.kind == kind:
+        return Advisor(current.engine, hint, computer, kind)
+    return Advisor(open_engine(kind, timeout=BOARD_TIMEOUT), hint, computer, kind)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from bgpi.board.locations import TRAYS, checkers_on, parse_location
-from bgpi.exc import ScriptError
+from bgpi.exc import HandError, ScriptError
 from bgpi.rules.position import Position, Side
 from bgpi.shell.script import (
     Hold,
@@ -67,15 +67,15 @@ def parse_hand(text: str):
     """
     words = text.split()
     if not words:
-        raise ValueError("type ? for help")
+        raise HandError("type ? for help")
     verb, args = words[0], words[1:]
     if text.lstrip().startswith("{"):
         try:
             (line,) = parse_script(text).lines
         except ScriptError as error:
-            raise ValueError("; ".join(error.problems)) from None
+            raise HandError("; ".join(error.problems)) from None
         except ValueError:
-            raise ValueError("one move, press or wait per line") from None
+            raise HandError("one move, press or wait per line") from None
         return line
     try:
         if verb == "q":
@@ -97,17 +97,17 @@ def parse_hand(text: str):
             (seconds,) = _numbers(args, 1, float, "w SECONDS: a number of seconds, e.g. w 2")
             return Wait(seconds)
     except ValueError as error:
-        raise ValueError(str(error)) from None
-    raise ValueError(f"{text.strip()!r}: type ? for help")
+        raise HandError(str(error)) from None
+    raise HandError(f"{text.strip()!r}: type ? for help")
 
 
 def _numbers(args: list[str], count: int, kind, usage: str) -> list:
     if len(args) != count:
-        raise ValueError(usage)
+        raise HandError(usage)
     try:
         return [kind(arg) for arg in args]
     except ValueError:
-        raise ValueError(usage) from None
+        raise HandError(usage) from None
 
 
 def _location(text: str):
@@ -185,7 +185,7 @@ def as_read(table) -> Position:
         return believed
     white, black = list(believed.white), list(believed.black)
     sensing = table.sensing
-    for location, seen, limit in zip(sensing.locations, table.seen, sensing.limits):
+    for location, seen, limit in zip(sensing.locations, table.seen, sensing.limits, strict=True):
         have = checkers_on(believed, location)
         if min(have, limit) == seen:
             continue
@@ -237,7 +237,7 @@ def perform(runner: TableRunner, hand, console: Console) -> None:
         return
     if not isinstance(runner, SimulatedTable):
         if not isinstance(hand, (ShortPress, Hold)):
-            raise ValueError("on a real board, hands move the checkers and roll the dice")  # noqa: TRY004
+            raise HandError("on a real board, hands move the checkers and roll the dice")  # noqa: TRY004
         runner.press(hand.button, long=isinstance(hand, Hold))
         return
     shown = runner.act(hand)

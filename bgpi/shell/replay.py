@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bgpi.board.locations import BARS
 from bgpi.board.profile import Profile
-from bgpi.exc import ReplayError
+from bgpi.exc import ReplayError, UnknownLinkError
 from bgpi.hardware.board import BoardDevices
 from bgpi.link.board import PTY, open_pty_board
 from bgpi.shell.advisor import open_advisor
@@ -105,7 +105,7 @@ def _board(profile: Profile, link: str | None) -> BoardDevices | None:
     if link is None:
         return None
     if link != PTY:
-        raise ValueError(f"unknown link {link!r}: expected {PTY}")
+        raise UnknownLinkError(f"unknown link {link!r}: expected {PTY}")
     return open_pty_board(profile)
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from bgpi.board.locations import BARS, POINTS, TRAYS, Location, describe
 from bgpi.board.profile import BUTTON_NAMES, Geometry
-from bgpi.exc import ScriptError
+from bgpi.exc import ScriptError, ScriptLineError
 from bgpi.rules.ids import MatchKey, decode_match_id, position_from_id
 from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Settings
@@ -64,13 +64,13 @@ def check_location(value: object) -> Location:
     if isinstance(value, int) and not isinstance(value, bool):
         if value in POINTS:
             return value
-        raise ValueError(f"there is no point {value}: points are 1 to 24")
+        raise ScriptLineError(f"there is no point {value}: points are 1 to 24")
     if isinstance(value, str):
         if value in BARS or value in TRAYS:
             return value
         if value.strip().isdigit():
-            raise ValueError(f"a point is written as a JSON number: {value.strip()}, not {_json(value)}")
-    raise ValueError(
+            raise ScriptLineError(f"a point is written as a JSON number: {value.strip()}, not {_json(value)}")
+    raise ScriptLineError(
         f"unknown location {_json(value)}: expected a point 1..24 (a number) or one of "
         f"{_choices((*BARS, *TRAYS))}"
     )
@@ -78,7 +78,7 @@ def check_location(value: object) -> Location:
 
 def _check_button(button: object) -> None:
     if button not in BUTTON_NAMES:
-        raise ValueError(f"unknown button {_json(button)}: expected one of {_choices(BUTTON_NAMES)}")
+        raise ScriptLineError(f"unknown button {_json(button)}: expected one of {_choices(BUTTON_NAMES)}")
 
 
 # -- the lines -----------------------------------------------------------------------------
@@ -93,7 +93,7 @@ class StartingBoard:
 
     def __post_init__(self) -> None:
         if self.kind not in ("start", "empty"):
-            raise ValueError(f"unknown board {_json(self.kind)}: expected one of {_choices(BOARDS)}")
+            raise ScriptLineError(f"unknown board {_json(self.kind)}: expected one of {_choices(BOARDS)}")
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ class BoardPosition:
     def __post_init__(self) -> None:
         if not isinstance(self.turn, Side):
             # Bad input, reported like any other fault of a script: ValueError.
-            raise ValueError(f"turn {self.turn!r}: expected Side.WHITE or Side.BLACK")  # noqa: TRY004
+            raise ScriptLineError(f"turn {self.turn!r}: expected Side.WHITE or Side.BLACK")  # noqa: TRY004
         problems = []
         try:
             object.__setattr__(self, "position", position_from_id(self.position_id, self.turn))
@@ -130,7 +130,7 @@ class BoardPosition:
                 problems.append(str(error))
         object.__setattr__(self, "match", match)
         if problems:
-            raise ValueError("; ".join(problems))
+            raise ScriptLineError("; ".join(problems))
 
 
 @dataclass(frozen=True)
@@ -147,7 +147,7 @@ class Config:
     def __post_init__(self) -> None:
         object.__setattr__(self, "settings", MappingProxyType(dict(self.settings)))
         if problems := _config_problems(self.settings):
-            raise ValueError("; ".join(problems))
+            raise ScriptLineError("; ".join(problems))
 
 
 def _config_problems(settings: Mapping[str, Any]) -> list[str]:
@@ -184,7 +184,7 @@ class SetDice:
         faults = [f"a die shows 1 to 6, not {_json(die)}" for die in (self.first, self.second)
                   if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= 6]
         if faults:
-            raise ValueError("; ".join(faults))
+            raise ScriptLineError("; ".join(faults))
 
 
 @dataclass(frozen=True)
@@ -235,10 +235,10 @@ class Slot:
     def __post_init__(self) -> None:
         check_location(self.location)
         if isinstance(self.index, bool) or not isinstance(self.index, int) or self.index < 0:
-            raise ValueError(f"a switch index is a whole number from 0 (outermost), "
+            raise ScriptLineError(f"a switch index is a whole number from 0 (outermost), "
                              f"not {_json(self.index)}")
         if not isinstance(self.closed, bool):
-            raise ValueError(  # noqa: TRY004 (bad input, as any other fault)
+            raise ScriptLineError(  # noqa: TRY004 (bad input, as any other fault)
                 f"a switch is closed (true) or open (false), not {_json(self.closed)}")
 
 
@@ -280,7 +280,7 @@ class Wait:
         seconds = self.seconds
         if (isinstance(seconds, bool) or not isinstance(seconds, int | float)
                 or not 0 <= seconds <= MAX_WAIT):
-            raise ValueError(f"a wait is a number of seconds, 0 to {MAX_WAIT:g}, not {_json(seconds)}")
+            raise ScriptLineError(f"a wait is a number of seconds, 0 to {MAX_WAIT:g}, not {_json(seconds)}")
         object.__setattr__(self, "seconds", float(seconds))
 
 
@@ -293,7 +293,7 @@ class Show:
 
     def __post_init__(self) -> None:
         if self.what not in SHOWS:
-            raise ValueError(f"cannot show {_json(self.what)}: expected one of {_choices(SHOWS)}")
+            raise ScriptLineError(f"cannot show {_json(self.what)}: expected one of {_choices(SHOWS)}")
 
 
 Action = SetDice | Lift | Place | Move | Slot | ShortPress | Hold | Wait | Show
@@ -459,7 +459,7 @@ class _Parser:
                 return StartingBoard(value, line=number)
             case "config":
                 if not isinstance(value, dict):
-                    raise ValueError(  # noqa: TRY004 (bad input, as any other fault)
+                    raise ScriptLineError(  # noqa: TRY004 (bad input, as any other fault)
                         f"expected an object of settings such as {{\"match\": 5}}, "
                         f"got {_json(value)}")
                 return Config(value, line=number)
@@ -498,7 +498,7 @@ class _Parser:
         if match_id is not None and not isinstance(match_id, str):
             faults.append(f"\"match_id\": expected a gnubg Match ID (a string), got {_json(match_id)}")
         if faults:
-            raise ValueError("; ".join(faults))
+            raise ScriptLineError("; ".join(faults))
         return BoardPosition(position_id, side, match_id, line=number)
 
     def check_switch(self, line: Slot) -> None:
@@ -543,12 +543,12 @@ class _Parser:
 
 def _items(value: Any, count: int, shape: str) -> list[Any]:
     if not isinstance(value, list) or len(value) != count:
-        raise ValueError(f"expected {shape}, got {_json(value)}")
+        raise ScriptLineError(f"expected {shape}, got {_json(value)}")
     return value
 
 
 def _no_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise ScriptLineError(f"{name} is not a number JSON allows")
 
 
 # -- writing ------------------------------------------------------------------------------

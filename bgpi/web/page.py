@@ -1,21 +1,25 @@
-"""`bgpi run`'s page: its options, its access token, and starting it beside the scan loop.
+"""`bgpi run`'s page: its options, its access token, and serving it beside the scan loop.
 
-The server (and aiohttp, a tenth of a second to import) is loaded only when a page is
-served: the service, which serves none by default, starts without it.
+The server (and aiohttp, a tenth of a second to import) and the bridge are loaded only
+when a page is served: the service, which serves none by default, starts without them.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bgpi.board.profile import Geometry
+from bgpi.exc import PageSettingsError
 from bgpi.web import DEFAULT_HOST, DEFAULT_PORT
-from bgpi.web.bridge import Bridge
 
 if TYPE_CHECKING:
+    from bgpi.shell.service import StartSession
+    from bgpi.shell.simtable import TableRunner
+    from bgpi.web.bridge import Bridge
     from bgpi.web.server import WebServer
 
 TOKEN_FILE = "web-token"
@@ -48,30 +52,70 @@ def access_token(state_dir: Path) -> str:
     return token
 
 
-def open_page(args: argparse.Namespace, settings: dict | None, bridge: Bridge, geometry: Geometry,
-              state_dir: Path) -> WebServer | None:
-    """The page's server, started, as the options and the settings file's [page] table ask.
+@dataclass(frozen=True)
+class PageSettings:
+    """Where the page is served; checked (`page_settings`)."""
+
+    port: int = DEFAULT_PORT
+    listen: str | None = None
+    """The address to serve on instead of 127.0.0.1; then only with the access token."""
+
+
+def page_settings(args: argparse.Namespace, settings: dict | None) -> PageSettings | None:
+    """The page the options and the settings file's [page] table ask for; None for none.
 
     Without a settings file (`settings` None) the page is served unless --no-page; with
     one, only if it says ``enabled = true`` (the service's network is closed otherwise).
-    Options win over the file.  None when no page is served.  Raises OSError if the
-    port cannot be bound, ValueError for a bad port or a bad [page] value.
+    Options win over the file.  PageSettingsError for a bad port or a bad [page] value.
     """
     page = {"enabled": True} if settings is None else settings
     enabled = page.get("enabled", False)
     if not isinstance(enabled, bool):
-        raise ValueError(f"settings [page] enabled: expected true or false, got {enabled!r}")  # noqa: TRY004 (bad input)
+        raise PageSettingsError(f"settings [page] enabled: expected true or false, got {enabled!r}")
     if args.no_page or not enabled:
         return None
     port = args.port if args.port is not None else page.get("port", DEFAULT_PORT)
     if type(port) is not int or not 0 <= port <= 65535:
-        raise ValueError(f"port {port!r}: a port is a number from 0 to 65535")
+        raise PageSettingsError(f"port {port!r}: a port is a number from 0 to 65535")
     listen = args.listen if args.listen is not None else page.get("listen")
     if listen is not None and not isinstance(listen, str):
-        raise ValueError(f"settings [page] listen: expected an address such as \"0.0.0.0\", got {listen!r}")
-    token = access_token(state_dir) if listen is not None else None
-    from bgpi.web.server import WebServer
+        raise PageSettingsError(f"settings [page] listen: expected an address such as \"0.0.0.0\", got {listen!r}")
+    return PageSettings(port, listen)
 
-    server = WebServer(bridge, geometry, listen or DEFAULT_HOST, port, token, state_dir)
-    server.start()
-    return server
+
+class BoardPage:
+    """The page of a running board (a `bgpi.shell.service.Page`): the bridge the scan loop
+    feeds (`bgpi.web.bridge`) and the server beside it, started by `open`."""
+
+    def __init__(self, settings: PageSettings, geometry: Geometry, state_dir: Path) -> None:
+        self.settings = settings
+        self.geometry = geometry
+        self.state_dir = state_dir
+        self._bridge: Bridge | None = None
+        self._server: WebServer | None = None
+
+    def open(self, history: tuple[dict, ...], start_session: StartSession) -> str:
+        """Serve the page, its story begun with `history`; its address.  OSError if the
+        port cannot be bound."""
+        from bgpi.web.bridge import Bridge
+        from bgpi.web.server import WebServer
+        from bgpi.web.words import Story
+
+        self._bridge = Bridge(Story.of(history), start_session)
+        listen = self.settings.listen
+        token = access_token(self.state_dir) if listen is not None else None
+        server = WebServer(self._bridge, self.geometry, listen or DEFAULT_HOST, self.settings.port, token,
+                           self.state_dir)
+        server.start()
+        self._server = server
+        return server.url
+
+    def hear(self, event: dict) -> None:
+        self._bridge.hear(event)
+
+    def after_scan(self, runner: TableRunner) -> None:
+        self._bridge.after_scan(runner)
+
+    def close(self) -> None:
+        if self._server is not None:
+            self._server.stop()

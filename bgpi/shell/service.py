@@ -1,0 +1,362 @@
+"""The board as a service: everything `bgpi run` keeps open, opened and closed in one place.
+
+`BoardService` is a context manager.  Entering it opens, in this order, the board (its
+LEDs and switches, or the link to a co-processor), the recording, the journal (resuming
+its session, or starting the one the settings describe), the engine and the page, and
+journals the session's first events; `run` scans until stopped; leaving the `with`
+block closes them all, the page first and the journal last, however it is left.
+
+Every event the table emits is journaled before anything shows it: through a full disk
+play pauses until the line is written (`bgpi.shell.diskfull`).  A new session asked for
+by the page sets the journal aside, as ``--new`` does, and brings its own engine
+settings: another kind of engine is opened, the strengths (the opponent's level,
+`hint_level`) are the new session's.  A new session chosen on the board's buttons keeps
+the engine settings, so it needs nothing re-opened.
+
+Nothing here knows the web: the page (`bgpi.web.page.BoardPage`) is handed in as a
+`Page`, which hears every event and looks at the table after every scan.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol, TextIO
+
+from bgpi.board.locations import BARS
+from bgpi.board.profile import Profile
+from bgpi.exc import FirmwareRefusedError, JournalError, ServiceError
+from bgpi.hardware.bootconfig import boot_problems, pi_model, read_boot_config
+from bgpi.hardware.frames import closed_switches
+from bgpi.link.board import LinkBoard
+from bgpi.shell import sdnotify
+from bgpi.shell.advisor import Advisor, open_advisor
+from bgpi.shell.console import Console
+from bgpi.shell.diskfull import RETRY_S, append_patiently, show_disk_full
+from bgpi.shell.journal import Journal, free_name, journal_path
+from bgpi.shell.live import run_live
+from bgpi.shell.recorder import Recorder
+from bgpi.shell.recovery import JOURNAL_ALERT_S, Opened, open_state
+from bgpi.shell.script import BoardPosition
+from bgpi.shell.simtable import BOARD_FILE, SimulatedTable, TableRunner
+from bgpi.table.controller import Table
+from bgpi.table.tracker import Sensing
+
+
+@dataclass(frozen=True)
+class SessionSetup:
+    """A new session: its config (checked) and, to practise one, the position it starts from."""
+
+    config: Mapping = field(default_factory=dict)
+    position: BoardPosition | None = None
+
+    def table(self, sensing: Sensing) -> tuple[Table, list[dict]]:
+        """The new session's table and its first events."""
+        if self.position is None:
+            return Table.new(sensing, dict(self.config))
+        position = self.position
+        return Table.new(sensing, dict(self.config), position.position_id, position.turn, position.match_id)
+
+
+@dataclass(frozen=True)
+class ServiceSettings:
+    """What the board service runs, every value checked (`bgpi run` builds it from its arguments)."""
+
+    board: str
+    """A board kind (`bgpi.link.board.board_kind`): "sim", "pi" or "serial:DEVICE"."""
+    profile: Profile
+    state: Path
+    """The state directory: the journal, the simulated checkers, the page's token."""
+    session: SessionSetup = field(default_factory=SessionSetup)
+    """The session to start when there is none to resume (or with `new`)."""
+    new: bool = False
+    """Set the journal aside and start `session` even if there is one to resume."""
+    seed: int | None = None
+    """Seed of the simulated dice; None for the OS's random source."""
+    record: Path | None = None
+    """Where to record the switches and buttons as a board script; None for nowhere."""
+    hands: bool = False
+    """On the simulated board: take hands from standard input (`bgpi.shell.console`)."""
+    words: bool = True
+    """On the simulated board with hands: the table log in words rather than JSON."""
+
+    @property
+    def simulated(self) -> bool:
+        return self.board == "sim"
+
+
+StartSession = Callable[[object, dict], None]
+"""How the page starts a new session: called on the scan loop's thread with the runner
+(the bridge's way; the service has its own) and the config; raises ValueError or OSError
+with a message for the page."""
+
+
+class Page(Protocol):
+    """The board's page as the service sees it (`bgpi.web.page.BoardPage`)."""
+
+    def open(self, history: tuple[dict, ...], start_session: StartSession) -> str:
+        """Serve the page, which begins its story with `history` (the events resumed);
+        returns its address.  Raises OSError if it cannot be served."""
+
+    def hear(self, event: dict) -> None:
+        """A table-log event, once it is journaled."""
+
+    def after_scan(self, runner: TableRunner) -> None:
+        """Called after every scan, on the scan loop's thread; returns at once."""
+
+    def close(self) -> None:
+        """Stop serving (nothing, if it never opened)."""
+
+
+def _say_nothing(line: str) -> None:
+    pass
+
+
+class BoardService:
+    """`bgpi run`'s board, journal, engine and page, as a context manager; see the module docstring.
+
+    Opening raises `ServiceError` (one line, for the person at the board) for anything
+    that keeps the board from starting; so does `run` for firmware this host cannot
+    work with.  `say` hears the lines a person should read (the page's address, a
+    journal's damage, the link coming and going); the table log goes to `out`.
+    """
+
+    def __init__(self, settings: ServiceSettings, stop: threading.Event, page: Page | None = None,
+                 say: Callable[[str], None] = _say_nothing, stdin: TextIO | None = None,
+                 out: TextIO | None = None) -> None:
+        self.settings = settings
+        self.stop = stop
+        """Set to end `run` (by a signal, on any thread); also ends a wait for a full disk."""
+        self._page = page
+        self._say = say
+        self._stdin = stdin if stdin is not None else sys.stdin
+        self._out = out if out is not None else sys.stdout
+        self._sensing = Sensing(settings.profile.geometry)
+        self.runner: TableRunner | None = None
+        self._record: TextIO | None = None
+        self._journal: Journal | None = None
+        self._advisor: Advisor | None = None
+        self._console: Console | None = None
+
+    # -- opening and closing ----------------------------------------------------------
+
+    def __enter__(self) -> BoardService:
+        try:
+            self._open()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _open(self) -> None:
+        settings = self.settings
+        self._warn_of_boot_config()
+        table, opening = settings.session.table(self._sensing)
+        self.runner = runner = self._open_board(table)  # for the new session; a resumed one takes its place
+        self._record = _open_record(settings.record)
+        opened = self._open_journal()
+        if opened.table is not None:
+            runner.replace_table(opened.table)
+            opening = []
+        self._advisor = runner.advise = self._advisor_for(runner.table)
+        opening += opened.opening()
+        if settings.simulated and settings.hands:
+            self._console = Console(self._stdin, self._out, words=settings.words)
+        self._put_checkers(opened)
+        self._open_page(opened.history)
+        for event in opening:
+            self._emit(event)
+        runner.scan()
+        if self._record is not None:
+            closed = closed_switches(runner.debouncer.stable, settings.profile.sensors)
+            runner.recorder = Recorder(self._record, closed, runner.now)
+
+    def close(self) -> None:
+        """Close whatever is open: the page, the board (its LEDs go dark), the engine, the
+        journal, the recording."""
+        if self._page is not None:
+            self._page.close()
+        if self.runner is not None:
+            self.runner.close()
+        if self._advisor is not None:
+            self._advisor.close()
+        if self._journal is not None:
+            self._journal.close()
+        if self._record is not None:
+            self._record.close()
+
+    def _warn_of_boot_config(self) -> None:
+        """On a Pi: what in its boot configuration keeps the board from working, said before opening it."""
+        if self.settings.board == "pi" and (boot := read_boot_config(model := pi_model())) is not None:
+            for problem in boot_problems(boot, model, self.settings.profile):
+                self._say(f"warning: {problem}")
+
+    def _open_board(self, table: Table) -> TableRunner:
+        settings = self.settings
+        try:
+            if settings.simulated:
+                return SimulatedTable(settings.profile, table, self._emit, settings.seed)
+            return TableRunner(settings.profile, table, self._emit, settings.board, status=self._link_status)
+        except Exception as error:  # noqa: BLE001 (board libraries fail in their own ways: AttributeError, ImportError, ...)
+            raise ServiceError(f"cannot open the {settings.board} board: {error}") from None
+
+    def _open_journal(self) -> Opened:
+        state = self.settings.state
+        try:
+            if self.settings.new:
+                _set_aside(state)
+            opened = open_state(state, self._sensing)
+        except OSError as error:  # a JournalError too
+            raise ServiceError(_state_problem(state, error)) from None
+        self._journal = opened.journal
+        for note in opened.notes:
+            self._say(note)
+        return opened
+
+    def _advisor_for(self, table: Table) -> Advisor:
+        """The advisor `table`'s session asks for (`open_advisor`); ServiceError if its
+        computer opponent finds no engine.  The advisor in use stays open either way."""
+        advisor = open_advisor(table.config, self._advisor)
+        if table.computer is not None and not advisor.engine.available:
+            self._drop(advisor)
+            raise ServiceError(f"the computer opponent needs an engine: {advisor.engine.backend.reason}")
+        return advisor
+
+    def _drop(self, advisor: Advisor) -> None:
+        """Close `advisor`'s engine, unless it is the one in use."""
+        if self._advisor is None or advisor.engine is not self._advisor.engine:
+            advisor.close()
+
+    def _put_checkers(self, opened: Opened) -> None:
+        """The simulated checkers as the last run left them (or as the journal did, if it
+        was damaged); the damage shown on the lights."""
+        runner = self.runner
+        if isinstance(runner, SimulatedTable) and opened.damaged is None:
+            runner.restore_board(self.settings.state)
+        elif isinstance(runner, SimulatedTable):
+            runner.set_position(runner.table.position)
+        if opened.damaged is not None:
+            runner.alert(BARS, JOURNAL_ALERT_S)
+
+    def _open_page(self, history: tuple[dict, ...]) -> None:
+        board = "the simulated board" if self.settings.simulated else "the board"
+        if self._page is None:
+            self._say(f"{board} is running")
+            return
+        try:
+            url = self._page.open(history, self._page_starts_session)
+        except OSError as error:  # the board comes first: it runs without its page
+            self._page = None
+            self._say(f"{board} is running without its page: {error.strerror or error} (--port N for another port)")
+            return
+        self._say(f"{board} is running; its page: {url}")
+
+    # -- running ----------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Scan in real time until `stop` is set (or the console quits)."""
+        runner = self.runner
+        # Behind a co-processor the loop sleeps on the link, woken by what it sends.
+        sleep = runner.board.link.wait if isinstance(runner.board, LinkBoard) else time.sleep
+        after_scan = self._page.after_scan if self._page is not None else None
+        try:
+            run_live(runner, self.stop, self._console, after_scan=after_scan, sleep=sleep)
+        except FirmwareRefusedError as error:
+            raise ServiceError(str(error)) from None
+        if isinstance(runner, SimulatedTable):
+            runner.save_board(self.settings.state)
+
+    def start_session(self, config: dict) -> None:
+        """Start a new session with `config` (checked), on the scan loop's thread: the
+        journal set aside as ``--new`` does, the engine the session asks for.
+
+        ServiceError if its computer opponent finds no engine (the session in play goes
+        on, untouched); OSError if the journal cannot be set aside."""
+        table, opening = Table.new(self._sensing, config)
+        advisor = self._advisor_for(table)
+        state = self.settings.state
+        try:
+            self._journal.close()
+            _set_aside(state)
+            self._journal = Journal.open(state)
+        except BaseException:
+            self._drop(advisor)
+            raise
+        old, self._advisor = self._advisor, advisor
+        self.runner.advise = advisor
+        if old.engine is not advisor.engine:
+            old.close()
+        self.runner.replace_table(table)
+        if isinstance(self.runner, SimulatedTable):
+            self.runner.set_position(table.position)
+        for event in opening:
+            self._emit(event)
+
+    def _page_starts_session(self, runner: object, config: dict) -> None:
+        """The page's new session (the runner it hands over is this service's)."""
+        self.start_session(config)
+
+    def _emit(self, event: dict) -> None:
+        """Journal `event`, then show it: on the page, and in words or as JSON on `out`."""
+        # On the disk before it is shown, however long the disk takes.
+        if not append_patiently(self._journal, event, self.stop, self._pause, self._go_on):
+            return
+        if isinstance(self.runner, SimulatedTable):
+            with contextlib.suppress(OSError):  # the next event saves them again
+                self.runner.save_board(self.settings.state)  # the simulated checkers as they stand with this event
+        if self._page is not None:
+            self._page.hear(event)
+        if self._console is not None and self.settings.words:
+            self._console.say(event)
+        else:
+            self._out.write(json.dumps(event) + "\n")
+            self._out.flush()
+
+    def _pause(self, error: JournalError) -> None:
+        self._say(f"{error}: play paused, the write is tried again every {RETRY_S:g} s")
+        show_disk_full(self.runner.board.leds, self.settings.profile.leds)
+
+    def _go_on(self) -> None:
+        self._say("the journal is written again: play goes on")
+        self.runner.show_lights(redraw=True)
+
+    def _link_status(self, line: str) -> None:
+        """The co-processor's link came or went: say so (play pauses while it is away)."""
+        if "not connected" in line:
+            line += "; play paused, reconnecting"
+        self._say(line)
+        sdnotify.status(line)
+
+
+def _open_record(path: Path | None) -> TextIO | None:
+    if path is None:
+        return None
+    try:
+        return path.open("w", encoding="utf-8")
+    except OSError as error:
+        raise ServiceError(f"--record: cannot write {path}: {error.strerror or error}") from None
+
+
+def _state_problem(state: Path, error: OSError) -> str:
+    if isinstance(error, JournalError):
+        return str(error)
+    reason = "permission denied" if isinstance(error, PermissionError) else (error.strerror or str(error))
+    return f"cannot set the journal in {state} aside: {reason}"
+
+
+def _set_aside(state: Path) -> None:
+    """Move an old journal out of the way, as journal.1.jsonl, journal.2.jsonl, ..."""
+    old = journal_path(state)
+    if not old.exists():
+        return
+    old.rename(free_name(old, ""))
+    (state / BOARD_FILE).unlink(missing_ok=True)
