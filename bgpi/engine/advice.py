@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bgpi.exc import EngineError
+from bgpi.exc import EngineError, MatchIdError, StrengthError
 from bgpi.rules.ids import (
     GameState,
     MatchKey,
@@ -41,9 +41,9 @@ class Strength:
 
     def __post_init__(self) -> None:
         if self.plies not in (0, 1, 2):
-            raise ValueError(f"plies must be 0, 1 or 2, not {self.plies!r}")
+            raise StrengthError(f"plies must be 0, 1 or 2, not {self.plies!r}")
         if not 0.0 <= self.noise <= 1.0:
-            raise ValueError(f"noise must be from 0 to 1, not {self.noise!r}")
+            raise StrengthError(f"noise must be from 0 to 1, not {self.noise!r}")
 
 
 # gnubg's own names for its predefined players (gnubg's "set player N" menu), weakest first.
@@ -65,7 +65,7 @@ def parse_level(text: str) -> Strength:
         return LEVELS[name]
     if name in ("0", "1", "2"):
         return Strength(int(name))
-    raise ValueError(
+    raise StrengthError(
         f"unknown engine level {text!r}: expected 0, 1, 2 (plies) or one of " + ", ".join(LEVELS)
     )
 
@@ -75,7 +75,7 @@ def parse_opponent(text: str) -> Strength:
     ValueError otherwise."""
     engine, _, level = str(text).partition(":")
     if engine != "gnubg":
-        raise ValueError(f"unknown opponent {text!r}: expected gnubg or gnubg:LEVEL")
+        raise StrengthError(f"unknown opponent {text!r}: expected gnubg or gnubg:LEVEL")
     return parse_level(level) if level else LEVELS[DEFAULT_LEVEL]
 
 
@@ -111,7 +111,7 @@ class Situation:
             return cls(Position.of(Side.WHITE, moving, waiting), Side.WHITE), None
         key = decode_match_id(match_text)
         if key.game_state is not GameState.PLAYING:
-            raise ValueError(f"match ID {match_text!r} is not of a game in play")
+            raise MatchIdError(f"match ID {match_text!r} is not of a game in play")
         mover = key.dice_owner
         situation = cls(
             Position.of(mover, moving, waiting),

@@ -60,10 +60,10 @@ class Cube:
             or value < 1
             or value & (value - 1)
         ):
-            raise ValueError(f"a cube value is a power of two, not {value!r}")
+            raise CubeError(f"a cube value is a power of two, not {value!r}")
         if self.offer is not None and self.offer.beaver and self.owner is not self.offer.doubler:
             # A beaver is a take followed by a redouble: the beaverer owns the cube.
-            raise ValueError("a beaver is offered only by the cube's owner")
+            raise CubeError("a beaver is offered only by the cube's owner")
 
     @property
     def centred(self) -> bool:

@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 from itertools import pairwise
 
+from bgpi.exc import PlayNotationError
 from bgpi.rules.play import Step
 from bgpi.rules.position import BAR, OFF, Position, Side
 
@@ -113,7 +114,7 @@ def parse_play(text: str) -> list[tuple[int, int]]:
     for word in text.split():
         steps.extend(_parse_move(word))
     if len(steps) > MAX_MOVES:
-        raise ValueError(
+        raise PlayNotationError(
             f"play {text!r} has {len(steps)} steps; a roll gives at most {MAX_MOVES}"
         )
     return steps
@@ -122,21 +123,21 @@ def parse_play(text: str) -> list[tuple[int, int]]:
 def _parse_move(word: str) -> list[tuple[int, int]]:
     match = _MOVE.fullmatch(word)
     if match is None:
-        raise ValueError(f"move {word!r}: unbalanced parentheses")
+        raise PlayNotationError(f"move {word!r}: unbalanced parentheses")
     parts = match["body"].split("/")
     if len(parts) < 2:
-        raise ValueError(f"move {word!r} is not source/destination")
+        raise PlayNotationError(f"move {word!r} is not source/destination")
     points = [
         _parse_point(part, word, first=index == 0) for index, part in enumerate(parts)
     ]
     hops = list(pairwise(points))
     for source, destination in hops:
         if source == OFF:
-            raise ValueError(f"move {word!r}: no checker moves from off")
+            raise PlayNotationError(f"move {word!r}: no checker moves from off")
         if destination == BAR:
-            raise ValueError(f"move {word!r}: a checker cannot move to the bar")
+            raise PlayNotationError(f"move {word!r}: a checker cannot move to the bar")
         if destination >= source:
-            raise ValueError(
+            raise PlayNotationError(
                 f"move {word!r}: {source}/{destination} does not move down"
             )
     return hops * _parse_count(match["count"], word)
@@ -145,17 +146,17 @@ def _parse_move(word: str) -> list[tuple[int, int]]:
 def _parse_point(part: str, word: str, first: bool) -> int:
     match = _POINT.fullmatch(part)
     if match is None:
-        raise ValueError(
+        raise PlayNotationError(
             f"move {word!r}: {part!r} is not a point (1-24, bar, off, 25, 0)"
         )
     if first and match["hit"]:
-        raise ValueError(
+        raise PlayNotationError(
             f"move {word!r}: '*' marks a hit on a landing point, not on the source"
         )
     name = match["point"].lower()
     point = BAR if name == "bar" else OFF if name == "off" else int(name)
     if point > BAR:
-        raise ValueError(f"move {word!r}: point {point} is not on the board (0..25)")
+        raise PlayNotationError(f"move {word!r}: point {point} is not on the board (0..25)")
     return point
 
 
@@ -163,7 +164,7 @@ def _parse_count(text: str | None, word: str) -> int:
     if text is None:
         return 1
     if not text.isdigit() or not 2 <= int(text) <= MAX_MOVES:
-        raise ValueError(f"move {word!r}: count ({text}) is not 2 to {MAX_MOVES}")
+        raise PlayNotationError(f"move {word!r}: count ({text}) is not 2 to {MAX_MOVES}")
     return int(text)
 
 

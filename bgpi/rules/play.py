@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bgpi.exc import DiceError
 from bgpi.rules.position import BAR, OFF, Position, Side
 
 
@@ -21,7 +22,7 @@ class Dice:
     def __post_init__(self) -> None:
         for die in (self.first, self.second):
             if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-                raise ValueError(f"a die shows 1 to 6, not {die!r}")
+                raise DiceError(f"a die shows 1 to 6, not {die!r}")
 
     @property
     def is_double(self) -> bool:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+from bgpi.exc import PositionError, SideError
+
 CHECKERS = 15
 POINTS = 24
 BAR = 25  # the bar in a side's own count: "point 25", entering moves down from it
@@ -39,7 +41,7 @@ class Side(IntEnum):
         try:
             return cls[text.upper()]
         except KeyError:
-            raise ValueError(f"unknown side {text!r}: expected 'white' or 'black'") from None
+            raise SideError(f"unknown side {text!r}: expected 'white' or 'black'") from None
 
 
 def absolute_point(side: Side, point: int) -> int:
@@ -94,14 +96,14 @@ class Position:
         sides = {Side.WHITE: [0] * 25, Side.BLACK: [0] * 25}
         for absolute, (side, count) in points.items():
             if not 1 <= absolute <= POINTS:
-                raise ValueError(f"point {absolute} is not on the board (1..24)")
+                raise PositionError(f"point {absolute} is not on the board (1..24)")
             sides[side][own_point(side, absolute) - 1] += count
         for side, count in (bar or {}).items():
             sides[side][24] += count
         position = cls(tuple(sides[Side.WHITE]), tuple(sides[Side.BLACK]))
         problems = position.problems()
         if problems:
-            raise ValueError("; ".join(problems))
+            raise PositionError("; ".join(problems))
         return position
 
     def checkers(self, side: Side) -> Checkers:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from bgpi.exc import ResultError
 from bgpi.rules.position import CHECKERS, Position, Side
 
 # The winner's home board is the loser's 19- to 24-point in the loser's own
@@ -68,9 +69,9 @@ class GameResult:
 
     def __post_init__(self) -> None:
         if not isinstance(self.cube, int) or isinstance(self.cube, bool) or self.cube < 1:
-            raise ValueError(f"a cube value is a positive whole number, not {self.cube!r}")
+            raise ResultError(f"a cube value is a positive whole number, not {self.cube!r}")
         if self.dropped and self.kind is not ResultKind.SINGLE:
-            raise ValueError("a dropped double scores a single game, never a gammon")
+            raise ResultError("a dropped double scores a single game, never a gammon")
 
     @classmethod
     def of(
@@ -113,7 +114,7 @@ class GameResult:
 def _winner(position: Position) -> Side:
     winner = position.winner()
     if winner is None:
-        raise ValueError(
+        raise ResultError(
             f"the game is not over: neither side has borne off all {CHECKERS} checkers"
         )
     return winner

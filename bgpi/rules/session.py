@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bgpi.exc import CubeError
+from bgpi.exc import CubeError, DiceError, SessionError, SettingsError
 from bgpi.rules.cube import Cube
 from bgpi.rules.ids import MAX_MATCH_LENGTH, MAX_SCORE, GameState, MatchKey
 from bgpi.rules.position import Position, Side
@@ -55,7 +55,7 @@ class Settings:
                 ("auto_doubles", self.auto_doubles),
             ):
                 if wanted:
-                    raise ValueError(f"{name}: only for money play, not in a match")
+                    raise SettingsError(f"{name}: only for money play, not in a match")
 
     @classmethod
     def match(cls, length: int) -> Settings:
@@ -136,7 +136,7 @@ class Session:
         _check_count("games", self.games)
         _check_flag("crawford", self.crawford)
         if self.crawford and not self._reaches_crawford(self.score):
-            raise ValueError(
+            raise SettingsError(
                 "crawford: the Crawford game comes only in a match, when one player"
                 " (not both) needs one point to win"
             )
@@ -167,7 +167,7 @@ class Session:
         """How many points `side` still needs to win the match (0 if it has won).
         Raises ValueError in money play, where nobody needs anything."""
         if not self.is_match:
-            raise ValueError("money play has no points to reach")
+            raise SessionError("money play has no points to reach")
         return max(0, self.settings.match_length - self.score[side])
 
     @property
@@ -194,7 +194,7 @@ class Session:
         ValueError once the match is over.
         """
         if self.is_over:
-            raise ValueError(f"the match is over: {self.winner.label} has won")
+            raise SessionError(f"the match is over: {self.winner.label} has won")
         score = self.score.plus(result.winner, result.points)
         crawford = not self._at_match_point() and self._reaches_crawford(score)
         return replace(self, score=score, games=self.games + 1, crawford=crawford)
@@ -202,7 +202,7 @@ class Session:
     def new_game(self) -> Game:
         """The next game, before its opening roll.  Raises ValueError once the match is over."""
         if self.is_over:
-            raise ValueError(f"the match is over: {self.winner.label} has won")
+            raise SessionError(f"the match is over: {self.winner.label} has won")
         return Game(self)
 
     def _reaches_crawford(self, score: Score) -> bool:
@@ -243,9 +243,9 @@ class Game:
         """
         for die in (white, black):
             if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-                raise ValueError(f"a die shows 1 to 6, not {die!r}")
+                raise DiceError(f"a die shows 1 to 6, not {die!r}")
         if self.turn is not None:
-            raise ValueError("the opening roll has been made")
+            raise SessionError("the opening roll has been made")
         if white != black:
             return replace(self, turn=Side.WHITE if white > black else Side.BLACK, rolled=True)
         if self.automatic_doubles < self.session.settings.auto_doubles:
@@ -318,18 +318,18 @@ class Game:
         """The player on roll rolls.  Raises ValueError before the opening roll,
         while a double is on offer, or when they have rolled already."""
         if self.turn is None:
-            raise ValueError("the opening roll decides who plays first")
+            raise SessionError("the opening roll decides who plays first")
         if self.cube.offer is not None:
-            raise ValueError(f"{self.cube.offer.taker.label} must take or drop the double first")
+            raise SessionError(f"{self.cube.offer.taker.label} must take or drop the double first")
         if self.rolled:
-            raise ValueError(f"{self.turn.label} has rolled already")
+            raise SessionError(f"{self.turn.label} has rolled already")
         return replace(self, rolled=True)
 
     def end_turn(self) -> Game:
         """The player on roll has committed their play: the opponent is on roll.
         Raises ValueError if they have not rolled."""
         if self.turn is None or not self.rolled:
-            raise ValueError("a turn ends only after the roll has been played")
+            raise SessionError("a turn ends only after the roll has been played")
         return replace(self, turn=self.turn.opponent, rolled=False)
 
     def result(self, position: Position) -> GameResult:
@@ -352,7 +352,7 @@ class Game:
         written as the length, the most the ID can hold.
         """
         if self.turn is None:
-            raise ValueError("no Match ID before the opening roll decides who is on roll")
+            raise SessionError("no Match ID before the opening roll decides who is on roll")
         offer = self.cube.offer
         settings = self.session.settings
         score = self.session.score
@@ -373,12 +373,12 @@ class Game:
 
 def _check_count(name: str, value: object, most: int | None = None) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"{name}: expected a whole number 0 or more, not {value!r}")
+        raise SettingsError(f"{name}: expected a whole number 0 or more, not {value!r}")
     if most is not None and value > most:
-        raise ValueError(f"{name}: at most {most}, not {value}")
+        raise SettingsError(f"{name}: at most {most}, not {value}")
 
 
 def _check_flag(name: str, value: object) -> None:
     if not isinstance(value, bool):
         # A bad config value is bad input, reported like any other: ValueError.
-        raise ValueError(f"{name}: expected true or false, not {value!r}")  # noqa: TRY004
+        raise SettingsError(f"{name}: expected true or false, not {value!r}")  # noqa: TRY004
