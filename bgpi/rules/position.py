@@ -18,6 +18,7 @@ from bgpi.exc import PositionError, SideError
 
 CHECKERS = 15
 POINTS = 24
+HOME = 6  # the highest point of a side's home board, in its own count: 1..6
 BAR = 25  # the bar in a side's own count: "point 25", entering moves down from it
 OFF = 0  # borne off: "point 0"
 
@@ -132,7 +133,7 @@ class Position:
 
     def all_home(self, side: Side) -> bool:
         """True when every checker of `side` not yet borne off is in its home board."""
-        return not any(self.checkers(side)[6:])
+        return not any(self.checkers(side)[HOME:])
 
     def problems(self) -> list[str]:
         """Why this position cannot occur in a game: [] when it can."""

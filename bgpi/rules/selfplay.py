@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from bgpi.rules.movegen import legal_plays
+from bgpi.rules.reference import legal_plays
 from bgpi.rules.play import Dice, Play
 from bgpi.rules.position import Position, Side
 

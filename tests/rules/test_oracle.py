@@ -12,10 +12,11 @@ import random
 
 import pytest
 
-from bgpi.rules.movegen import legal_plays, legal_results
+from bgpi.rules.movegen import legal_results
 from bgpi.rules.play import Dice
 from bgpi.rules.playtree import PlayTree
 from bgpi.rules.position import Position, Side
+from bgpi.rules.reference import legal_plays
 from bgpi.rules.selfplay import corpus
 from tests.rules.strategies import scatter
 

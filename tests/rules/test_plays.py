@@ -4,9 +4,9 @@ Positions are written in each side's own count; white moves in these tests
 unless said otherwise, so black's point q is white's point 25 - q.
 """
 
-from bgpi.rules.movegen import legal_plays
 from bgpi.rules.play import Dice, Step
 from bgpi.rules.position import Position, Side
+from bgpi.rules.reference import legal_plays
 from tests.rules.boards import BAR, OFF, expect, position, results
 
 W = Side.WHITE
