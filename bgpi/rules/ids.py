@@ -177,7 +177,7 @@ def board_problems(board: Board) -> list[str]:
     names = ("the player not on roll", "the player on roll")
     found = [
         f"{name} has {sum(side)} checkers, more than {CHECKERS}"
-        for name, side in zip(names, board)
+        for name, side in zip(names, board, strict=True)
         if sum(side) > CHECKERS
     ]
     waiting, moving = board

@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 from itertools import compress
 from operator import itemgetter
+from typing import Any
 
 from bgpi.rules.play import Dice
 from bgpi.rules.position import OFF, Checkers
@@ -64,7 +65,7 @@ _LAND = (
     tuple(unit + (1 << (_HIT_FIELDS + 3 * location)) for location, unit in enumerate(_UNIT)),
 )
 # _PASS[kind][point]: a checker passing over the point on its way (a hit on a blot there).
-_PASS = ((0,) * _LOCATIONS, tuple(land - unit for land, unit in zip(_LAND[BLOT], _UNIT)))
+_PASS = ((0,) * _LOCATIONS, tuple(land - unit for land, unit in zip(_LAND[BLOT], _UNIT, strict=True)))
 # _STEPS[pips][kind][source]: one checker moving `pips` from `source` (25 the bar) to a
 # point of that kind; pips up to 11, one checker taking both of two different dice.
 # (0 where the step would leave the board: `kind` reads closed there.)
@@ -168,7 +169,7 @@ def _hit(opponent: Checkers, hits: int) -> Checkers:
     return tuple(theirs)
 
 
-def _start_key(own: Checkers) -> int:
+def _start_key(own: Sequence[int]) -> int:
     """The absolute key of the mover's checkers before the play."""
     return int(bytes(own[::-1]).translate(_DIGIT) + b"0", 16)
 
@@ -192,7 +193,9 @@ def _kinds(opponent: Checkers) -> bytes:
 # different dice, (point, point - a, point - b, point - a - b), below 0 beyond the
 # edge; compress(_ROUTES[a][b], own) gives them for the mover's points at the cost
 # of the scan alone.
-_ROUTES = [[tuple((point, point - a, point - b, point - a - b) for point in _POINTS) for b in range(7)] for a in range(7)]
+_ROUTES = [
+    [tuple((point, point - a, point - b, point - a - b) for point in _POINTS) for b in range(7)] for a in range(7)
+]
 
 
 def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
@@ -512,13 +515,12 @@ def _movers(board: list[int], kind: bytes, die: int, steps: int) -> tuple[list[_
         most = checkers * reach  # more than `steps` when they are many: no matter
         if above:
             checkers_above, reach_above, halves_above = above
-            extras = _extras(checkers_above, reach_above, checkers, reach)
-            if extras:
-                extras = [
-                    (taken, halves_above[first] + halves_above[second] + halves[third] + halves[fourth])
-                    for taken, first, second, third, fourth in extras
-                    if taken <= steps
-                ]
+            ways = _extras(checkers_above, reach_above, checkers, reach)
+            extras = [
+                (taken, halves_above[first] + halves_above[second] + halves[third] + halves[fourth])
+                for taken, first, second, third, fourth in ways
+                if taken <= steps
+            ] if ways else []
             if extras:
                 most_above, moves_above, _ = movers[-1]
                 movers[-1] = most_above, moves_above, extras
@@ -533,7 +535,9 @@ def _movers(board: list[int], kind: bytes, die: int, steps: int) -> tuple[list[_
 
 
 @lru_cache(maxsize=4096)
-def _hitting_walk(die: int, source: int, checkers: int, reach: int, blots: int) -> tuple[list[int], list[tuple[int, int]]]:
+def _hitting_walk(
+    die: int, source: int, checkers: int, reach: int, blots: int
+) -> tuple[list[int], list[tuple[int, int]]]:
     """The halves (see `_halves`) and the moves (see `_Mover`) of `checkers`
     checkers walking up to `reach` steps from `source`, the steps in the bit
     mask `blots` landing on a blot (counted in the key) and the others on an
@@ -683,7 +687,12 @@ def _halves(taken: tuple[int, ...]) -> tuple[int, int]:
     checkers: -1 none, k one checker going k steps, 0 two checkers going one
     step each (with at most 4 steps, a half of two checkers is always 1 + 1)."""
     first, second = taken[: len(taken) // 2], taken[len(taken) // 2 :]
-    return (-1 if not first else first[0] if len(first) == 1 else 0), (-1 if not second else second[0] if len(second) == 1 else 0)
+    return _half(first), _half(second)
+
+
+def _half(taken: tuple[int, ...]) -> int:
+    """One index of `_halves`: -1 no checker, k one checker going k steps, 0 two checkers."""
+    return -1 if not taken else taken[0] if len(taken) == 1 else 0
 
 
 @cache
@@ -704,11 +713,14 @@ def _extras(checkers: int, reach: int, below: int, reach_below: int) -> list[tup
 # _MOVES[checkers][reach]: the ways to move some of `checkers` alike checkers
 # going at most `reach` steps each, fewest steps first, as (steps in all,
 # halves; see `_halves`); checkers above 4 move like 4 (a play has 4 steps).
-_MOVES = [[sorted((sum(way), *_halves(way)) for way in _partitions(checkers, reach)[1:]) for reach in range(5)] for checkers in range(5)]
+_MOVES = [
+    [sorted((sum(way), *_halves(way)) for way in _partitions(checkers, reach)[1:]) for reach in range(5)]
+    for checkers in range(5)
+]
 _MOVES += [_MOVES[4]] * 11
 # _HALVES[die][source]: the halves (see `_halves`) of a walk from `source`
 # meeting no blot (0 where it would leave the board).
-_HALVES = [[]] + [
+_HALVES: list[list[list[int]]] = [[]] + [
     [
         [2 * (_UNIT[source - die] - _UNIT[source]) if source >= die else 0]
         + [_UNIT[source - die * steps] - _UNIT[source] if source >= die * steps else 0 for steps in range(1, 5)]
@@ -727,7 +739,10 @@ def _plain_moves(die: int) -> list[list[list[list[tuple[int, int]]]]]:
     table = []
     for source, halves in enumerate(_HALVES[die]):
         by_checkers = [
-            [[(taken, halves[first] + halves[second]) for taken, first, second in ways] for ways in by_reach[: source // die + 1]]
+            [
+                [(taken, halves[first] + halves[second]) for taken, first, second in ways]
+                for ways in by_reach[: source // die + 1]
+            ]
             for by_reach in _MOVES[:5]
         ]
         table.append(by_checkers + [by_checkers[4]] * 11)
@@ -736,7 +751,7 @@ def _plain_moves(die: int) -> list[list[list[list[tuple[int, int]]]]]:
 
 # _LINES[die]: the points line by line of `die`'s steps (24, 24 - die, ...; then
 # 23, 23 - die, ...; and so on), and what reads the mover's counts on them from a board.
-_LINES: list[tuple[tuple[int, ...], itemgetter]] = [((), itemgetter(0))]  # no die 0
+_LINES: list[tuple[tuple[int, ...], itemgetter[Any]]] = [((), itemgetter(0))]  # no die 0
 for _die in range(1, 7):
     _order = tuple(point for top in range(24, 24 - _die, -1) for point in range(top, 0, -_die))
     _LINES.append((_order, itemgetter(*_order)))

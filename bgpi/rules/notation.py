@@ -186,6 +186,6 @@ def describe_change(before: Position, after: Position, side: Side) -> str:
     steps = [
         Step(source, destination, 0, destination != OFF and theirs_before[24 - destination] == 1
              and not theirs_after[24 - destination])
-        for source, destination in zip(sources, destinations)
+        for source, destination in zip(sources, destinations, strict=False)  # an illegal play may not pair up
     ]
     return format_play(steps)

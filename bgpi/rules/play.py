@@ -6,6 +6,7 @@ mover's own count (rules.md §1): the bar is point 25, borne off is point 0.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bgpi.exc import DiceError
@@ -33,7 +34,7 @@ class Dice:
         """The dice to play: two numbers, or four for doubles."""
         return (self.first,) * 4 if self.is_double else (self.first, self.second)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[int]:
         return iter((self.first, self.second))
 
     def __str__(self) -> str:

@@ -266,7 +266,7 @@ class PlayTree:
 
     def _walk(self, node: PartialPlay, source: int) -> tuple[Reach, ...]:
         found: dict[tuple[int, PartialPlay], Reach] = {}
-        frontier = [((), node, source)]
+        frontier: list[tuple[tuple[Step, ...], PartialPlay, int]] = [((), node, source)]
         while frontier:
             path, at, point = frontier.pop()
             for step, child in self._steps[at]:
@@ -290,9 +290,9 @@ def _dice_left(dice: Dice) -> tuple[list[tuple[int, ...]], list[list[tuple[int, 
     for index, left in enumerate(lefts):  # grows while it is read: every multiset reachable from the roll
         playable = []
         for die in sorted(set(left)):
-            rest = list(left)
-            rest.remove(die)
-            rest = tuple(rest)
+            remaining = list(left)
+            remaining.remove(die)
+            rest = tuple(remaining)
             if rest not in lefts:
                 lefts.append(rest)
             playable.append((die, (lefts.index(rest) - index) << _LEFT))

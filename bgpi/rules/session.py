@@ -193,16 +193,16 @@ class Session:
         been played, and not when both players are at N - 1).  Raises
         ValueError once the match is over.
         """
-        if self.is_over:
-            raise SessionError(f"the match is over: {self.winner.label} has won")
+        if (winner := self.winner) is not None:
+            raise SessionError(f"the match is over: {winner.label} has won")
         score = self.score.plus(result.winner, result.points)
         crawford = not self._at_match_point() and self._reaches_crawford(score)
         return replace(self, score=score, games=self.games + 1, crawford=crawford)
 
     def new_game(self) -> Game:
         """The next game, before its opening roll.  Raises ValueError once the match is over."""
-        if self.is_over:
-            raise SessionError(f"the match is over: {self.winner.label} has won")
+        if (winner := self.winner) is not None:
+            raise SessionError(f"the match is over: {winner.label} has won")
         return Game(self)
 
     def _reaches_crawford(self, score: Score) -> bool:

@@ -144,14 +144,10 @@ def _log2(value: int, name: str) -> int:
 
 def xgid(record: XGID) -> str:
     """The XGID text of `record`, with the ``XGID=`` prefix."""
-    if record.cube_action is CubeAction.NONE:
-        dice = f"{record.dice[0]}{record.dice[1]}"
-    else:
-        dice = record.cube_action.value
-    if record.match_length:
-        rules = int(record.crawford)
-    else:
-        rules = int(record.jacoby) | int(record.beavers) << 1
+    none = record.cube_action is CubeAction.NONE
+    dice = f"{record.dice[0]}{record.dice[1]}" if none else record.cube_action.value
+    # Match play: the Crawford game; money play: bit 0 Jacoby, bit 1 beavers.
+    rules = int(record.crawford) if record.match_length else int(record.jacoby) | int(record.beavers) << 1
     fields = (
         _board_text(record.position),
         _log2(record.cube_value, "cube value"),
