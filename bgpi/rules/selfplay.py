@@ -11,9 +11,9 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from bgpi.rules.reference import legal_plays
 from bgpi.rules.play import Dice, Play
 from bgpi.rules.position import Position, Side
+from bgpi.rules.reference import legal_plays
 
 
 @dataclass(frozen=True, slots=True)
