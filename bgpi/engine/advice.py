@@ -6,14 +6,14 @@ It is engine-neutral; `Situation.query` turns it into the plain JSON-able
 request that both engine backends understand (see `bgpi.engine.backend`).
 
 The answers are checked against the rules before anyone sees them: a play the
-engine names must be one of `legal_plays`, or the answer is an `EngineError`.
+engine names must be a legal play (`find_play`), or the answer is an `EngineError`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bgpi.exc import EngineError, MatchIdError, StrengthError
+from bgpi.exc import EngineError, MatchIdError, PlayNotationError, StrengthError
 from bgpi.rules.ids import (
     GameState,
     MatchKey,
@@ -22,10 +22,10 @@ from bgpi.rules.ids import (
     decode_position_id,
     match_id,
 )
-from bgpi.rules.movegen import legal_plays
-from bgpi.rules.notation import format_play
+from bgpi.rules.notation import find_play
 from bgpi.rules.play import Dice, Play
 from bgpi.rules.position import Position, Side
+from bgpi.rules.reference import legal_plays
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +104,8 @@ class Situation:
         and the dice the Match ID holds (None before the roll, or without a Match ID).
 
         Without a Match ID, white is on roll in money play with a centred cube.
-        Raises ValueError for a malformed ID or a Match ID that is not of a game in play.
+        :raises PositionIdError: for a malformed Position ID.
+        :raises MatchIdError: for a malformed Match ID, or one not of a game in play.
         """
         waiting, moving = decode_position_id(position_id)
         if not match_text:
@@ -176,20 +177,26 @@ class RankedPlay:
 def rank_plays(situation: Situation, dice: Dice, answers: list[dict]) -> list[RankedPlay]:
     """The engine's answers [{"move", "equity"}], best first, as legal plays.
 
-    Raises EngineError when the engine names a play the rules do not allow.
+    :raises EngineError: when the engine names a play the rules do not allow, or no
+        play of a roll that can be played.
     """
     mover = situation.mover
-    legal = {format_play(play.steps): play for play in legal_plays(situation.position, mover, dice)}
+    legal = legal_plays(situation.position, mover, dice)
     ranked = []
     for answer in answers:
-        play = legal.get(answer["move"])
-        if play is None:
-            raise EngineError(f"the engine suggests {answer['move']!r}, which is not a legal play of {dice}")
+        try:
+            play = find_play(situation.position, mover, dice, answer["move"], among=legal)
+        except PlayNotationError:
+            raise EngineError(f"the engine suggests {answer['move']!r}, which is not a legal play of {dice}") from None
         ranked.append(RankedPlay(play, answer["move"], _mover_id(play.position, mover), float(answer["equity"])))
-    if not ranked and set(legal) != {""}:
-        raise EngineError(f"the engine named no play for {dice}")
+    if ranked:
+        return ranked
     # A roll that cannot be played has one "play": none.  The engine may leave it out.
-    return ranked or [RankedPlay(legal[""], "", _mover_id(situation.position, mover), 0.0)]
+    try:
+        forfeit = find_play(situation.position, mover, dice, "", among=legal)
+    except PlayNotationError:
+        raise EngineError(f"the engine named no play for {dice}") from None
+    return [RankedPlay(forfeit, "", _mover_id(situation.position, mover), 0.0)]
 
 
 def _mover_id(position: Position, mover: Side) -> str:
