@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import binascii
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import IntEnum
 
 from bgpi.exc import MatchIdError, PositionIdError
@@ -298,6 +298,16 @@ class MatchKey:
     def cube_log(self) -> int:
         """log2 of the cube value, as the ID stores it."""
         return self.cube_value.bit_length() - 1
+
+    def after_play(self) -> MatchKey:
+        """The key once the player on roll has played: the opponent on roll, before its roll.
+
+        >>> key = MatchKey(dice_owner=Side.WHITE, turn=Side.WHITE, dice=(3, 1)).after_play()
+        >>> key.dice_owner, key.turn, key.dice
+        (<Side.BLACK: 1>, <Side.BLACK: 1>, (0, 0))
+        """
+        opponent = self.dice_owner.opponent
+        return replace(self, dice_owner=opponent, turn=opponent, dice=(0, 0))
 
 
 def _is_int(value: object) -> bool:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bgpi.exc import DiceError
+from bgpi.rules.ids import position_id
 from bgpi.rules.position import BAR, OFF, Position, Side
 
 
@@ -79,3 +80,8 @@ class Play:
     @property
     def dice_used(self) -> tuple[int, ...]:
         return tuple(step.die for step in self.steps)
+
+    @property
+    def position_id(self) -> str:
+        """gnubg's Position ID of the position after the play, the opponent on roll."""
+        return position_id(self.position, self.side.opponent)

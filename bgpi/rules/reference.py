@@ -32,7 +32,7 @@ plays come in the order found.
 >>> from bgpi.rules.position import Position, Side
 >>> from bgpi.rules.notation import format_play
 >>> [format_play(play.steps) for play in legal_plays(Position.start(), Side.WHITE, Dice(3, 1))][:3]
-['24/21 24/23', '24/21 13/12', '24/21 8/7']
+['24/23 24/21', '24/20', '24/21 8/7']
 """
 
 from __future__ import annotations
