@@ -344,7 +344,7 @@ def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
 
 def _one_die(own: Checkers, kind: bytes, a: int, b: int, top: int) -> list[int]:
     """Key changes of the plays of one die of two different ones, when no play
-    uses both: the larger die if it can be played, else the smaller (rules.md
+    uses both: the larger die if it can be played, else the smaller (docs/rules.md
     §4); no step if neither can.  Not from the bar.
 
     `top` is the highest point when every checker is home (`kind` then reads
@@ -397,7 +397,7 @@ def _bear_off_doubles(board: list[int], kind: bytes, die: int) -> list[int]:
     their own as in `_doubles`, where a bear-off needs no checker left outside
     at the end; then, only if no checker is left on the points `die` and up,
     the steps bearing off from below `die`, each from the highest point then
-    (rules.md §6).  Every checker on those points has one way to leave them:
+    (docs/rules.md §6).  Every checker on those points has one way to leave them:
     step on until it lands below `die` or bears off exactly; so the only play
     with steps of the second kind is that one, followed by as many of them as
     the roll has left.
@@ -605,7 +605,7 @@ def _knapsack(movers: list[_Mover], capacity: int, target: int, floor: int, star
 
 def _enter(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     """Key changes of the plays of two different dice with checkers on the bar
-    (rules.md §5), each once: enter them all first, then play on.
+    (docs/rules.md §5), each once: enter them all first, then play on.
 
     A checker entered this turn stands on the opponent's home board, too far
     from home to bear off with what is left of the roll.  Plain loops, not
@@ -640,12 +640,12 @@ def _enter(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
         changes.remove(_STEPS[a + b][kind[end]][25])
     if changes:
         return changes
-    # Only one die can be played: the larger one if it can enter (rules.md §4).
+    # Only one die can be played: the larger one if it can enter (docs/rules.md §4).
     return [max(entries)[1]]
 
 
 def _from_bar(board: list[int], kind: bytes, dice: Dice) -> list[int]:
-    """Key changes of the plays of doubles with checkers on the bar (rules.md
+    """Key changes of the plays of doubles with checkers on the bar (docs/rules.md
     §5): enter them all first, then play on.
 
     A checker entered this turn stands on the opponent's home board, too far

@@ -1,7 +1,7 @@
 """Dice, steps and plays: the nouns of one turn.
 
 A *step* moves one checker by one die.  A *play* is the steps of one turn, in the
-mover's own count (rules.md §1): the bar is point 25, borne off is point 0.
+mover's own count (docs/rules.md §1): the bar is point 25, borne off is point 0.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from bgpi.rules.position import BAR, OFF, Position, Side
 
 @dataclass(frozen=True, slots=True)
 class Dice:
-    """A roll of two dice.  Doubles give four steps of that number (rules.md §4)."""
+    """A roll of two dice.  Doubles give four steps of that number (docs/rules.md §4)."""
 
     first: int
     second: int

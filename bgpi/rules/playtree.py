@@ -5,7 +5,7 @@ back.  The tree holds every *partial play* (the position after some steps, with
 the dice still unused) so that the tracker can answer in constant time:
 
 * is what the board shows *acceptable*, i.e. can it still be completed to a legal
-  play (rules.md §4: most dice, larger die)?
+  play (docs/rules.md §4: most dice, larger die)?
 * where may a checker on a given point go next, by one die or by several?
 * is it a *complete* legal play, ready to commit?
 

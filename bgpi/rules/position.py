@@ -1,6 +1,6 @@
 """Sides and positions: where every checker is.
 
-A side counts the points from its own home board, as the players do (rules.md §1):
+A side counts the points from its own home board, as the players do (docs/rules.md §1):
 its 1-point is deepest in its home, its 24-point is the opponent's 1-point.  A
 `Position` keeps each side's checkers in that side's own count, the layout GNU
 Backgammon uses, so the legal-play generator never has to flip numbers.
@@ -73,7 +73,7 @@ class Position:
 
     @classmethod
     def start(cls) -> Position:
-        """The starting position (rules.md §2): 24×2, 13×5, 8×3, 6×5 for each side."""
+        """The starting position (docs/rules.md §2): 24×2, 13×5, 8×3, 6×5 for each side."""
         side = [0] * 25
         for point, count in ((24, 2), (13, 5), (8, 3), (6, 5)):
             side[point - 1] = count

@@ -1,4 +1,4 @@
-"""How a game ends and what it is worth (rules.md §7, §8).
+"""How a game ends and what it is worth (docs/rules.md §7, §8).
 
 A game ends when a player has borne off all 15 checkers, or when a double is
 dropped.  Its worth is the kind of win (single, gammon, backgammon) times the
@@ -34,7 +34,7 @@ class ResultKind(Enum):
 
     @classmethod
     def of(cls, position: Position) -> ResultKind:
-        """The kind of win in a finished `position` (rules.md §7).
+        """The kind of win in a finished `position` (docs/rules.md §7).
 
         Single: the loser has borne off at least one checker.  Gammon: none.
         Backgammon: none, and a checker on the bar or in the winner's home board.
@@ -98,7 +98,7 @@ class GameResult:
     @classmethod
     def drop(cls, winner: Side, cube: int) -> GameResult:
         """`winner`'s double was dropped with the cube at `cube`, its value before
-        the double (rules.md §8): a single game, whatever the position."""
+        the double (docs/rules.md §8): a single game, whatever the position."""
         return cls(winner, ResultKind.SINGLE, cube, dropped=True)
 
     @property

@@ -27,7 +27,7 @@ class Turn:
 
 
 def opening_roll(rng: random.Random) -> tuple[int, int]:
-    """One die each (white's, black's), rolled again while they tie (rules.md §3)."""
+    """One die each (white's, black's), rolled again while they tie (docs/rules.md §3)."""
     while True:
         white, black = rng.randint(1, 6), rng.randint(1, 6)
         if white != black:

@@ -1,4 +1,4 @@
-"""Matches, money sessions and the game in progress (rules.md §3, §8, §9).
+"""Matches, money sessions and the game in progress (docs/rules.md §3, §8, §9).
 
 `Settings` are what a session is played under, `Session` is the score between
 games, and `Game` is one game's cube and turn: who may double when.  All are
@@ -26,7 +26,7 @@ class Settings:
     """The rules a session is played under.
 
     `match_length` 0 is money play, else a match to that many points.  The
-    Crawford rule is always on in matches (rules.md §9); `jacoby`, `beavers` and
+    Crawford rule is always on in matches (docs/rules.md §9); `jacoby`, `beavers` and
     `auto_doubles` (the cap of automatic doubles per game, 0 = off) exist only
     in money play.  The defaults are money play's: Jacoby on, beavers and
     automatic doubles off.  For a match use `Settings.match(n)`; asking for a
@@ -119,7 +119,7 @@ class Session:
     `score` counts the points won so far, `games` the games finished.
     `crawford` is True when the next game (the one `new_game` starts) is the
     Crawford game: the first game after a player reaches N - 1, in which
-    nobody may double (rules.md §9).  It is stored because the score alone
+    nobody may double (docs/rules.md §9).  It is stored because the score alone
     cannot tell it from post-Crawford play; it matches the Crawford bit of
     GNU Backgammon's Match ID.
 
@@ -234,7 +234,7 @@ class Game:
     automatic_doubles: int = 0
 
     def opening(self, white: int, black: int) -> Game:
-        """The opening roll: one die each (rules.md §3).
+        """The opening roll: one die each (docs/rules.md §3).
 
         The higher die starts and plays both dice, so it has rolled.  A tie is
         rolled again; in money play with automatic doubles, each tie doubles the
@@ -260,7 +260,7 @@ class Game:
         """Why `side` may not offer a double now, or None if it may.
 
         A double is offered only at the start of one's own turn, before
-        rolling, with the cube centred or one's own (rules.md §8), never in the
+        rolling, with the cube centred or one's own (docs/rules.md §8), never in the
         Crawford game (§9), and, as GNU Backgammon rules, not when the cube is
         dead: in a match, when the cube already gives the doubler the points
         it needs.
@@ -295,12 +295,12 @@ class Game:
         return replace(self, cube=self.cube.take(side))
 
     def drop(self, side: Side) -> GameResult:
-        """`side` drops the double on offer and loses the game (rules.md §8)."""
+        """`side` drops the double on offer and loses the game (docs/rules.md §8)."""
         return self.cube.drop(side)
 
     def why_not_beaver(self, side: Side) -> str | None:
         """Why `side` may not beaver now, or None if it may: beavers are for
-        money play with the setting on, against a plain double (rules.md §8)."""
+        money play with the setting on, against a plain double (docs/rules.md §8)."""
         if self.session.is_match:
             return "no beavers in match play"
         if not self.session.settings.beavers:
@@ -333,7 +333,7 @@ class Game:
         return replace(self, turn=self.turn.opponent, rolled=False)
 
     def result(self, position: Position) -> GameResult:
-        """The result of the game ending in `position` (rules.md §7), with the
+        """The result of the game ending in `position` (docs/rules.md §7), with the
         Jacoby rule when the session plays it.  Raises ValueError if nobody has
         borne off all 15 checkers."""
         return GameResult.of(

@@ -20,7 +20,7 @@
 
 **Sides**: the bottom player (uppercase, turn 1, cube 1) is white and the top
 player (lowercase, turn -1, cube -1) is black.  XG's point numbers are then the
-board's absolute numbers (white's count, rules.md §1): 'E' at character 6 is
+board's absolute numbers (white's count, docs/rules.md §1): 'E' at character 6 is
 five white checkers on absolute point 6, 'e' at character 19 five black ones
 on absolute point 19, black's own 6-point.
 """

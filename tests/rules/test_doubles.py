@@ -72,7 +72,7 @@ def test_checkers_coming_down_onto_points_where_one_or_two_of_their_own_wait():
 
 
 def test_bearing_off_with_every_checker_below_the_die():
-    """Then each step bears off from the highest point left (rules.md §6): one
+    """Then each step bears off from the highest point left (docs/rules.md §6): one
     play, however many checkers (`_bear_off_doubles` counts it out alone)."""
     rng = random.Random(9)
     for _ in range(300):

@@ -1,4 +1,4 @@
-"""One test per rule of rules.md §4–6, on hand-made positions.
+"""One test per rule of docs/rules.md §4–6, on hand-made positions.
 
 Positions are written in each side's own count; white moves in these tests
 unless said otherwise, so black's point q is white's point 25 - q.
