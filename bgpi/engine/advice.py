@@ -59,7 +59,10 @@ DEFAULT_LEVEL = "expert"
 
 
 def parse_level(text: str) -> Strength:
-    """A strength from a level name (`LEVELS`) or a number of plies 0..2; ValueError otherwise."""
+    """A strength from a level name (`LEVELS`) or a number of plies 0..2.
+
+    :raises StrengthError: for anything else.
+    """
     name = text.strip().lower()
     if name in LEVELS:
         return LEVELS[name]
@@ -71,8 +74,10 @@ def parse_level(text: str) -> Strength:
 
 
 def parse_opponent(text: str) -> Strength:
-    """The strength of a computer opponent "gnubg" or "gnubg:LEVEL" (see `parse_level`);
-    ValueError otherwise."""
+    """The strength of a computer opponent "gnubg" or "gnubg:LEVEL" (see `parse_level`).
+
+    :raises StrengthError: for anything else.
+    """
     engine, _, level = str(text).partition(":")
     if engine != "gnubg":
         raise StrengthError(f"unknown opponent {text!r}: expected gnubg or gnubg:LEVEL")

@@ -78,7 +78,7 @@ def _from_base64(text: str, length: int, what: str, error: type[ValueError]) -> 
 def position_id(position: Position, on_roll: Side) -> str:
     """The 14-character gnubg Position ID of `position` with `on_roll` to play.
 
-    Raises ValueError for a position that cannot occur (see `Position.problems`).
+    :raises PositionIdError: for a position that cannot occur (see `Position.problems`).
     """
     problems = position.problems()
     if problems:
@@ -136,7 +136,7 @@ def _key_id(bits: str) -> str:
 def decode_position_id(text: str) -> Board:
     """gnubg's anBoard for a Position ID: (player not on roll, player on roll).
 
-    Stricter than gnubg, which reads what it can: raises ValueError naming the
+    Stricter than gnubg, which reads what it can: raises PositionIdError naming the
     fault for a wrong length, a character outside base64, bits beyond the key,
     a key that runs past 80 bits, and a position that cannot occur (gnubg's
     CheckPosition: more than 15 checkers a side, both colours on one point,
@@ -167,7 +167,13 @@ def decode_position_id(text: str) -> Board:
 
 
 def position_from_id(text: str, on_roll: Side) -> Position:
-    """The Position for a Position ID encoded with `on_roll` to play."""
+    """The Position for a Position ID encoded with `on_roll` to play.
+
+    >>> position_from_id("4HPwATDgc/ABMA", Side.WHITE) == Position.start()
+    True
+
+    :raises PositionIdError: as `decode_position_id` does.
+    """
     opponent, own = decode_position_id(text)
     return Position.of(on_roll, own, opponent)
 
@@ -247,7 +253,7 @@ class MatchKey:
     roll; it is kept larger die first, as gnubg writes it.  `match_length` 0 is
     money play.  `score` is indexed by Side: (player 0, player 1).
 
-    Raises ValueError for values the ID cannot hold or gnubg refuses.
+    :raises MatchIdError: for values the ID cannot hold or gnubg refuses.
     """
 
     cube_value: int = 1
@@ -341,7 +347,7 @@ def match_id(key: MatchKey) -> str:
 def decode_match_id(text: str) -> MatchKey:
     """The MatchKey of a gnubg Match ID.
 
-    Raises ValueError naming the fault: wrong length, a character outside
+    :raises MatchIdError: naming the fault: wrong length, a character outside
     base64, a cube owner, game state or die the key cannot mean, a match
     longer than gnubg allows, a score past the match length, a Crawford game
     in money play, or bits set past the key.  Bit 66, the Jacoby flag some gnubg

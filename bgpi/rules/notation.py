@@ -157,7 +157,7 @@ def parse_play(text: str) -> list[tuple[int, int]]:
     after a landing point is accepted and ignored.  Steps come out in the order
     written.  "" (or only spaces) is no play.
 
-    Raises ValueError naming the fault: an unreadable move, a point outside
+    :raises PlayNotationError: naming the fault: an unreadable move, a point outside
     0..25, a move from off or to the bar, a move that does not go down, a
     count outside 2..4, more than four steps.
     """

@@ -16,7 +16,13 @@ from bgpi.rules.position import BAR, OFF, Position, Side
 
 @dataclass(frozen=True, slots=True)
 class Dice:
-    """A roll of two dice.  Doubles give four steps of that number (docs/rules.md §4)."""
+    """A roll of two dice.  Doubles give four steps of that number (docs/rules.md §4).
+
+    >>> Dice(3, 1).steps, Dice(5, 5).steps, str(Dice(6, 4))
+    ((3, 1), (5, 5, 5, 5), '64')
+
+    :raises DiceError: for a die that does not show 1 to 6.
+    """
 
     first: int
     second: int

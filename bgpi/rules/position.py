@@ -7,6 +7,12 @@ Backgammon uses, so the legal-play generator never has to flip numbers.
 
 The physical board, files and logs use absolute numbering, which is white's count:
 white's point n is absolute point n, black's point n is absolute point 25 - n.
+
+>>> start = Position.start()
+>>> start.at(24), start.at(1), start.pips(Side.WHITE)
+((<Side.WHITE: 0>, 2), (<Side.BLACK: 1>, 2), 167)
+>>> absolute_point(Side.BLACK, 6), start.checkers(Side.BLACK)[5]
+(19, 5)
 """
 
 from __future__ import annotations
@@ -39,6 +45,10 @@ class Side(IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Side:
+        """The side named 'white' or 'black', in any case.
+
+        :raises SideError: for any other name.
+        """
         try:
             return cls[text.upper()]
         except KeyError:
@@ -92,7 +102,7 @@ class Position:
     ) -> Position:
         """Build from absolute points {1..24: (side, count)} and bar counts.
 
-        Raises ValueError if a side would have more than 15 checkers.
+        :raises PositionError: if a point is off the board or a side would have more than 15 checkers.
         """
         sides = {Side.WHITE: [0] * 25, Side.BLACK: [0] * 25}
         for absolute, (side, count) in points.items():

@@ -38,8 +38,9 @@ class ResultKind(Enum):
 
         Single: the loser has borne off at least one checker.  Gammon: none.
         Backgammon: none, and a checker on the bar or in the winner's home board.
-        The winner is whoever has borne off all 15 checkers; raises ValueError
-        if nobody has.
+        The winner is whoever has borne off all 15 checkers.
+
+        :raises ResultError: if nobody has.
         """
         loser = _winner(position).opponent
         if position.borne_off(loser):
@@ -87,8 +88,9 @@ class GameResult:
         `jacoby` says the Jacoby rule is in force (money play with the setting
         on); it then counts a gammon or backgammon as single unless
         `cube_turned`: a double was taken during the game.  Automatic doubles
-        do not turn the cube.  Raises ValueError if nobody has borne off all
-        15 checkers.
+        do not turn the cube.
+
+        :raises ResultError: if nobody has borne off all 15 checkers.
         """
         kind = ResultKind.of(position)
         if jacoby and not cube_turned:

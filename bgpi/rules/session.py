@@ -30,7 +30,7 @@ class Settings:
     `auto_doubles` (the cap of automatic doubles per game, 0 = off) exist only
     in money play.  The defaults are money play's: Jacoby on, beavers and
     automatic doubles off.  For a match use `Settings.match(n)`; asking for a
-    money-only rule in a match raises ValueError naming the setting.
+    money-only rule in a match raises SettingsError naming the setting.
     """
 
     match_length: int = 0
@@ -70,7 +70,7 @@ class Settings:
 
         Reads only the keys in `KEYS` and leaves any other key (such as
         `lenient`) to its owner.  Jacoby defaults to on in money play and off in
-        a match; `{"match": 5, "jacoby": true}` raises ValueError.
+        a match; `{"match": 5, "jacoby": true}` raises SettingsError.
         """
         length = config.get("match", 0)
         _check_count("match", length)
@@ -165,7 +165,7 @@ class Session:
 
     def needs(self, side: Side) -> int:
         """How many points `side` still needs to win the match (0 if it has won).
-        Raises ValueError in money play, where nobody needs anything."""
+        :raises SessionError: in money play, where nobody needs anything."""
         if not self.is_match:
             raise SessionError("money play has no points to reach")
         return max(0, self.settings.match_length - self.score[side])
@@ -190,8 +190,9 @@ class Session:
         Adds the points to the winner's score and decides the next game's
         Crawford flag: it is the Crawford game when this game brought a player
         to N - 1 for the first time (not when the Crawford game has already
-        been played, and not when both players are at N - 1).  Raises
-        ValueError once the match is over.
+        been played, and not when both players are at N - 1).
+
+        :raises SessionError: once the match is over.
         """
         if (winner := self.winner) is not None:
             raise SessionError(f"the match is over: {winner.label} has won")
@@ -200,7 +201,10 @@ class Session:
         return replace(self, score=score, games=self.games + 1, crawford=crawford)
 
     def new_game(self) -> Game:
-        """The next game, before its opening roll.  Raises ValueError once the match is over."""
+        """The next game, before its opening roll.
+
+        :raises SessionError: once the match is over.
+        """
         if (winner := self.winner) is not None:
             raise SessionError(f"the match is over: {winner.label} has won")
         return Game(self)
@@ -239,7 +243,8 @@ class Game:
         The higher die starts and plays both dice, so it has rolled.  A tie is
         rolled again; in money play with automatic doubles, each tie doubles the
         cube (staying centred) until the session's cap is reached.
-        Raises ValueError for a die outside 1..6 or once the game has started.
+        :raises DiceError: for a die outside 1..6.
+        :raises SessionError: once the game has started.
         """
         for die in (white, black):
             if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
@@ -315,8 +320,11 @@ class Game:
         return replace(self, cube=self.cube.beaver(side))
 
     def roll(self) -> Game:
-        """The player on roll rolls.  Raises ValueError before the opening roll,
-        while a double is on offer, or when they have rolled already."""
+        """The player on roll rolls.
+
+        :raises SessionError: before the opening roll, while a double is on offer,
+            or when they have rolled already.
+        """
         if self.turn is None:
             raise SessionError("the opening roll decides who plays first")
         if self.cube.offer is not None:
@@ -327,15 +335,19 @@ class Game:
 
     def end_turn(self) -> Game:
         """The player on roll has committed their play: the opponent is on roll.
-        Raises ValueError if they have not rolled."""
+
+        :raises SessionError: if they have not rolled.
+        """
         if self.turn is None or not self.rolled:
             raise SessionError("a turn ends only after the roll has been played")
         return replace(self, turn=self.turn.opponent, rolled=False)
 
     def result(self, position: Position) -> GameResult:
         """The result of the game ending in `position` (docs/rules.md §7), with the
-        Jacoby rule when the session plays it.  Raises ValueError if nobody has
-        borne off all 15 checkers."""
+        Jacoby rule when the session plays it.
+
+        :raises ResultError: if nobody has borne off all 15 checkers.
+        """
         return GameResult.of(
             position,
             self.cube.value,
@@ -380,5 +392,5 @@ def _check_count(name: str, value: object, most: int | None = None) -> None:
 
 def _check_flag(name: str, value: object) -> None:
     if not isinstance(value, bool):
-        # A bad config value is bad input, reported like any other: ValueError.
+        # A bad config value is bad input, reported like any other: a ValueError.
         raise SettingsError(f"{name}: expected true or false, not {value!r}")  # noqa: TRY004

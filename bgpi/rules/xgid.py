@@ -64,7 +64,7 @@ class XGID:
     `jacoby` and `beavers` apply; `crawford` applies to match play only.
     Cube values are the values themselves; the XGID stores their log2.
 
-    Raises ValueError for a position that cannot occur or inconsistent fields.
+    :raises XgidError: for a position that cannot occur or inconsistent fields.
     """
 
     position: Position
@@ -186,7 +186,7 @@ def _count_char(count: int, upper: bool) -> str:
 def decode_xgid(text: str) -> XGID:
     """Decode an XGID, with or without the ``XGID=`` prefix.
 
-    Raises ValueError naming the field at fault.
+    :raises XgidError: naming the field at fault.
     """
     body = text.strip()
     if body.upper().startswith(PREFIX):
