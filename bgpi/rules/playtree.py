@@ -19,7 +19,7 @@ each keeping its hash, and the `Step` objects are shared by every tree.
 Whether a node is complete depends only on the dice it leaves, so complete
 nodes are found by their group of dice left.
 
-Its complete nodes are exactly the results of `movegen.legal_plays`, which the
+Its complete nodes are exactly the results of `reference.legal_plays`, which the
 tests check.
 """
 

@@ -46,7 +46,7 @@ def test_checkers_coming_down_onto_points_where_one_or_two_of_their_own_wait():
     made points in the way, sometimes checkers on the bar (fewer steps left):
     the plays where more checkers leave a point than it held, some having come
     from the point above, are counted apart from each point's own (`_movers`'
-    extras), and must complete what the full search finds."""
+    extras), and must complete what the reference search finds."""
     rng = random.Random(7)
     with_extras = 0
     for _ in range(3000):

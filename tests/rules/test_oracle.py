@@ -2,7 +2,7 @@
 
 gnubg (PyPI `gnubg-nn`) is the oracle where docs/rules.md is silent.  For every
 position and roll the sets of resulting positions must be equal: ours from the
-full search (`legal_plays`), from the fast path (`legal_results`) and, on a
+reference search (`legal_plays`), from the fast path (`legal_results`) and, on a
 sample, from the play tree.
 """
 
