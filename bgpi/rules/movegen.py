@@ -42,7 +42,7 @@ from typing import Any
 from bgpi.rules.play import Dice
 from bgpi.rules.position import OFF, Checkers
 from bgpi.rules.reference import legal_plays
-from bgpi.rules.steps import BLOT, CLOSED, LANDING, OPEN
+from bgpi.rules.steps import BLOT, CLOSED, LANDING, OPEN, bears_off
 
 __all__ = ["legal_plays", "legal_results", "packed_results", "result_keys"]
 
@@ -282,13 +282,12 @@ def _coming_home(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
         if arrival > 6 or kind[arrival] == CLOSED:
             continue
         home = _STEPS[first][kind[arrival]][source]
+        # All home now: the other die bears off from its own point, or from the highest one.
         highest = max(top, arrival)
-        if own[second - 1] or arrival == second:
-            change = home + _UNIT[OFF] - _UNIT[second]
-        elif highest < second:  # from below the die's number: the highest point
-            change = home + _UNIT[OFF] - _UNIT[highest]
-        else:
+        leaving = second if own[second - 1] or arrival == second else highest
+        if not bears_off(leaving, second, highest):
             continue
+        change = home + _UNIT[OFF] - _UNIT[leaving]
         if change not in changes:  # both orders bear it off, over two open points
             changes.append(change)
     return changes or _one_die(own, kind, a, b, 0)
