@@ -154,8 +154,7 @@ class SettingsError(BgpiError, ValueError):
 
 
 class SessionError(BgpiError, ValueError):
-    """A step of a match or money session that its state refuses now (rolling twice,
-    a game after the match is over)."""
+    """A step of a session its state refuses now (rolling twice, a game after the match)."""
 
 
 class StrengthError(BgpiError, ValueError):
