@@ -54,10 +54,10 @@ def legal_plays(position: Position, side: Side, dice: Dice) -> list[Play]:
     own, opponent = position.checkers(side), position.checkers(side.opponent)
     ways: list[_Way] = []
     if dice.is_double:
-        _play_on(own, opponent, dice.steps, BAR, (), ways, in_order=True)
+        _play_on(own, opponent, dice.steps, (), ways, top=BAR)
     else:
         for order in ((dice.first, dice.second), (dice.second, dice.first)):
-            _play_on(own, opponent, order, BAR, (), ways, in_order=False)
+            _play_on(own, opponent, order, (), ways, top=None)
     most = max(len(steps) for steps, _, _ in ways)
     largest = max(_pips(steps) for steps, _, _ in ways if len(steps) == most)
     plays: dict[Position, Play] = {}
@@ -70,21 +70,23 @@ def legal_plays(position: Position, side: Side, dice: Dice) -> list[Play]:
 
 
 def _play_on(
-    own: Checkers, opponent: Checkers, dice: tuple[int, ...], top: int, steps: tuple[Step, ...], ways: list[_Way],
-    in_order: bool,
+    own: Checkers,
+    opponent: Checkers,
+    dice: tuple[int, ...],
+    steps: tuple[Step, ...],
+    ways: list[_Way],
+    top: int | None,
 ) -> None:
-    """Add to `ways` every way to go on from `steps` with the `dice` left, used in
-    the order given: each ends when no die is left or the next one cannot be played.
-    `in_order` (doubles): no step from a point above `top`, the last step's source."""
-    if dice:
-        moved = False
-        for step in legal_steps(own, opponent, dice[0], top):
-            mine, theirs = move(own, opponent, step.source, step.destination)
-            _play_on(mine, theirs, dice[1:], step.source if in_order else BAR, (*steps, step), ways, in_order)
-            moved = True
-        if moved:
-            return
-    ways.append((steps, own, opponent))
+    """Add to `ways` every way to go on after `steps` with the `dice` left, used in
+    the order given: a way ends when no die is left or the next one cannot be played.
+    For doubles `top` is the point of the last step, and no step comes from above it;
+    None for two dice."""
+    found = legal_steps(own, opponent, dice[0], BAR if top is None else top) if dice else []
+    if not found:
+        ways.append((steps, own, opponent))
+    for step in found:
+        mine, theirs = move(own, opponent, step.source, step.destination)
+        _play_on(mine, theirs, dice[1:], (*steps, step), ways, None if top is None else step.source)
 
 
 def legal_steps(own: Checkers, opponent: Checkers, die: int, top: int = BAR) -> list[Step]:
