@@ -1,8 +1,11 @@
 """One step of one die: where a checker may land, and when it may bear off.
 
-These are the two rules of a single step (docs/rules.md §4-§6) that every coding of
-the legal plays shares: the reference search (`bgpi.rules.reference`), the counted-out
-results (`bgpi.rules.movegen`) and the play tree (`bgpi.rules.playtree`).
+These are the two rules of a single step (docs/rules.md §4-§6), written once for every
+coding of the legal plays: the reference search (`bgpi.rules.reference`) and the play
+tree (`bgpi.rules.playtree`) ask both for each step; the counted-out results
+(`bgpi.rules.movegen`) read the landing table for a whole board at once, and count the
+bear-offs out from the same rule (a die bears off from below its number only from the
+highest point), checked against the reference.
 
 >>> LANDING[0] == OPEN, LANDING[1] == BLOT, LANDING[5] == CLOSED
 (True, True, True)
