@@ -184,3 +184,50 @@ class DiceInputError(BgpiError, ValueError):
 
 class BatchLineError(BgpiError, ValueError):
     """A line of `bgpi rules plays --batch` that is not a request it reads."""
+
+
+# -- rules ---------------------------------------------------------------------------------
+
+
+class SideError(BgpiError, ValueError):
+    """A name that is neither side, 'white' nor 'black'."""
+
+
+class PositionError(BgpiError, ValueError):
+    """A position that cannot occur in a game (docs/rules.md §1): the message names why."""
+
+
+class DiceError(BgpiError, ValueError):
+    """A die that does not show 1 to 6."""
+
+
+class PositionIdError(BgpiError, ValueError):
+    """A gnubg Position ID that cannot be read or written: the message names the fault."""
+
+
+class MatchIdError(BgpiError, ValueError):
+    """A gnubg Match ID, or one of its fields, that cannot be read or written."""
+
+
+class XgidError(BgpiError, ValueError):
+    """An XGID, or one of its fields, that cannot be read or written: the message names the field."""
+
+
+class PlayNotationError(BgpiError, ValueError):
+    """A play written in gnubg's notation that cannot be read, or names no legal play or several."""
+
+
+class ResultError(BgpiError, ValueError):
+    """A game result that cannot be scored (no winner, a bad cube value)."""
+
+
+class SettingsError(BgpiError, ValueError):
+    """Session settings the rules refuse (docs/rules.md §9): the message names the setting."""
+
+
+class SessionError(BgpiError, ValueError):
+    """A step of a session its state refuses now (rolling twice, a game after the match)."""
+
+
+class StrengthError(BgpiError, ValueError):
+    """An engine level or computer opponent that cannot be read."""

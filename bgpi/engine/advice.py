@@ -6,14 +6,14 @@ It is engine-neutral; `Situation.query` turns it into the plain JSON-able
 request that both engine backends understand (see `bgpi.engine.backend`).
 
 The answers are checked against the rules before anyone sees them: a play the
-engine names must be one of `legal_plays`, or the answer is an `EngineError`.
+engine names must be a legal play (`find_play`), or the answer is an `EngineError`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bgpi.exc import EngineError
+from bgpi.exc import EngineError, MatchIdError, PlayNotationError, StrengthError
 from bgpi.rules.ids import (
     GameState,
     MatchKey,
@@ -22,10 +22,10 @@ from bgpi.rules.ids import (
     decode_position_id,
     match_id,
 )
-from bgpi.rules.movegen import legal_plays
-from bgpi.rules.notation import format_play
+from bgpi.rules.notation import find_play
 from bgpi.rules.play import Dice, Play
 from bgpi.rules.position import Position, Side
+from bgpi.rules.reference import legal_plays
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,9 +41,9 @@ class Strength:
 
     def __post_init__(self) -> None:
         if self.plies not in (0, 1, 2):
-            raise ValueError(f"plies must be 0, 1 or 2, not {self.plies!r}")
+            raise StrengthError(f"plies must be 0, 1 or 2, not {self.plies!r}")
         if not 0.0 <= self.noise <= 1.0:
-            raise ValueError(f"noise must be from 0 to 1, not {self.noise!r}")
+            raise StrengthError(f"noise must be from 0 to 1, not {self.noise!r}")
 
 
 # gnubg's own names for its predefined players (gnubg's "set player N" menu), weakest first.
@@ -59,23 +59,28 @@ DEFAULT_LEVEL = "expert"
 
 
 def parse_level(text: str) -> Strength:
-    """A strength from a level name (`LEVELS`) or a number of plies 0..2; ValueError otherwise."""
+    """A strength from a level name (`LEVELS`) or a number of plies 0..2.
+
+    :raises StrengthError: for anything else.
+    """
     name = text.strip().lower()
     if name in LEVELS:
         return LEVELS[name]
     if name in ("0", "1", "2"):
         return Strength(int(name))
-    raise ValueError(
+    raise StrengthError(
         f"unknown engine level {text!r}: expected 0, 1, 2 (plies) or one of " + ", ".join(LEVELS)
     )
 
 
 def parse_opponent(text: str) -> Strength:
-    """The strength of a computer opponent "gnubg" or "gnubg:LEVEL" (see `parse_level`);
-    ValueError otherwise."""
+    """The strength of a computer opponent "gnubg" or "gnubg:LEVEL" (see `parse_level`).
+
+    :raises StrengthError: for anything else.
+    """
     engine, _, level = str(text).partition(":")
     if engine != "gnubg":
-        raise ValueError(f"unknown opponent {text!r}: expected gnubg or gnubg:LEVEL")
+        raise StrengthError(f"unknown opponent {text!r}: expected gnubg or gnubg:LEVEL")
     return parse_level(level) if level else LEVELS[DEFAULT_LEVEL]
 
 
@@ -104,14 +109,15 @@ class Situation:
         and the dice the Match ID holds (None before the roll, or without a Match ID).
 
         Without a Match ID, white is on roll in money play with a centred cube.
-        Raises ValueError for a malformed ID or a Match ID that is not of a game in play.
+        :raises PositionIdError: for a malformed Position ID.
+        :raises MatchIdError: for a malformed Match ID, or one not of a game in play.
         """
         waiting, moving = decode_position_id(position_id)
         if not match_text:
             return cls(Position.of(Side.WHITE, moving, waiting), Side.WHITE), None
         key = decode_match_id(match_text)
         if key.game_state is not GameState.PLAYING:
-            raise ValueError(f"match ID {match_text!r} is not of a game in play")
+            raise MatchIdError(f"match ID {match_text!r} is not of a game in play")
         mover = key.dice_owner
         situation = cls(
             Position.of(mover, moving, waiting),
@@ -176,20 +182,26 @@ class RankedPlay:
 def rank_plays(situation: Situation, dice: Dice, answers: list[dict]) -> list[RankedPlay]:
     """The engine's answers [{"move", "equity"}], best first, as legal plays.
 
-    Raises EngineError when the engine names a play the rules do not allow.
+    :raises EngineError: when the engine names a play the rules do not allow, or no
+        play of a roll that can be played.
     """
     mover = situation.mover
-    legal = {format_play(play.steps): play for play in legal_plays(situation.position, mover, dice)}
+    legal = legal_plays(situation.position, mover, dice)
     ranked = []
     for answer in answers:
-        play = legal.get(answer["move"])
-        if play is None:
-            raise EngineError(f"the engine suggests {answer['move']!r}, which is not a legal play of {dice}")
+        try:
+            play = find_play(situation.position, mover, dice, answer["move"], among=legal)
+        except PlayNotationError:
+            raise EngineError(f"the engine suggests {answer['move']!r}, which is not a legal play of {dice}") from None
         ranked.append(RankedPlay(play, answer["move"], _mover_id(play.position, mover), float(answer["equity"])))
-    if not ranked and set(legal) != {""}:
-        raise EngineError(f"the engine named no play for {dice}")
+    if ranked:
+        return ranked
     # A roll that cannot be played has one "play": none.  The engine may leave it out.
-    return ranked or [RankedPlay(legal[""], "", _mover_id(situation.position, mover), 0.0)]
+    try:
+        forfeit = find_play(situation.position, mover, dice, "", among=legal)
+    except PlayNotationError:
+        raise EngineError(f"the engine named no play for {dice}") from None
+    return [RankedPlay(forfeit, "", _mover_id(situation.position, mover), 0.0)]
 
 
 def _mover_id(position: Position, mover: Side) -> str:

@@ -1,4 +1,4 @@
-"""The doubling cube: its value, its owner, and a double on offer (rules.md §3, §8).
+"""The doubling cube: its value, its owner, and a double on offer (docs/rules.md §3, §8).
 
 A `Cube` knows only what the cube itself decides: whether the cube is the
 player's to turn, and what take, drop and beaver do.  Whose turn it is, whether
@@ -60,10 +60,10 @@ class Cube:
             or value < 1
             or value & (value - 1)
         ):
-            raise ValueError(f"a cube value is a power of two, not {value!r}")
+            raise CubeError(f"a cube value is a power of two, not {value!r}")
         if self.offer is not None and self.offer.beaver and self.owner is not self.offer.doubler:
             # A beaver is a take followed by a redouble: the beaverer owns the cube.
-            raise ValueError("a beaver is offered only by the cube's owner")
+            raise CubeError("a beaver is offered only by the cube's owner")
 
     @property
     def centred(self) -> bool:
@@ -72,8 +72,8 @@ class Cube:
     @property
     def turned(self) -> bool:
         """True once a double has been taken: only then does the cube have an
-        owner.  Automatic doubles leave it centred (rules.md §3), so they do not
-        turn it; this is what the Jacoby rule asks (rules.md §8)."""
+        owner.  Automatic doubles leave it centred (docs/rules.md §3), so they do not
+        turn it; this is what the Jacoby rule asks (docs/rules.md §8)."""
         return self.owner is not None
 
     @property
@@ -102,7 +102,7 @@ class Cube:
         """`side` takes the double on offer: the value doubles.
 
         After a plain double the taker owns the cube.  After a beaver the
-        beaverer keeps it (rules.md §8: "keeping the cube"), as in GNU
+        beaverer keeps it (docs/rules.md §8: "keeping the cube"), as in GNU
         Backgammon, so the cube then shows four times the value before the
         first double and belongs to the beaverer.
         """
@@ -112,7 +112,7 @@ class Cube:
 
     def drop(self, side: Side) -> GameResult:
         """`side` drops the double on offer and loses the game at the value
-        before that double, a single game (rules.md §8).  Dropping a beaver
+        before that double, a single game (docs/rules.md §8).  Dropping a beaver
         therefore loses the value after the first double."""
         offer = self._answerable_by(side, "drop")
         return GameResult.drop(offer.doubler, self.value)
@@ -135,7 +135,7 @@ class Cube:
 
     def beaver(self, side: Side) -> Cube:
         """`side`, facing a double, takes it and at once redoubles, keeping the
-        cube (rules.md §8, a decision).  The original doubler then answers an
+        cube (docs/rules.md §8, a decision).  The original doubler then answers an
         offer at four times the first value: a take leaves the beaverer owning
         the cube at that value, a drop loses twice the first value.
         """
@@ -144,7 +144,7 @@ class Cube:
 
     def automatic_double(self) -> Cube:
         """A tie on the opening roll doubles the cube, which stays centred
-        (rules.md §3).  Whether the session allows one more is the game's
+        (docs/rules.md §3).  Whether the session allows one more is the game's
         business."""
         if self.owner is not None or self.offer is not None:
             raise CubeError("automatic doubles come only with the opening roll")

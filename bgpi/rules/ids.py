@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import binascii
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import IntEnum
 
+from bgpi.exc import MatchIdError, PositionIdError
 from bgpi.rules.position import CHECKERS, Checkers, Position, Side
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -47,12 +48,15 @@ def _to_base64(key: bytes, length: int) -> str:
     return binascii.b2a_base64(key, newline=False)[:length].decode("ascii")
 
 
-def _from_base64(text: str, length: int, what: str) -> bytes:
+def _from_base64(text: str, length: int, what: str, error: type[ValueError]) -> bytes:
     """The bytes that the base64 `text` writes, filled up with zero bits to whole
     bytes (the 14 characters of a Position ID write its 10 bytes, 4 spare bits and
-    a zero byte); ValueError for a malformed text."""
+    a zero byte).
+
+    :raises error: for a malformed text (the caller's error: a Position ID's or a Match ID's).
+    """
     if len(text) != length:
-        raise ValueError(
+        raise error(
             f"{what} {text!r} has {len(text)} characters, expected {length}"
         )
     if "=" not in text:  # binascii reads "=" as padding: gnubg writes none
@@ -62,7 +66,7 @@ def _from_base64(text: str, length: int, what: str) -> bytes:
         except ValueError:  # binascii.Error, or a character beyond ASCII
             pass
     index, char = next((i, c) for i, c in enumerate(text) if c not in _ALPHABET)
-    raise ValueError(
+    raise error(
         f"{what} {text!r}: character {char!r} at position {index + 1} is not base64 "
         "(A-Z, a-z, 0-9, +, /)"
     )
@@ -74,11 +78,11 @@ def _from_base64(text: str, length: int, what: str) -> bytes:
 def position_id(position: Position, on_roll: Side) -> str:
     """The 14-character gnubg Position ID of `position` with `on_roll` to play.
 
-    Raises ValueError for a position that cannot occur (see `Position.problems`).
+    :raises PositionIdError: for a position that cannot occur (see `Position.problems`).
     """
     problems = position.problems()
     if problems:
-        raise ValueError(
+        raise PositionIdError(
             "cannot encode a position that cannot occur: " + "; ".join(problems)
         )
     return board_id((position.checkers(on_roll.opponent), position.checkers(on_roll)))
@@ -132,38 +136,44 @@ def _key_id(bits: str) -> str:
 def decode_position_id(text: str) -> Board:
     """gnubg's anBoard for a Position ID: (player not on roll, player on roll).
 
-    Stricter than gnubg, which reads what it can: raises ValueError naming the
+    Stricter than gnubg, which reads what it can: raises PositionIdError naming the
     fault for a wrong length, a character outside base64, bits beyond the key,
     a key that runs past 80 bits, and a position that cannot occur (gnubg's
     CheckPosition: more than 15 checkers a side, both colours on one point,
     both players on the bar against closed boards).
     """
-    written = _from_base64(text, POSITION_ID_LENGTH, "position ID")
+    written = _from_base64(text, POSITION_ID_LENGTH, "position ID", PositionIdError)
     if any(written[_POSITION_KEY_BYTES:]):  # the spare bits of the last character
-        raise ValueError(
+        raise PositionIdError(
             f"position ID {text!r}: its last character {text[-1]!r} sets bits beyond the 80-bit key"
         )
     key = int.from_bytes(written[:_POSITION_KEY_BYTES], "little")
     bits = format(key, _POSITION_KEY_FORMAT)[::-1]  # character i is bit i
     runs = bits.split("0")
     if len(runs) <= 2 * _LOCATIONS:
-        raise ValueError(
+        raise PositionIdError(
             f"position ID {text!r}: the checkers run past the 80-bit key "
             "(more than 30 checkers in play)"
         )
     if any(runs[2 * _LOCATIONS :]):
-        raise ValueError(
+        raise PositionIdError(
             f"position ID {text!r}: trailing garbage, bits set after the last location"
         )
     board = (tuple(map(len, runs[:_LOCATIONS])), tuple(map(len, runs[_LOCATIONS : 2 * _LOCATIONS])))
     problems = board_problems(board)
     if problems:
-        raise ValueError(f"position ID {text!r}: " + "; ".join(problems))
+        raise PositionIdError(f"position ID {text!r}: " + "; ".join(problems))
     return board
 
 
 def position_from_id(text: str, on_roll: Side) -> Position:
-    """The Position for a Position ID encoded with `on_roll` to play."""
+    """The Position for a Position ID encoded with `on_roll` to play.
+
+    >>> position_from_id("4HPwATDgc/ABMA", Side.WHITE) == Position.start()
+    True
+
+    :raises PositionIdError: as `decode_position_id` does.
+    """
     opponent, own = decode_position_id(text)
     return Position.of(on_roll, own, opponent)
 
@@ -173,7 +183,7 @@ def board_problems(board: Board) -> list[str]:
     names = ("the player not on roll", "the player on roll")
     found = [
         f"{name} has {sum(side)} checkers, more than {CHECKERS}"
-        for name, side in zip(names, board)
+        for name, side in zip(names, board, strict=True)
         if sum(side) > CHECKERS
     ]
     waiting, moving = board
@@ -243,7 +253,7 @@ class MatchKey:
     roll; it is kept larger die first, as gnubg writes it.  `match_length` 0 is
     money play.  `score` is indexed by Side: (player 0, player 1).
 
-    Raises ValueError for values the ID cannot hold or gnubg refuses.
+    :raises MatchIdError: for values the ID cannot hold or gnubg refuses.
     """
 
     cube_value: int = 1
@@ -266,34 +276,44 @@ class MatchKey:
             or cube & (cube - 1)
             or cube > 1 << MAX_CUBE_LOG
         ):
-            raise ValueError(
+            raise MatchIdError(
                 f"cube value {cube!r} is not a power of two from 1 to {1 << MAX_CUBE_LOG}"
             )
         dice = tuple(self.dice)
         if len(dice) != 2 or not all(_is_int(die) and 0 <= die <= 6 for die in dice):
-            raise ValueError(
+            raise MatchIdError(
                 f"dice {self.dice!r}: two dice of 1 to 6, or (0, 0) before the roll"
             )
         if (dice[0] == 0) != (dice[1] == 0):
-            raise ValueError(f"dice {self.dice!r}: both dice are rolled, or neither")
+            raise MatchIdError(f"dice {self.dice!r}: both dice are rolled, or neither")
         object.__setattr__(self, "dice", (max(dice), min(dice)))
         length = self.match_length
         if not _is_int(length) or not 0 <= length <= MAX_MATCH_LENGTH:
-            raise ValueError(
+            raise MatchIdError(
                 f"match length {length!r} is not 0 (money) to {MAX_MATCH_LENGTH}"
             )
         score = tuple(self.score)
         limit = length or MAX_SCORE
         if len(score) != 2 or not all(_is_int(s) and 0 <= s <= limit for s in score):
-            raise ValueError(f"score {self.score!r}: two scores from 0 to {limit}")
+            raise MatchIdError(f"score {self.score!r}: two scores from 0 to {limit}")
         object.__setattr__(self, "score", score)
         if self.crawford and not length:
-            raise ValueError("there is no Crawford game in money play")
+            raise MatchIdError("there is no Crawford game in money play")
 
     @property
     def cube_log(self) -> int:
         """log2 of the cube value, as the ID stores it."""
         return self.cube_value.bit_length() - 1
+
+    def after_play(self) -> MatchKey:
+        """The key once the player on roll has played: the opponent on roll, before its roll.
+
+        >>> key = MatchKey(dice_owner=Side.WHITE, turn=Side.WHITE, dice=(3, 1)).after_play()
+        >>> key.dice_owner, key.turn, key.dice
+        (<Side.BLACK: 1>, <Side.BLACK: 1>, (0, 0))
+        """
+        opponent = self.dice_owner.opponent
+        return replace(self, dice_owner=opponent, turn=opponent, dice=(0, 0))
 
 
 def _is_int(value: object) -> bool:
@@ -327,30 +347,30 @@ def match_id(key: MatchKey) -> str:
 def decode_match_id(text: str) -> MatchKey:
     """The MatchKey of a gnubg Match ID.
 
-    Raises ValueError naming the fault: wrong length, a character outside
+    :raises MatchIdError: naming the fault: wrong length, a character outside
     base64, a cube owner, game state or die the key cannot mean, a match
     longer than gnubg allows, a score past the match length, a Crawford game
     in money play, or bits set past the key.  Bit 66, the Jacoby flag some gnubg
     builds add, is accepted and ignored.
     """
-    bits = int.from_bytes(_from_base64(text, MATCH_ID_LENGTH, "match ID"), "little")
+    bits = int.from_bytes(_from_base64(text, MATCH_ID_LENGTH, "match ID", MatchIdError), "little")
 
     def field(spec: tuple[int, int]) -> int:
         start, width = spec
         return bits >> start & ((1 << width) - 1)
 
     if bits >> (_EXTENDED_JACOBY[0] + 1):
-        raise ValueError(
+        raise MatchIdError(
             f"match ID {text!r}: trailing garbage, bits set past the 67-bit key"
         )
     owner = field(_CUBE_OWNER)
     if owner == 2:
-        raise ValueError(
+        raise MatchIdError(
             f"match ID {text!r}: cube owner bits 10 mean no one (00, 01 or 11)"
         )
     state = field(_GAME_STATE)
     if state > max(GameState):
-        raise ValueError(f"match ID {text!r}: game state {state} is not 0 to 4")
+        raise MatchIdError(f"match ID {text!r}: game state {state} is not 0 to 4")
     try:
         return MatchKey(
             cube_value=1 << field(_CUBE),
@@ -366,4 +386,4 @@ def decode_match_id(text: str) -> MatchKey:
             score=(field(_SCORE_0), field(_SCORE_1)),
         )
     except ValueError as error:
-        raise ValueError(f"match ID {text!r}: {error}") from None
+        raise MatchIdError(f"match ID {text!r}: {error}") from None

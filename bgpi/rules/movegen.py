@@ -1,27 +1,20 @@
-"""Legal plays: every distinct way to play a roll (rules.md §4–6).
+"""The results of the legal plays, counted out without a search (docs/rules.md §4-§6).
 
-The search follows GNU Backgammon's `GenerateMoves`, the rules oracle:
+`bgpi.rules.reference` finds every legal play step by step, as the rule book says.
+The batch command needs only where the plays lead, for every line of its input, so
+`result_keys` counts the results out directly, one way per kind of roll (two dice,
+entering from the bar, bearing off, doubles; see each function), each result once,
+and the tests check it against the reference on many thousands of positions.  What
+a landing meets and when a checker may bear off are the rules of `bgpi.rules.steps`.
 
-* every order of the two dice is tried; for doubles the steps are taken from
-  points in non-increasing order, which reaches every distinct result once;
-* a play that uses fewer dice than another is illegal, and among plays that use
-  the same number of dice the ones with the larger total of dice win, which is
-  the larger-die rule (rules.md §4);
-* plays are the same play when they lead to the same position.
-
-`legal_plays` runs that search and keeps each result's steps.  `result_keys`,
-which the batch command runs for every line, needs only the results, and
-counts them out without the search, one way per kind of roll (two dice,
-entering from the bar, bearing off, doubles; see each function), each result
-once.  Both are chosen for CPython's speed (each line of Python costs tens of
+The counting is chosen for CPython's speed (each line of Python costs tens of
 nanoseconds, a call in C over a whole board about the same):
 
 * the mover's checkers are read from its counts, points 1..24 then the bar;
-  doubles and the search use a list `board` by location (0 off, 1..24, 25 the
-  bar), which the search changes in place and puts back (do/undo);
+  doubles use a list `board` by location (0 off, 1..24, 25 the bar);
 * the opponent is only seen as what a landing meets, one byte per location
-  (`_OPEN`, `_BLOT` or `_CLOSED`), made by one `bytes.translate`; the edge of
-  the board and the 11 pips beyond it read as closed, so that a step or two
+  (`OPEN`, `BLOT` or `CLOSED`), made by one `bytes.translate` of `LANDING`; the
+  edge of the board and the 11 pips beyond it read as closed, so that a step or two
   past point 1 needs no test of its own where bearing off cannot happen;
 * each result is named by an integer key built up step by step: one hex digit
   (4 bits) per location holding the mover's count (at most 15, so a digit
@@ -44,15 +37,17 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 from itertools import compress
 from operator import itemgetter
+from typing import Any
 
-from bgpi.rules.play import Dice, Play, Step
-from bgpi.rules.position import BAR, OFF, Checkers, Position, Side
+from bgpi.rules.play import Dice
+from bgpi.rules.position import OFF, Checkers
+from bgpi.rules.reference import legal_plays
+from bgpi.rules.steps import BLOT, CLOSED, LANDING, OPEN, bears_off
 
-# What a checker landing on a location meets, by the opponent's count there.
-_OPEN, _BLOT, _CLOSED = 0, 1, 2
-_KIND = bytes([_OPEN, _BLOT] + [_CLOSED] * 254)  # bytes.translate table: count -> kind
-_OFF = bytes([_OPEN])  # location 0 when every checker is home
-_BEYOND = bytes([_CLOSED] * 11)  # kind[26..36], read as kind[-11..-1]: two dice past point 1
+__all__ = ["legal_plays", "legal_results", "packed_results", "result_keys"]
+
+_OFF = bytes([OPEN])  # location 0 when every checker is home
+_BEYOND = bytes([CLOSED] * 11)  # kind[26..36], read as kind[-11..-1]: two dice past point 1
 
 _LOCATIONS = 26  # 0 off, 1..24 the points, 25 the bar
 _HIT_FIELDS = 4 * _LOCATIONS  # the first bit of the landings-on-blots fields
@@ -70,14 +65,14 @@ _LAND = (
     tuple(unit + (1 << (_HIT_FIELDS + 3 * location)) for location, unit in enumerate(_UNIT)),
 )
 # _PASS[kind][point]: a checker passing over the point on its way (a hit on a blot there).
-_PASS = ((0,) * _LOCATIONS, tuple(land - unit for land, unit in zip(_LAND[_BLOT], _UNIT)))
+_PASS = ((0,) * _LOCATIONS, tuple(land - unit for land, unit in zip(_LAND[BLOT], _UNIT, strict=True)))
 # _STEPS[pips][kind][source]: one checker moving `pips` from `source` (25 the bar) to a
 # point of that kind; pips up to 11, one checker taking both of two different dice.
 # (0 where the step would leave the board: `kind` reads closed there.)
 _STEPS = [()] + [
     tuple(
         tuple(_LAND[meets][source - pips] - _UNIT[source] if source >= pips else 0 for source in range(_LOCATIONS))
-        for meets in (_OPEN, _BLOT)
+        for meets in (OPEN, BLOT)
     )
     for pips in range(1, 12)
 ]
@@ -89,27 +84,10 @@ _POINTS = tuple(range(1, 25))
 _BORNE_OFF = _UNIT[1] - 1
 _OUTSIDE = (1 << _HIT_FIELDS) - _UNIT[7]
 
-_RawStep = tuple[int, int, int, bool]  # a Step's fields, while searching
 # A point's checkers in a play of doubles (see `_movers`): (the most steps they
 # take, [(steps taken, change of key)] for each way to take them, fewest steps
 # first, [the same for the extras of the next point]).
 _Mover = tuple[int, list[tuple[int, int]], Sequence[tuple[int, int]]]
-
-
-def legal_plays(position: Position, side: Side, dice: Dice) -> list[Play]:
-    """All distinct legal plays of `dice` by `side` in `position`.
-
-    Each play leads to a different position.  A roll with no legal step gives
-    one play with no steps (the turn is forfeited).  The order of the list is the
-    order of discovery: descending sources first, as gnubg lists them.
-    """
-    own = position.checkers(side)
-    opponent = position.checkers(side.opponent)
-    plays = []
-    for raw in _search([0, *own], _kinds(opponent), dice).values():
-        steps = tuple(Step(*step) for step in raw)
-        plays.append(Play(side, steps, Position.of(side, *_apply(own, opponent, steps))))
-    return plays
 
 
 def legal_results(own: Checkers, opponent: Checkers, dice: Dice) -> list[tuple[Checkers, Checkers]]:
@@ -191,15 +169,9 @@ def _hit(opponent: Checkers, hits: int) -> Checkers:
     return tuple(theirs)
 
 
-def _start_key(own: Checkers) -> int:
+def _start_key(own: Sequence[int]) -> int:
     """The absolute key of the mover's checkers before the play."""
     return int(bytes(own[::-1]).translate(_DIGIT) + b"0", 16)
-
-
-def _highest(own: Checkers | list[int] | bytes) -> int:
-    """The highest own point (25 for the bar) that holds a checker, 0 if none:
-    `own` counts from point 1, and may stop early (the home board only)."""
-    return len(bytes(own).rstrip(b"\0"))
 
 
 def _highest_home(own: Checkers, point: int) -> int:
@@ -211,23 +183,19 @@ def _highest_home(own: Checkers, point: int) -> int:
 
 
 def _kinds(opponent: Checkers) -> bytes:
-    """What a landing meets on each location: none on the bar (25); closed at the
-    edge (0: no bearing off but where the caller allows it) and beyond it.  A
-    bytearray, which no caller changes."""
-    # Made in place (about 0.7 us, a third less than slicing and joining bytes):
-    # the opponent's counts reversed are their bar, then the mover's points 1..24.
-    facing = bytearray(opponent)
-    facing.reverse()
-    facing[0] = _CLOSED  # location 0, where the opponent's bar was
-    facing += _BEYOND
-    return facing.translate(_KIND)
+    """What a landing meets on each location (`LANDING`): the opponent's counts,
+    reversed, stand on the mover's points 1..24; the edge (0: no bearing off but
+    where the caller allows it), the bar (25) and the pips beyond the edge read closed."""
+    return bytes([CLOSED, *opponent[23::-1]]).translate(LANDING) + _BEYOND
 
 
 # _ROUTES[a][b][point - 1]: the locations a checker on the point passes with two
 # different dice, (point, point - a, point - b, point - a - b), below 0 beyond the
 # edge; compress(_ROUTES[a][b], own) gives them for the mover's points at the cost
 # of the scan alone.
-_ROUTES = [[tuple((point, point - a, point - b, point - a - b) for point in _POINTS) for b in range(7)] for a in range(7)]
+_ROUTES = [
+    [tuple((point, point - a, point - b, point - a - b) for point in _POINTS) for b in range(7)] for a in range(7)
+]
 
 
 def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
@@ -257,9 +225,9 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     for source, middle_a, middle_b, end in compress(_ROUTES[a][b], own):
         meets_a = kind[middle_a]
         meets_b = kind[middle_b]
-        if meets_a != _CLOSED:
+        if meets_a != CLOSED:
             step_a = steps_a[meets_a][source]
-            if meets_b != _CLOSED:
+            if meets_b != CLOSED:
                 step_b = steps_b[meets_b][source]
                 by_b.append(step_b)
                 if own[source - 1] == 1:
@@ -268,12 +236,12 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
                     by_a.append(step_a)
             else:
                 by_a.append(step_a)
-        elif meets_b != _CLOSED:
+        elif meets_b != CLOSED:
             by_b.append(steps_b[meets_b][source])
         else:
             continue
         meets = kind[end]
-        if meets == _CLOSED:
+        if meets == CLOSED:
             continue
         jump = jumps[meets][source]
         # The end is on the board (or off, exactly), so both middle points are on it.
@@ -281,19 +249,19 @@ def _two_dice(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
         held_b = own[middle_b - 1]
         if held_a and held_b:
             doubled.append(jump)
-        elif not (held_a or held_b) and (meets_a == _OPEN or meets_b == _OPEN):
+        elif not (held_a or held_b) and (meets_a == OPEN or meets_b == OPEN):
             changes.append(jump)
-        if meets_a == _BLOT:
-            changes.append(jump + _PASS[_BLOT][middle_a])
-        if meets_b == _BLOT:
-            changes.append(jump + _PASS[_BLOT][middle_b])
+        if meets_a == BLOT:
+            changes.append(jump + _PASS[BLOT][middle_a])
+        if meets_b == BLOT:
+            changes.append(jump + _PASS[BLOT][middle_b])
     # Then the grid, by plain loops: in CPython 3.11 a comprehension is a call of its own.
     for change_a in by_a:
         for change_b in by_b:
             changes.append(change_a + change_b)
     for change_a, own_b in lone:
         for change_b in by_b:
-            if change_b is not own_b:  # the very object in by_b (an identity test costs less than ==)
+            if change_b != own_b:
                 changes.append(change_a + change_b)
     for change in doubled:  # rare: finding each by its value costs less than noting where it is
         changes.remove(change)
@@ -306,21 +274,20 @@ def _coming_home(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     When no play uses both dice, the plays of one (`_one_die`)."""
     changes = _two_dice(own, kind, a, b)  # none of them bears off
     source = own.index(1, 6) + 1  # the checker outside
-    if source - (a if a > b else b) > 6:  # not even the larger die alone brings it home
+    if source - max(a, b) > 6:  # not even the larger die alone brings it home
         return changes or _one_die(own, kind, a, b, 0)
     top = _highest_home(own, 6)
     for first, second in ((a, b), (b, a)):
         arrival = source - first
-        if arrival > 6 or kind[arrival] == _CLOSED:
+        if arrival > 6 or kind[arrival] == CLOSED:
             continue
         home = _STEPS[first][kind[arrival]][source]
-        highest = top if top > arrival else arrival  # (max() would be a call)
-        if own[second - 1] or arrival == second:
-            change = home + _UNIT[OFF] - _UNIT[second]
-        elif highest < second:  # from below the die's number: the highest point
-            change = home + _UNIT[OFF] - _UNIT[highest]
-        else:
+        # All home now: the other die bears off from its own point, or from the highest one.
+        highest = max(top, arrival)
+        leaving = second if own[second - 1] or arrival == second else highest
+        if not bears_off(leaving, second, highest):
             continue
+        change = home + _UNIT[OFF] - _UNIT[leaving]
         if change not in changes:  # both orders bear it off, over two open points
             changes.append(change)
     return changes or _one_die(own, kind, a, b, 0)
@@ -364,8 +331,8 @@ def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     if lone_top:
         for first, second in ((a, b), (b, a)):
             meets = bearing[top - first]
-            after = top - first if top - first > after_top else after_top  # (max() would be a call)
-            if meets != _CLOSED and 0 < after < second:
+            after = max(top - first, after_top)
+            if meets != CLOSED and 0 < after < second:
                 change = _STEPS[first][meets][top] + _UNIT[OFF] - _UNIT[after]
                 # Both orders may take the top checker off, over two open points; and with
                 # the top point at the low die, that die first is the play above.
@@ -376,7 +343,7 @@ def _bearing_off(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
 
 def _one_die(own: Checkers, kind: bytes, a: int, b: int, top: int) -> list[int]:
     """Key changes of the plays of one die of two different ones, when no play
-    uses both: the larger die if it can be played, else the smaller (rules.md
+    uses both: the larger die if it can be played, else the smaller (docs/rules.md
     §4); no step if neither can.  Not from the bar.
 
     `top` is the highest point when every checker is home (`kind` then reads
@@ -400,7 +367,7 @@ def _add_single_steps(changes: list[int], own: Checkers | bytes, kind: bytes, di
     steps = _STEPS[die]
     for source in compress(_POINTS, own):
         meets = kind[source - die]
-        if meets != _CLOSED:
+        if meets != CLOSED:
             changes.append(start + steps[meets][source])
 
 
@@ -423,13 +390,13 @@ def _bear_off_doubles(board: list[int], kind: bytes, die: int) -> list[int]:
     checker on the bar, fewer than four outside the home board).
 
     Steps taken from points in non-increasing order reach every result (as in
-    `_search_doubles`), and in that order what lies above a point is final when
+    the reference search, `bgpi.rules.reference`), and in that order what lies above a point is final when
     its turn comes.  So a play splits in two: first the steps from the points
     `die` and up, moving on or bearing off exactly, each point's checkers on
     their own as in `_doubles`, where a bear-off needs no checker left outside
     at the end; then, only if no checker is left on the points `die` and up,
     the steps bearing off from below `die`, each from the highest point then
-    (rules.md §6).  Every checker on those points has one way to leave them:
+    (docs/rules.md §6).  Every checker on those points has one way to leave them:
     step on until it lands below `die` or bears off exactly; so the only play
     with steps of the second kind is that one, followed by as many of them as
     the roll has left.
@@ -480,7 +447,7 @@ def _clear_and_bear_off(board: list[int], bearing: bytes, die: int) -> tuple[int
         point = source
         while point >= die:
             meets = bearing[point - die]
-            if meets == _CLOSED:
+            if meets == CLOSED:
                 return 0, 0
             change += count * hop[meets][point]
             point -= die
@@ -528,7 +495,7 @@ def _movers(board: list[int], kind: bytes, die: int, steps: int) -> tuple[list[_
         for _ in each_step:
             meets = kind[point]
             if meets:
-                if meets == _CLOSED:
+                if meets == CLOSED:
                     break
                 blots |= 1 << reach
             reach += 1
@@ -547,13 +514,12 @@ def _movers(board: list[int], kind: bytes, die: int, steps: int) -> tuple[list[_
         most = checkers * reach  # more than `steps` when they are many: no matter
         if above:
             checkers_above, reach_above, halves_above = above
-            extras = _extras(checkers_above, reach_above, checkers, reach)
-            if extras:
-                extras = [
-                    (taken, halves_above[first] + halves_above[second] + halves[third] + halves[fourth])
-                    for taken, first, second, third, fourth in extras
-                    if taken <= steps
-                ]
+            ways = _extras(checkers_above, reach_above, checkers, reach)
+            extras = [
+                (taken, halves_above[first] + halves_above[second] + halves[third] + halves[fourth])
+                for taken, first, second, third, fourth in ways
+                if taken <= steps
+            ] if ways else []
             if extras:
                 most_above, moves_above, _ = movers[-1]
                 movers[-1] = most_above, moves_above, extras
@@ -568,7 +534,9 @@ def _movers(board: list[int], kind: bytes, die: int, steps: int) -> tuple[list[_
 
 
 @lru_cache(maxsize=4096)
-def _hitting_walk(die: int, source: int, checkers: int, reach: int, blots: int) -> tuple[list[int], list[tuple[int, int]]]:
+def _hitting_walk(
+    die: int, source: int, checkers: int, reach: int, blots: int
+) -> tuple[list[int], list[tuple[int, int]]]:
     """The halves (see `_halves`) and the moves (see `_Mover`) of `checkers`
     checkers walking up to `reach` steps from `source`, the steps in the bit
     mask `blots` landing on a blot (counted in the key) and the others on an
@@ -580,7 +548,7 @@ def _hitting_walk(die: int, source: int, checkers: int, reach: int, blots: int) 
     walk = []
     change = 0
     for step, point in enumerate(range(source, source - reach * die, -die)):
-        change += hop[_BLOT if blots >> step & 1 else _OPEN][point]
+        change += hop[BLOT if blots >> step & 1 else OPEN][point]
         walk.append(change)
     halves = [walk[0] + walk[0], *walk, 0]
     return halves, [(taken, halves[first] + halves[second]) for taken, first, second in _MOVES[checkers][reach]]
@@ -636,7 +604,7 @@ def _knapsack(movers: list[_Mover], capacity: int, target: int, floor: int, star
 
 def _enter(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     """Key changes of the plays of two different dice with checkers on the bar
-    (rules.md §5), each once: enter them all first, then play on.
+    (docs/rules.md §5), each once: enter them all first, then play on.
 
     A checker entered this turn stands on the opponent's home board, too far
     from home to bear off with what is left of the roll.  Plain loops, not
@@ -646,7 +614,7 @@ def _enter(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
     entries = []  # (die, change of key) for each die that can enter
     for die in (a, b):
         meets = kind[25 - die]
-        if meets != _CLOSED:
+        if meets != CLOSED:
             entries.append((die, _STEPS[die][meets][25]))
     if own[24] >= 2 or not entries:  # each die that can enters a checker, and that is all
         entered = 0
@@ -663,20 +631,20 @@ def _enter(own: Checkers, kind: bytes, a: int, b: int) -> list[int]:
         entry = 25 - die
         if not own[entry - 1]:  # then the entered checker is not among the points below
             meets = kind[entry - other]
-            if meets != _CLOSED:
+            if meets != CLOSED:
                 changes.append(entered + _STEPS[other][meets][entry])
         _add_single_steps(changes, own, kind, other, entered)
     end = 25 - a - b
-    if kind[25 - a] == kind[25 - b] == _OPEN and kind[end] != _CLOSED:
+    if kind[25 - a] == kind[25 - b] == OPEN and kind[end] != CLOSED:
         changes.remove(_STEPS[a + b][kind[end]][25])
     if changes:
         return changes
-    # Only one die can be played: the larger one if it can enter (rules.md §4).
+    # Only one die can be played: the larger one if it can enter (docs/rules.md §4).
     return [max(entries)[1]]
 
 
 def _from_bar(board: list[int], kind: bytes, dice: Dice) -> list[int]:
-    """Key changes of the plays of doubles with checkers on the bar (rules.md
+    """Key changes of the plays of doubles with checkers on the bar (docs/rules.md
     §5): enter them all first, then play on.
 
     A checker entered this turn stands on the opponent's home board, too far
@@ -685,7 +653,7 @@ def _from_bar(board: list[int], kind: bytes, dice: Dice) -> list[int]:
     on_bar = board[25]
     die = dice.first
     entry = 25 - die
-    if kind[entry] == _CLOSED:
+    if kind[entry] == CLOSED:
         return [0]
     entering = min(on_bar, 4)
     entered = entering * (_LAND[kind[entry]][entry] - _UNIT[25])
@@ -718,7 +686,12 @@ def _halves(taken: tuple[int, ...]) -> tuple[int, int]:
     checkers: -1 none, k one checker going k steps, 0 two checkers going one
     step each (with at most 4 steps, a half of two checkers is always 1 + 1)."""
     first, second = taken[: len(taken) // 2], taken[len(taken) // 2 :]
-    return (-1 if not first else first[0] if len(first) == 1 else 0), (-1 if not second else second[0] if len(second) == 1 else 0)
+    return _half(first), _half(second)
+
+
+def _half(taken: tuple[int, ...]) -> int:
+    """One index of `_halves`: -1 no checker, k one checker going k steps, 0 two checkers."""
+    return -1 if not taken else taken[0] if len(taken) == 1 else 0
 
 
 @cache
@@ -739,11 +712,14 @@ def _extras(checkers: int, reach: int, below: int, reach_below: int) -> list[tup
 # _MOVES[checkers][reach]: the ways to move some of `checkers` alike checkers
 # going at most `reach` steps each, fewest steps first, as (steps in all,
 # halves; see `_halves`); checkers above 4 move like 4 (a play has 4 steps).
-_MOVES = [[sorted((sum(way), *_halves(way)) for way in _partitions(checkers, reach)[1:]) for reach in range(5)] for checkers in range(5)]
+_MOVES = [
+    [sorted((sum(way), *_halves(way)) for way in _partitions(checkers, reach)[1:]) for reach in range(5)]
+    for checkers in range(5)
+]
 _MOVES += [_MOVES[4]] * 11
 # _HALVES[die][source]: the halves (see `_halves`) of a walk from `source`
 # meeting no blot (0 where it would leave the board).
-_HALVES = [[]] + [
+_HALVES: list[list[list[int]]] = [[]] + [
     [
         [2 * (_UNIT[source - die] - _UNIT[source]) if source >= die else 0]
         + [_UNIT[source - die * steps] - _UNIT[source] if source >= die * steps else 0 for steps in range(1, 5)]
@@ -762,7 +738,10 @@ def _plain_moves(die: int) -> list[list[list[list[tuple[int, int]]]]]:
     table = []
     for source, halves in enumerate(_HALVES[die]):
         by_checkers = [
-            [[(taken, halves[first] + halves[second]) for taken, first, second in ways] for ways in by_reach[: source // die + 1]]
+            [
+                [(taken, halves[first] + halves[second]) for taken, first, second in ways]
+                for ways in by_reach[: source // die + 1]
+            ]
             for by_reach in _MOVES[:5]
         ]
         table.append(by_checkers + [by_checkers[4]] * 11)
@@ -771,128 +750,9 @@ def _plain_moves(die: int) -> list[list[list[list[tuple[int, int]]]]]:
 
 # _LINES[die]: the points line by line of `die`'s steps (24, 24 - die, ...; then
 # 23, 23 - die, ...; and so on), and what reads the mover's counts on them from a board.
-_LINES: list[tuple[tuple[int, ...], itemgetter]] = [((), itemgetter(0))]  # no die 0
+_LINES: list[tuple[tuple[int, ...], itemgetter[Any]]] = [((), itemgetter(0))]  # no die 0
 for _die in range(1, 7):
     _order = tuple(point for top in range(24, 24 - _die, -1) for point in range(top, 0, -_die))
     _LINES.append((_order, itemgetter(*_order)))
 # _LEVELS[target][lowest]: the levels a point grows, from `target` down to `lowest` (at least 1).
 _LEVELS = [[range(target, lowest - 1, -1) for lowest in range(target + 1)] for target in range(5)]
-
-
-def _search(board: list[int], kind: bytes, dice: Dice) -> dict[int, tuple[_RawStep, ...]]:
-    """The legal plays as {result key (relative): steps}, first-found steps for each result.
-
-    Steps are kept as plain (source, destination, die, hit) tuples here: the
-    search makes many more of them than it keeps.  Two dice are searched as two
-    nested loops, one per order of the dice; doubles depth first.
-    """
-    outside = sum(board[7:])
-    # No checker moves up the board, so the highest one now bounds every source.
-    top = _highest(board[1:])
-    if dice.is_double:
-        return _search_doubles(board, kind, dice.first, top, outside)
-    by_dice = {}  # the plays using one die, by that die
-    both: dict[int, tuple[_RawStep, ...]] = {}
-    for first, second in ((dice.first, dice.second), (dice.second, dice.first)):
-        single = by_dice.setdefault(first, {})
-        for source, destination, hit, change in _legal_steps(board, kind, first, top, outside):
-            board[source] -= 1
-            board[destination] += 1
-            after = _legal_steps(board, kind, second, top, outside - (source > 6 >= destination))
-            board[source] += 1
-            board[destination] -= 1
-            step = (source, destination, first, hit)
-            if not after:
-                single.setdefault(change, (step,))
-            for source_2, destination_2, hit_2, change_2 in after:
-                if change + change_2 not in both:
-                    both[change + change_2] = (step, (source_2, destination_2, second, hit_2))
-    if both:
-        return both
-    # One die only: the larger one when either can be played (rules.md §4).
-    for die in sorted(by_dice, reverse=True):
-        if by_dice[die]:
-            return by_dice[die]
-    return {0: ()}
-
-
-def _search_doubles(board: list[int], kind: bytes, die: int, top: int, outside: int) -> dict[int, tuple[_RawStep, ...]]:
-    """`_search` for doubles: steps from points in non-increasing order, as many as can be played."""
-    found: dict[int, tuple[_RawStep, ...]] = {}
-    most = [0]  # the most steps any play found so far takes
-    path: list[_RawStep] = []
-
-    def search(used: int, top: int, key: int, outside: int) -> None:
-        steps = _legal_steps(board, kind, die, top, outside) if used < 4 else ()
-        if not steps:
-            if used > most[0]:
-                found.clear()
-                most[0] = used
-            if used == most[0] and key not in found:
-                found[key] = tuple(path)
-            return
-        for source, destination, hit, change in steps:
-            board[source] -= 1
-            board[destination] += 1
-            path.append((source, destination, die, hit))
-            search(used + 1, source, key + change, outside - (source > 6 >= destination))
-            path.pop()
-            board[source] += 1
-            board[destination] -= 1
-
-    search(0, top, 0, outside)
-    return found
-
-
-def _legal_steps(board: list[int], kind: bytes, die: int, top: int, outside: int) -> list[tuple[int, int, bool, int]]:
-    """The steps of `die` allowed on their own now, from points `top` and below
-    (or from the bar while a checker waits there), highest source first, as
-    (source, destination, hit, change of key).  `outside` counts the checkers
-    outside the home board, the bar included: none may bear off while it is
-    not zero."""
-    if board[BAR]:
-        entry = BAR - die
-        meets = kind[entry]
-        if meets == _CLOSED:
-            return []
-        return [(BAR, entry, meets == _BLOT and not board[entry], _LAND[meets][entry] - _UNIT[BAR])]
-    steps = []
-    for source in range(top, 0, -1):
-        if not board[source]:
-            continue
-        destination = source - die
-        if destination > 0:
-            meets = kind[destination]
-            if meets != _CLOSED:
-                hit = meets == _BLOT and not board[destination]
-                steps.append((source, destination, hit, _LAND[meets][destination] - _UNIT[source]))
-        elif not outside and (destination == 0 or source == _highest(board[1:7])):
-            steps.append((source, OFF, False, _UNIT[OFF] - _UNIT[source]))
-    return steps
-
-
-def _apply(own: Checkers, opponent: Checkers, steps: tuple[Step, ...]) -> tuple[Checkers, Checkers]:
-    """The (own, opponent) counts after `steps`."""
-    for step in steps:
-        _, (own, opponent) = take_step(own, opponent, step.source, step.destination, step.die)
-    return own, opponent
-
-
-def take_step(
-    own: Checkers, opponent: Checkers, source: int, destination: int, die: int
-) -> tuple[Step, tuple[Checkers, Checkers]]:
-    """Move one checker from `source` to `destination` (own count), hitting a blot there.
-
-    The step is not checked: the caller knows it is allowed.
-    """
-    mine = list(own)
-    theirs = list(opponent)
-    mine[source - 1] -= 1
-    hit = False
-    if destination != OFF:
-        mine[destination - 1] += 1
-        if theirs[24 - destination] == 1:
-            hit = True
-            theirs[24 - destination] = 0
-            theirs[24] += 1
-    return Step(source, destination, die, hit), (tuple(mine), tuple(theirs))

@@ -1,19 +1,28 @@
 """Dice, steps and plays: the nouns of one turn.
 
 A *step* moves one checker by one die.  A *play* is the steps of one turn, in the
-mover's own count (rules.md §1): the bar is point 25, borne off is point 0.
+mover's own count (docs/rules.md §1): the bar is point 25, borne off is point 0.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+from bgpi.exc import DiceError
+from bgpi.rules.ids import position_id
 from bgpi.rules.position import BAR, OFF, Position, Side
 
 
 @dataclass(frozen=True, slots=True)
 class Dice:
-    """A roll of two dice.  Doubles give four steps of that number (rules.md §4)."""
+    """A roll of two dice.  Doubles give four steps of that number (docs/rules.md §4).
+
+    >>> Dice(3, 1).steps, Dice(5, 5).steps, str(Dice(6, 4))
+    ((3, 1), (5, 5, 5, 5), '64')
+
+    :raises DiceError: for a die that does not show 1 to 6.
+    """
 
     first: int
     second: int
@@ -21,7 +30,7 @@ class Dice:
     def __post_init__(self) -> None:
         for die in (self.first, self.second):
             if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-                raise ValueError(f"a die shows 1 to 6, not {die!r}")
+                raise DiceError(f"a die shows 1 to 6, not {die!r}")
 
     @property
     def is_double(self) -> bool:
@@ -32,7 +41,7 @@ class Dice:
         """The dice to play: two numbers, or four for doubles."""
         return (self.first,) * 4 if self.is_double else (self.first, self.second)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[int]:
         return iter((self.first, self.second))
 
     def __str__(self) -> str:
@@ -77,3 +86,8 @@ class Play:
     @property
     def dice_used(self) -> tuple[int, ...]:
         return tuple(step.die for step in self.steps)
+
+    @property
+    def position_id(self) -> str:
+        """gnubg's Position ID of the position after the play, the opponent on roll."""
+        return position_id(self.position, self.side.opponent)

@@ -5,7 +5,7 @@ back.  The tree holds every *partial play* (the position after some steps, with
 the dice still unused) so that the tracker can answer in constant time:
 
 * is what the board shows *acceptable*, i.e. can it still be completed to a legal
-  play (rules.md §4: most dice, larger die)?
+  play (docs/rules.md §4: most dice, larger die)?
 * where may a checker on a given point go next, by one die or by several?
 * is it a *complete* legal play, ready to commit?
 
@@ -19,7 +19,7 @@ each keeping its hash, and the `Step` objects are shared by every tree.
 Whether a node is complete depends only on the dice it leaves, so complete
 nodes are found by their group of dice left.
 
-Its complete nodes are exactly the results of `movegen.legal_plays`, which the
+Its complete nodes are exactly the results of `reference.legal_plays`, which the
 tests check.
 """
 
@@ -31,6 +31,7 @@ from operator import itemgetter
 
 from bgpi.rules.play import Dice, Step
 from bgpi.rules.position import BAR, OFF, Position, Side
+from bgpi.rules.steps import BLOT, CLOSED, LANDING, bears_off
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +87,6 @@ _HIT_FLAGS = (1 << 32) - 1
 _LEFT = _HITS + 32  # the index of the dice left, in PlayTree._lefts
 _KEY_BYTES = _LEFT // 8 + 1
 _LEFT_BYTE = _LEFT // 8
-_HOME = 6  # the highest point of the home board
 _POINTS_DOWN = range(BAR - 1, 0, -1)
 
 _CHILD = itemgetter(1)  # of a (step, child) pair
@@ -147,12 +147,8 @@ class PlayTree:
                 continue
             fields = key.to_bytes(_KEY_BYTES, "little")
             found = []
-            if fields[BAR]:
-                sources = [BAR]
-                home = False
-            else:
-                sources = list(compress(_POINTS_DOWN, fields[BAR - 1 : 0 : -1]))  # the occupied points, highest first
-                home = not sources or sources[0] <= _HOME
+            # The bar while a checker waits there (docs/rules.md §5), else the occupied points, highest first.
+            sources = [BAR] if fields[BAR] else list(compress(_POINTS_DOWN, fields[BAR - 1 : 0 : -1]))
             for die, left_change in self._dice_moves[fields[_LEFT_BYTE]]:
                 by_source = moves[die]
                 for source in sources:
@@ -161,7 +157,7 @@ class PlayTree:
                         change, step, blot, hit_change, hit_step = move
                         if blot and not key & blot:
                             change, step = hit_change, hit_step
-                    elif source <= die and home and (source == die or source == sources[0]):
+                    elif bears_off(source, die, sources[0]):
                         change, step = _UNIT[OFF] - _UNIT[source], _STEPS[source][die][False]
                     else:
                         continue
@@ -182,16 +178,16 @@ class PlayTree:
 
         The opponent's checkers stay where they are during a play but for the blots
         hit, so what a step meets is worked out once per tree."""
-        meets = [0, *(min(count, 2) for count in self._opponents[0][23::-1])]  # 0 open, 1 blot, 2 closed
+        meets = bytes([CLOSED, *self._opponents[0][23::-1]]).translate(LANDING)  # by location, 0 off
         moves: list[list[tuple[int, Step, int, int, Step] | None]] = [[] for _ in range(7)]
         for die in set(self.dice.steps):
             for source in range(BAR + 1):
                 destination = source - die
-                if destination <= 0 or meets[destination] == 2:
+                if destination <= 0 or meets[destination] == CLOSED:
                     moves[die].append(None)
                     continue
                 change = _UNIT[destination] - _UNIT[source]
-                blot = 1 << (_HITS + destination) if meets[destination] == 1 else 0
+                blot = 1 << (_HITS + destination) if meets[destination] == BLOT else 0
                 moves[die].append((change, _STEPS[source][die][False], blot, change + blot, _STEPS[source][die][True]))
         return moves
 
@@ -270,7 +266,7 @@ class PlayTree:
 
     def _walk(self, node: PartialPlay, source: int) -> tuple[Reach, ...]:
         found: dict[tuple[int, PartialPlay], Reach] = {}
-        frontier = [((), node, source)]
+        frontier: list[tuple[tuple[Step, ...], PartialPlay, int]] = [((), node, source)]
         while frontier:
             path, at, point = frontier.pop()
             for step, child in self._steps[at]:
@@ -294,9 +290,9 @@ def _dice_left(dice: Dice) -> tuple[list[tuple[int, ...]], list[list[tuple[int, 
     for index, left in enumerate(lefts):  # grows while it is read: every multiset reachable from the roll
         playable = []
         for die in sorted(set(left)):
-            rest = list(left)
-            rest.remove(die)
-            rest = tuple(rest)
+            remaining = list(left)
+            remaining.remove(die)
+            rest = tuple(remaining)
             if rest not in lefts:
                 lefts.append(rest)
             playable.append((die, (lefts.index(rest) - index) << _LEFT))

@@ -1,12 +1,18 @@
 """Sides and positions: where every checker is.
 
-A side counts the points from its own home board, as the players do (rules.md §1):
+A side counts the points from its own home board, as the players do (docs/rules.md §1):
 its 1-point is deepest in its home, its 24-point is the opponent's 1-point.  A
 `Position` keeps each side's checkers in that side's own count, the layout GNU
 Backgammon uses, so the legal-play generator never has to flip numbers.
 
 The physical board, files and logs use absolute numbering, which is white's count:
 white's point n is absolute point n, black's point n is absolute point 25 - n.
+
+>>> start = Position.start()
+>>> start.at(24), start.at(1), start.pips(Side.WHITE)
+((<Side.WHITE: 0>, 2), (<Side.BLACK: 1>, 2), 167)
+>>> absolute_point(Side.BLACK, 6), start.checkers(Side.BLACK)[5]
+(19, 5)
 """
 
 from __future__ import annotations
@@ -14,8 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+from bgpi.exc import PositionError, SideError
+
 CHECKERS = 15
 POINTS = 24
+HOME = 6  # the highest point of a side's home board, in its own count: 1..6
 BAR = 25  # the bar in a side's own count: "point 25", entering moves down from it
 OFF = 0  # borne off: "point 0"
 
@@ -36,10 +45,14 @@ class Side(IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Side:
+        """The side named 'white' or 'black', in any case.
+
+        :raises SideError: for any other name.
+        """
         try:
             return cls[text.upper()]
         except KeyError:
-            raise ValueError(f"unknown side {text!r}: expected 'white' or 'black'") from None
+            raise SideError(f"unknown side {text!r}: expected 'white' or 'black'") from None
 
 
 def absolute_point(side: Side, point: int) -> int:
@@ -70,7 +83,7 @@ class Position:
 
     @classmethod
     def start(cls) -> Position:
-        """The starting position (rules.md §2): 24×2, 13×5, 8×3, 6×5 for each side."""
+        """The starting position (docs/rules.md §2): 24×2, 13×5, 8×3, 6×5 for each side."""
         side = [0] * 25
         for point, count in ((24, 2), (13, 5), (8, 3), (6, 5)):
             side[point - 1] = count
@@ -89,19 +102,19 @@ class Position:
     ) -> Position:
         """Build from absolute points {1..24: (side, count)} and bar counts.
 
-        Raises ValueError if a side would have more than 15 checkers.
+        :raises PositionError: if a point is off the board or a side would have more than 15 checkers.
         """
         sides = {Side.WHITE: [0] * 25, Side.BLACK: [0] * 25}
         for absolute, (side, count) in points.items():
             if not 1 <= absolute <= POINTS:
-                raise ValueError(f"point {absolute} is not on the board (1..24)")
+                raise PositionError(f"point {absolute} is not on the board (1..24)")
             sides[side][own_point(side, absolute) - 1] += count
         for side, count in (bar or {}).items():
             sides[side][24] += count
         position = cls(tuple(sides[Side.WHITE]), tuple(sides[Side.BLACK]))
         problems = position.problems()
         if problems:
-            raise ValueError("; ".join(problems))
+            raise PositionError("; ".join(problems))
         return position
 
     def checkers(self, side: Side) -> Checkers:
@@ -130,7 +143,7 @@ class Position:
 
     def all_home(self, side: Side) -> bool:
         """True when every checker of `side` not yet borne off is in its home board."""
-        return not any(self.checkers(side)[6:])
+        return not any(self.checkers(side)[HOME:])
 
     def problems(self) -> list[str]:
         """Why this position cannot occur in a game: [] when it can."""

@@ -1,4 +1,4 @@
-"""How a game ends and what it is worth (rules.md §7, §8).
+"""How a game ends and what it is worth (docs/rules.md §7, §8).
 
 A game ends when a player has borne off all 15 checkers, or when a double is
 dropped.  Its worth is the kind of win (single, gammon, backgammon) times the
@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from bgpi.exc import ResultError
 from bgpi.rules.position import CHECKERS, Position, Side
 
 # The winner's home board is the loser's 19- to 24-point in the loser's own
@@ -33,12 +34,13 @@ class ResultKind(Enum):
 
     @classmethod
     def of(cls, position: Position) -> ResultKind:
-        """The kind of win in a finished `position` (rules.md §7).
+        """The kind of win in a finished `position` (docs/rules.md §7).
 
         Single: the loser has borne off at least one checker.  Gammon: none.
         Backgammon: none, and a checker on the bar or in the winner's home board.
-        The winner is whoever has borne off all 15 checkers; raises ValueError
-        if nobody has.
+        The winner is whoever has borne off all 15 checkers.
+
+        :raises ResultError: if nobody has.
         """
         loser = _winner(position).opponent
         if position.borne_off(loser):
@@ -68,9 +70,9 @@ class GameResult:
 
     def __post_init__(self) -> None:
         if not isinstance(self.cube, int) or isinstance(self.cube, bool) or self.cube < 1:
-            raise ValueError(f"a cube value is a positive whole number, not {self.cube!r}")
+            raise ResultError(f"a cube value is a positive whole number, not {self.cube!r}")
         if self.dropped and self.kind is not ResultKind.SINGLE:
-            raise ValueError("a dropped double scores a single game, never a gammon")
+            raise ResultError("a dropped double scores a single game, never a gammon")
 
     @classmethod
     def of(
@@ -86,8 +88,9 @@ class GameResult:
         `jacoby` says the Jacoby rule is in force (money play with the setting
         on); it then counts a gammon or backgammon as single unless
         `cube_turned`: a double was taken during the game.  Automatic doubles
-        do not turn the cube.  Raises ValueError if nobody has borne off all
-        15 checkers.
+        do not turn the cube.
+
+        :raises ResultError: if nobody has borne off all 15 checkers.
         """
         kind = ResultKind.of(position)
         if jacoby and not cube_turned:
@@ -97,7 +100,7 @@ class GameResult:
     @classmethod
     def drop(cls, winner: Side, cube: int) -> GameResult:
         """`winner`'s double was dropped with the cube at `cube`, its value before
-        the double (rules.md §8): a single game, whatever the position."""
+        the double (docs/rules.md §8): a single game, whatever the position."""
         return cls(winner, ResultKind.SINGLE, cube, dropped=True)
 
     @property
@@ -113,7 +116,7 @@ class GameResult:
 def _winner(position: Position) -> Side:
     winner = position.winner()
     if winner is None:
-        raise ValueError(
+        raise ResultError(
             f"the game is not over: neither side has borne off all {CHECKERS} checkers"
         )
     return winner

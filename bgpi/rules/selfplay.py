@@ -11,9 +11,9 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from bgpi.rules.movegen import legal_plays
 from bgpi.rules.play import Dice, Play
 from bgpi.rules.position import Position, Side
+from bgpi.rules.reference import legal_plays
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +27,7 @@ class Turn:
 
 
 def opening_roll(rng: random.Random) -> tuple[int, int]:
-    """One die each (white's, black's), rolled again while they tie (rules.md §3)."""
+    """One die each (white's, black's), rolled again while they tie (docs/rules.md §3)."""
     while True:
         white, black = rng.randint(1, 6), rng.randint(1, 6)
         if white != black:

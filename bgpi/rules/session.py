@@ -1,4 +1,4 @@
-"""Matches, money sessions and the game in progress (rules.md §3, §8, §9).
+"""Matches, money sessions and the game in progress (docs/rules.md §3, §8, §9).
 
 `Settings` are what a session is played under, `Session` is the score between
 games, and `Game` is one game's cube and turn: who may double when.  All are
@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bgpi.exc import CubeError
+from bgpi.exc import CubeError, DiceError, SessionError, SettingsError
 from bgpi.rules.cube import Cube
 from bgpi.rules.ids import MAX_MATCH_LENGTH, MAX_SCORE, GameState, MatchKey
 from bgpi.rules.position import Position, Side
@@ -26,11 +26,11 @@ class Settings:
     """The rules a session is played under.
 
     `match_length` 0 is money play, else a match to that many points.  The
-    Crawford rule is always on in matches (rules.md §9); `jacoby`, `beavers` and
+    Crawford rule is always on in matches (docs/rules.md §9); `jacoby`, `beavers` and
     `auto_doubles` (the cap of automatic doubles per game, 0 = off) exist only
     in money play.  The defaults are money play's: Jacoby on, beavers and
     automatic doubles off.  For a match use `Settings.match(n)`; asking for a
-    money-only rule in a match raises ValueError naming the setting.
+    money-only rule in a match raises SettingsError naming the setting.
     """
 
     match_length: int = 0
@@ -55,7 +55,7 @@ class Settings:
                 ("auto_doubles", self.auto_doubles),
             ):
                 if wanted:
-                    raise ValueError(f"{name}: only for money play, not in a match")
+                    raise SettingsError(f"{name}: only for money play, not in a match")
 
     @classmethod
     def match(cls, length: int) -> Settings:
@@ -70,7 +70,7 @@ class Settings:
 
         Reads only the keys in `KEYS` and leaves any other key (such as
         `lenient`) to its owner.  Jacoby defaults to on in money play and off in
-        a match; `{"match": 5, "jacoby": true}` raises ValueError.
+        a match; `{"match": 5, "jacoby": true}` raises SettingsError.
         """
         length = config.get("match", 0)
         _check_count("match", length)
@@ -119,7 +119,7 @@ class Session:
     `score` counts the points won so far, `games` the games finished.
     `crawford` is True when the next game (the one `new_game` starts) is the
     Crawford game: the first game after a player reaches N - 1, in which
-    nobody may double (rules.md §9).  It is stored because the score alone
+    nobody may double (docs/rules.md §9).  It is stored because the score alone
     cannot tell it from post-Crawford play; it matches the Crawford bit of
     GNU Backgammon's Match ID.
 
@@ -136,7 +136,7 @@ class Session:
         _check_count("games", self.games)
         _check_flag("crawford", self.crawford)
         if self.crawford and not self._reaches_crawford(self.score):
-            raise ValueError(
+            raise SettingsError(
                 "crawford: the Crawford game comes only in a match, when one player"
                 " (not both) needs one point to win"
             )
@@ -165,9 +165,9 @@ class Session:
 
     def needs(self, side: Side) -> int:
         """How many points `side` still needs to win the match (0 if it has won).
-        Raises ValueError in money play, where nobody needs anything."""
+        :raises SessionError: in money play, where nobody needs anything."""
         if not self.is_match:
-            raise ValueError("money play has no points to reach")
+            raise SessionError("money play has no points to reach")
         return max(0, self.settings.match_length - self.score[side])
 
     @property
@@ -190,19 +190,23 @@ class Session:
         Adds the points to the winner's score and decides the next game's
         Crawford flag: it is the Crawford game when this game brought a player
         to N - 1 for the first time (not when the Crawford game has already
-        been played, and not when both players are at N - 1).  Raises
-        ValueError once the match is over.
+        been played, and not when both players are at N - 1).
+
+        :raises SessionError: once the match is over.
         """
-        if self.is_over:
-            raise ValueError(f"the match is over: {self.winner.label} has won")
+        if (winner := self.winner) is not None:
+            raise SessionError(f"the match is over: {winner.label} has won")
         score = self.score.plus(result.winner, result.points)
         crawford = not self._at_match_point() and self._reaches_crawford(score)
         return replace(self, score=score, games=self.games + 1, crawford=crawford)
 
     def new_game(self) -> Game:
-        """The next game, before its opening roll.  Raises ValueError once the match is over."""
-        if self.is_over:
-            raise ValueError(f"the match is over: {self.winner.label} has won")
+        """The next game, before its opening roll.
+
+        :raises SessionError: once the match is over.
+        """
+        if (winner := self.winner) is not None:
+            raise SessionError(f"the match is over: {winner.label} has won")
         return Game(self)
 
     def _reaches_crawford(self, score: Score) -> bool:
@@ -234,18 +238,19 @@ class Game:
     automatic_doubles: int = 0
 
     def opening(self, white: int, black: int) -> Game:
-        """The opening roll: one die each (rules.md §3).
+        """The opening roll: one die each (docs/rules.md §3).
 
         The higher die starts and plays both dice, so it has rolled.  A tie is
         rolled again; in money play with automatic doubles, each tie doubles the
         cube (staying centred) until the session's cap is reached.
-        Raises ValueError for a die outside 1..6 or once the game has started.
+        :raises DiceError: for a die outside 1..6.
+        :raises SessionError: once the game has started.
         """
         for die in (white, black):
             if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-                raise ValueError(f"a die shows 1 to 6, not {die!r}")
+                raise DiceError(f"a die shows 1 to 6, not {die!r}")
         if self.turn is not None:
-            raise ValueError("the opening roll has been made")
+            raise SessionError("the opening roll has been made")
         if white != black:
             return replace(self, turn=Side.WHITE if white > black else Side.BLACK, rolled=True)
         if self.automatic_doubles < self.session.settings.auto_doubles:
@@ -260,7 +265,7 @@ class Game:
         """Why `side` may not offer a double now, or None if it may.
 
         A double is offered only at the start of one's own turn, before
-        rolling, with the cube centred or one's own (rules.md §8), never in the
+        rolling, with the cube centred or one's own (docs/rules.md §8), never in the
         Crawford game (§9), and, as GNU Backgammon rules, not when the cube is
         dead: in a match, when the cube already gives the doubler the points
         it needs.
@@ -295,12 +300,12 @@ class Game:
         return replace(self, cube=self.cube.take(side))
 
     def drop(self, side: Side) -> GameResult:
-        """`side` drops the double on offer and loses the game (rules.md §8)."""
+        """`side` drops the double on offer and loses the game (docs/rules.md §8)."""
         return self.cube.drop(side)
 
     def why_not_beaver(self, side: Side) -> str | None:
         """Why `side` may not beaver now, or None if it may: beavers are for
-        money play with the setting on, against a plain double (rules.md §8)."""
+        money play with the setting on, against a plain double (docs/rules.md §8)."""
         if self.session.is_match:
             return "no beavers in match play"
         if not self.session.settings.beavers:
@@ -315,27 +320,34 @@ class Game:
         return replace(self, cube=self.cube.beaver(side))
 
     def roll(self) -> Game:
-        """The player on roll rolls.  Raises ValueError before the opening roll,
-        while a double is on offer, or when they have rolled already."""
+        """The player on roll rolls.
+
+        :raises SessionError: before the opening roll, while a double is on offer,
+            or when they have rolled already.
+        """
         if self.turn is None:
-            raise ValueError("the opening roll decides who plays first")
+            raise SessionError("the opening roll decides who plays first")
         if self.cube.offer is not None:
-            raise ValueError(f"{self.cube.offer.taker.label} must take or drop the double first")
+            raise SessionError(f"{self.cube.offer.taker.label} must take or drop the double first")
         if self.rolled:
-            raise ValueError(f"{self.turn.label} has rolled already")
+            raise SessionError(f"{self.turn.label} has rolled already")
         return replace(self, rolled=True)
 
     def end_turn(self) -> Game:
         """The player on roll has committed their play: the opponent is on roll.
-        Raises ValueError if they have not rolled."""
+
+        :raises SessionError: if they have not rolled.
+        """
         if self.turn is None or not self.rolled:
-            raise ValueError("a turn ends only after the roll has been played")
+            raise SessionError("a turn ends only after the roll has been played")
         return replace(self, turn=self.turn.opponent, rolled=False)
 
     def result(self, position: Position) -> GameResult:
-        """The result of the game ending in `position` (rules.md §7), with the
-        Jacoby rule when the session plays it.  Raises ValueError if nobody has
-        borne off all 15 checkers."""
+        """The result of the game ending in `position` (docs/rules.md §7), with the
+        Jacoby rule when the session plays it.
+
+        :raises ResultError: if nobody has borne off all 15 checkers.
+        """
         return GameResult.of(
             position,
             self.cube.value,
@@ -352,7 +364,7 @@ class Game:
         written as the length, the most the ID can hold.
         """
         if self.turn is None:
-            raise ValueError("no Match ID before the opening roll decides who is on roll")
+            raise SessionError("no Match ID before the opening roll decides who is on roll")
         offer = self.cube.offer
         settings = self.session.settings
         score = self.session.score
@@ -373,12 +385,12 @@ class Game:
 
 def _check_count(name: str, value: object, most: int | None = None) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"{name}: expected a whole number 0 or more, not {value!r}")
+        raise SettingsError(f"{name}: expected a whole number 0 or more, not {value!r}")
     if most is not None and value > most:
-        raise ValueError(f"{name}: at most {most}, not {value}")
+        raise SettingsError(f"{name}: at most {most}, not {value}")
 
 
 def _check_flag(name: str, value: object) -> None:
     if not isinstance(value, bool):
-        # A bad config value is bad input, reported like any other: ValueError.
-        raise ValueError(f"{name}: expected true or false, not {value!r}")  # noqa: TRY004
+        # A bad config value is bad input, reported like any other: a ValueError.
+        raise SettingsError(f"{name}: expected true or false, not {value!r}")  # noqa: TRY004

@@ -20,7 +20,7 @@
 
 **Sides**: the bottom player (uppercase, turn 1, cube 1) is white and the top
 player (lowercase, turn -1, cube -1) is black.  XG's point numbers are then the
-board's absolute numbers (white's count, rules.md §1): 'E' at character 6 is
+board's absolute numbers (white's count, docs/rules.md §1): 'E' at character 6 is
 five white checkers on absolute point 6, 'e' at character 19 five black ones
 on absolute point 19, black's own 6-point.
 """
@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from bgpi.exc import XgidError
 from bgpi.rules.position import POINTS, Position, Side
 
 PREFIX = "XGID="
@@ -63,7 +64,7 @@ class XGID:
     `jacoby` and `beavers` apply; `crawford` applies to match play only.
     Cube values are the values themselves; the XGID stores their log2.
 
-    Raises ValueError for a position that cannot occur or inconsistent fields.
+    :raises XgidError: for a position that cannot occur or inconsistent fields.
     """
 
     position: Position
@@ -82,36 +83,36 @@ class XGID:
     def __post_init__(self) -> None:
         problems = self.position.problems()
         if problems:
-            raise ValueError("position cannot occur: " + "; ".join(problems))
+            raise XgidError("position cannot occur: " + "; ".join(problems))
         for name in ("cube_value", "max_cube"):
             _log2(getattr(self, name), name.replace("_", " "))
         if self.cube_value > self.max_cube:
-            raise ValueError(
+            raise XgidError(
                 f"cube value {self.cube_value} exceeds the maximum cube {self.max_cube}"
             )
         rolled = self.dice != (0, 0)
         if rolled and not all(_is_int(die) and 1 <= die <= 6 for die in self.dice):
-            raise ValueError(
+            raise XgidError(
                 f"dice {self.dice!r}: two dice of 1 to 6, or (0, 0) before the roll"
             )
         if rolled and self.cube_action is not CubeAction.NONE:
-            raise ValueError(
+            raise XgidError(
                 f"dice {self.dice!r} cannot be rolled during a cube action"
             )
         if self.match_length < 0:
-            raise ValueError(f"match length {self.match_length} is negative")
+            raise XgidError(f"match length {self.match_length} is negative")
         for side in Side:
             score = self.score[side]
             if score < 0 or (self.match_length and score >= self.match_length):
-                raise ValueError(
+                raise XgidError(
                     f"{side.label}'s score {score} is outside 0 to {self.match_length - 1}"
                     if self.match_length
                     else f"{side.label}'s score {score} is negative"
                 )
         if self.match_length and (self.jacoby or self.beavers):
-            raise ValueError("the Jacoby rule and beavers are for money play only")
+            raise XgidError("the Jacoby rule and beavers are for money play only")
         if not self.match_length and self.crawford:
-            raise ValueError("there is no Crawford game in money play")
+            raise XgidError("there is no Crawford game in money play")
 
 
     @property
@@ -132,7 +133,7 @@ def _is_int(value: object) -> bool:
 
 def _log2(value: int, name: str) -> int:
     if not _is_int(value) or value < 1 or value & (value - 1) or value > 1 << _MAX_LOG:
-        raise ValueError(
+        raise XgidError(
             f"{name} {value!r} is not a power of two from 1 to {1 << _MAX_LOG}"
         )
     return value.bit_length() - 1
@@ -143,14 +144,10 @@ def _log2(value: int, name: str) -> int:
 
 def xgid(record: XGID) -> str:
     """The XGID text of `record`, with the ``XGID=`` prefix."""
-    if record.cube_action is CubeAction.NONE:
-        dice = f"{record.dice[0]}{record.dice[1]}"
-    else:
-        dice = record.cube_action.value
-    if record.match_length:
-        rules = int(record.crawford)
-    else:
-        rules = int(record.jacoby) | int(record.beavers) << 1
+    none = record.cube_action is CubeAction.NONE
+    dice = f"{record.dice[0]}{record.dice[1]}" if none else record.cube_action.value
+    # Match play: the Crawford game; money play: bit 0 Jacoby, bit 1 beavers.
+    rules = int(record.crawford) if record.match_length else int(record.jacoby) | int(record.beavers) << 1
     fields = (
         _board_text(record.position),
         _log2(record.cube_value, "cube value"),
@@ -189,14 +186,14 @@ def _count_char(count: int, upper: bool) -> str:
 def decode_xgid(text: str) -> XGID:
     """Decode an XGID, with or without the ``XGID=`` prefix.
 
-    Raises ValueError naming the field at fault.
+    :raises XgidError: naming the field at fault.
     """
     body = text.strip()
     if body.upper().startswith(PREFIX):
         body = body[len(PREFIX) :]
     fields = body.split(":")
     if len(fields) != _FIELDS:
-        raise ValueError(f"XGID {text!r} has {len(fields)} fields, expected {_FIELDS}")
+        raise XgidError(f"XGID {text!r} has {len(fields)} fields, expected {_FIELDS}")
     board, cube, owner, turn, dice, bottom, top, rules, length, max_cube = fields
     try:
         match_length = _integer(length, "match length", 0, 1 << 15)
@@ -221,7 +218,7 @@ def decode_xgid(text: str) -> XGID:
             max_cube=1 << _integer(max_cube, "max cube (log2)", 0, _MAX_LOG),
         )
     except ValueError as error:
-        raise ValueError(f"XGID {text!r}: {error}") from None
+        raise XgidError(f"XGID {text!r}: {error}") from None
 
 
 def _integer(
@@ -232,16 +229,16 @@ def _integer(
     allowed: set[int] | None = None,
 ) -> int:
     if not _INTEGER.fullmatch(text):
-        raise ValueError(f"{name} {text!r} is not an integer")
+        raise XgidError(f"{name} {text!r} is not an integer")
     value = int(text)
     if allowed is not None:
         if value not in allowed:
-            raise ValueError(
+            raise XgidError(
                 f"{name} {value} is not " + " or ".join(map(str, sorted(allowed)))
             )
     elif value < low or (high is not None and value > high):
         bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise ValueError(f"{name} {value} is not {bounds}")
+        raise XgidError(f"{name} {value} is not {bounds}")
     return value
 
 
@@ -250,7 +247,7 @@ def _dice(text: str) -> tuple[tuple[int, int], CubeAction]:
         if text == action.value:
             return (0, 0), action
     if len(text) != 2 or not all(char in "123456" for char in text):
-        raise ValueError(
+        raise XgidError(
             f"dice {text!r} are not '00', 'D', 'B', 'R' or two dice 1 to 6"
         )
     return (int(text[0]), int(text[1])), CubeAction.NONE
@@ -258,7 +255,7 @@ def _dice(text: str) -> tuple[tuple[int, int], CubeAction]:
 
 def _position(board: str) -> Position:
     if len(board) != _BOARD_LENGTH:
-        raise ValueError(
+        raise XgidError(
             f"board {board!r} has {len(board)} characters, expected {_BOARD_LENGTH}"
         )
     white, black = [0] * 25, [0] * 25
@@ -270,13 +267,13 @@ def _position(board: str) -> Position:
         elif "a" <= char <= "p":
             side, count = Side.BLACK, ord(char) - ord("a") + 1
         else:
-            raise ValueError(
+            raise XgidError(
                 f"board character {char!r} at {index} is not '-', A-P or a-p"
             )
         if index in (_TOP_BAR, _BOTTOM_BAR):
             bar_side = Side.BLACK if index == _TOP_BAR else Side.WHITE
             if side is not bar_side:
-                raise ValueError(
+                raise XgidError(
                     f"character {index} is {bar_side.label}'s bar, not {side.label}'s"
                 )
             (white if side is Side.WHITE else black)[24] = count
@@ -287,5 +284,5 @@ def _position(board: str) -> Position:
     position = Position(tuple(white), tuple(black))
     problems = position.problems()
     if problems:
-        raise ValueError("; ".join(problems))
+        raise XgidError("; ".join(problems))
     return position

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bgpi.rules.movegen import legal_plays, take_step
 from bgpi.rules.play import Dice
-from bgpi.rules.position import BAR, OFF, Position, Side
+from bgpi.rules.position import BAR, OFF, Checkers, Position, Side
+from bgpi.rules.reference import legal_plays, move
 
 
 def side_counts(points: dict[int, int], bar: int = 0) -> tuple[int, ...]:
@@ -32,7 +32,7 @@ def result(start: Position, side: Side, moves: list[tuple[int, int]]) -> Positio
     """The position after `moves` ((source, destination) in the mover's count; BAR=25, OFF=0)."""
     own, opponent = start.checkers(side), start.checkers(side.opponent)
     for source, destination in moves:
-        _, (own, opponent) = take_step(own, opponent, source, destination, 0)
+        own, opponent = move(own, opponent, source, destination)
     return Position.of(side, own, opponent)
 
 
@@ -41,9 +41,16 @@ def results(start: Position, side: Side, a: int, b: int) -> set[Position]:
     return {play.position for play in legal_plays(start, side, Dice(a, b))}
 
 
+def reference_results(own: Checkers, opponent: Checkers, dice: Dice) -> set[tuple[Checkers, Checkers]]:
+    """Where the reference search's legal plays lead, as the (own, opponent) counts that
+    `movegen.legal_results` gives: what the counted-out results are checked against."""
+    plays = legal_plays(Position(own, opponent), Side.WHITE, dice)
+    return {(play.position.white, play.position.black) for play in plays}
+
+
 def expect(start: Position, side: Side, *plays: list[tuple[int, int]]) -> set[Position]:
     """The positions `plays` lead to, to compare with `results`."""
     return {result(start, side, moves) for moves in plays}
 
 
-__all__ = ["BAR", "OFF", "expect", "position", "result", "results", "side_counts"]
+__all__ = ["BAR", "OFF", "expect", "position", "reference_results", "result", "results", "side_counts"]

@@ -1,4 +1,4 @@
-"""The doubling cube: double, take, drop, beaver, automatic doubles (rules.md §3, §8)."""
+"""The doubling cube: double, take, drop, beaver, automatic doubles (docs/rules.md §3, §8)."""
 
 import pytest
 from hypothesis import given

@@ -1,5 +1,5 @@
 """Doubles counted out (`_doubles`, `_bear_off_doubles`, entering in `_from_bar`)
-against the full search, with every doubles roll on each self-play position.
+against the reference search, with every doubles roll on each self-play position.
 
 The corpus rolls doubles one time in six; trying all six on every position
 also reaches the rarer cases: one to three checkers still to come home before
@@ -13,6 +13,7 @@ from collections import Counter
 from bgpi.rules import movegen
 from bgpi.rules.play import Dice
 from bgpi.rules.selfplay import corpus
+from tests.rules.boards import reference_results
 
 
 def kind_of_position(own) -> str:
@@ -30,10 +31,10 @@ def test_every_doubles_roll_finds_what_the_full_search_finds():
         own, opponent = position.checkers(side), position.checkers(side.opponent)
         for die in range(1, 7):
             dice = Dice(die, die)
-            expected = set(movegen._search([0, *own], movegen._kinds(opponent), dice))
+            expected = reference_results(own, opponent, dice)
             keys = movegen.result_keys(own, opponent, dice)
             assert len(set(keys)) == len(keys), (position, side, dice)
-            assert set(keys) == expected, (position, side, dice)
+            assert set(movegen.legal_results(own, opponent, dice)) == expected, (position, side, dice)
         seen[kind_of_position(own)] += 1
     # Each path met often enough to be trusted.
     assert min(seen.values()) >= 40, seen
@@ -45,7 +46,7 @@ def test_checkers_coming_down_onto_points_where_one_or_two_of_their_own_wait():
     made points in the way, sometimes checkers on the bar (fewer steps left):
     the plays where more checkers leave a point than it held, some having come
     from the point above, are counted apart from each point's own (`_movers`'
-    extras), and must complete what the full search finds."""
+    extras), and must complete what the reference search finds."""
     rng = random.Random(7)
     with_extras = 0
     for _ in range(3000):
@@ -64,14 +65,14 @@ def test_checkers_coming_down_onto_points_where_one_or_two_of_their_own_wait():
         kind = movegen._kinds(tuple(opponent))
         with_extras += any(extras for _, _, extras in movegen._movers(board, kind, die, 4)[0])
         keys = movegen.result_keys(tuple(own), tuple(opponent), Dice(die, die))
-        expected = set(movegen._search(board, kind, Dice(die, die)))
+        expected = reference_results(tuple(own), tuple(opponent), Dice(die, die))
         assert len(set(keys)) == len(keys), (own, opponent, die)
-        assert set(keys) == expected, (own, opponent, die)
+        assert set(movegen.legal_results(tuple(own), tuple(opponent), Dice(die, die))) == expected, (own, opponent, die)
     assert with_extras >= 500, with_extras
 
 
 def test_bearing_off_with_every_checker_below_the_die():
-    """Then each step bears off from the highest point left (rules.md §6): one
+    """Then each step bears off from the highest point left (docs/rules.md §6): one
     play, however many checkers (`_bear_off_doubles` counts it out alone)."""
     rng = random.Random(9)
     for _ in range(300):
@@ -84,6 +85,6 @@ def test_bearing_off_with_every_checker_below_the_die():
             if not own[point - 1] and rng.random() < 0.3:
                 opponent[24 - point] = rng.choice((1, 2))
         keys = movegen.result_keys(tuple(own), tuple(opponent), Dice(die, die))
-        expected = set(movegen._search([0, *own], movegen._kinds(tuple(opponent)), Dice(die, die)))
+        expected = reference_results(tuple(own), tuple(opponent), Dice(die, die))
         assert len(keys) == 1, (own, die)
-        assert set(keys) == expected, (own, opponent, die)
+        assert set(movegen.legal_results(tuple(own), tuple(opponent), Dice(die, die))) == expected, (own, opponent, die)

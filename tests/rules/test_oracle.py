@@ -1,8 +1,8 @@
 """The legal plays checked against GNU Backgammon's own move generator.
 
-gnubg (PyPI `gnubg-nn`) is the oracle where rules.md is silent.  For every
+gnubg (PyPI `gnubg-nn`) is the oracle where docs/rules.md is silent.  For every
 position and roll the sets of resulting positions must be equal: ours from the
-full search (`legal_plays`), from the fast path (`legal_results`) and, on a
+reference search (`legal_plays`), from the fast path (`legal_results`) and, on a
 sample, from the play tree.
 """
 
@@ -12,10 +12,11 @@ import random
 
 import pytest
 
-from bgpi.rules.movegen import legal_plays, legal_results
+from bgpi.rules.movegen import legal_results
 from bgpi.rules.play import Dice
 from bgpi.rules.playtree import PlayTree
 from bgpi.rules.position import Position, Side
+from bgpi.rules.reference import legal_plays
 from bgpi.rules.selfplay import corpus
 from tests.rules.strategies import scatter
 

@@ -1,12 +1,12 @@
-"""One test per rule of rules.md §4–6, on hand-made positions.
+"""One test per rule of docs/rules.md §4–6, on hand-made positions.
 
 Positions are written in each side's own count; white moves in these tests
 unless said otherwise, so black's point q is white's point 25 - q.
 """
 
-from bgpi.rules.movegen import legal_plays
 from bgpi.rules.play import Dice, Step
 from bgpi.rules.position import Position, Side
+from bgpi.rules.reference import legal_plays
 from tests.rules.boards import BAR, OFF, expect, position, results
 
 W = Side.WHITE

@@ -2,10 +2,11 @@
 
 from hypothesis import given, settings
 
-from bgpi.rules.movegen import legal_plays, legal_results
+from bgpi.rules.movegen import legal_results
 from bgpi.rules.play import Dice
 from bgpi.rules.playtree import PlayTree
 from bgpi.rules.position import CHECKERS, Position
+from bgpi.rules.reference import legal_plays
 from tests.rules.strategies import dice_values, positions, sides
 
 

@@ -1,4 +1,4 @@
-"""Game results: single, gammon, backgammon, the cube, drops and Jacoby (rules.md §7, §8)."""
+"""Game results: single, gammon, backgammon, the cube, drops and Jacoby (docs/rules.md §7, §8)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Settings, match and money scoring, Crawford, and who may double when (rules.md §3, §8, §9)."""
+"""Settings, match and money scoring, Crawford, and who may double when (docs/rules.md §3, §8, §9)."""
 
 import pytest
 from hypothesis import given
