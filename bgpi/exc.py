@@ -112,3 +112,18 @@ class NoEngineError(EngineError):
 
 class EngineTimeoutError(EngineError):
     """The engine did not answer within its time limit."""
+
+
+# -- the table: its events and its state machine ---
+
+
+class EventError(BgpiError, ValueError):
+    """A table-log event that is not one: not a dict, or a known kind without its keys."""
+
+
+class JournalStartError(BgpiError, ValueError):
+    """A journal that does not begin with a session event."""
+
+
+class NoGameError(BgpiError, ValueError):
+    """An event that needs a game in progress, where there is none."""

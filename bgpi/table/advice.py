@@ -22,6 +22,9 @@ blinking for no (no double, too good, drop).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from bgpi.board.locations import (
     BARS,
     LOCATIONS,
@@ -33,15 +36,16 @@ from bgpi.board.locations import (
 )
 from bgpi.rules.ids import match_id, position_from_id, position_id
 from bgpi.rules.position import Side
-from bgpi.table.turn import _path as steps_between
+from bgpi.table import events as ev
+from bgpi.table.phases import CubeWord, Phase, RollFor
+from bgpi.table.requests import AdviceRequest, Purpose, Question
+from bgpi.table.turn import steps_between
 
 RETRY = 2.0
 """Seconds of board time before the computer asks the engine again after a failure."""
 NO_ENGINE_SECONDS = 2.0
 """Seconds of board time the 'no engine' look shows after a hint press."""
 
-YES = ("double", "take", "beaver")
-"""Cube advice shown steady; the rest blinks."""
 
 
 class Advising:
@@ -49,56 +53,47 @@ class Advising:
 
     # -- asking --------------------------------------------------------------------
 
-    def advice_request(self, kind: str, purpose: str) -> dict:
-        """A request for the engine: `kind` "plays" (the roll's best play) or "cube"
-        (the decision before the roll, and the answer to a double), `purpose` "hint" or
-        "computer".  The IDs are those of the player on roll (the doubler, when doubled)."""
-        dice = tuple(self.dice) if kind == "plays" else (0, 0)
-        return {
-            "kind": kind,
-            "for": purpose,
-            "player": self._asked().label,
-            "position_id": position_id(self.position, self.turn),
-            "match_id": match_id(self.game.match_key(dice)),
-            "jacoby": self.settings.jacoby,
-            "beavers": self.settings.beavers,
-        }
+    def advice_request(self, question: Question, purpose: Purpose) -> AdviceRequest:
+        """A request for the engine, in the IDs of the player on roll (the doubler, when doubled)."""
+        dice = (self.dice.first, self.dice.second) if question == Question.PLAYS else (0, 0)
+        return AdviceRequest(question, purpose, self._asked(), position_id(self.position, self.turn),
+                             match_id(self.game.match_key(dice)), self.settings.jacoby, self.settings.beavers)
 
     def _asked(self) -> Side:
         """Who decides now: the taker of a double, else the player whose turn it is."""
-        return self.game.cube.offer.taker if self.phase == "doubled" else self.turn
+        return self.game.cube.offer.taker if self.phase == Phase.DOUBLED else self.turn
 
-    def coach_request(self) -> dict | None:
+    def coach_request(self) -> AdviceRequest | None:
         """The coach's question about the play being committed (None when not coaching
         this player): the roll's best play and what the play made loses against it."""
         if self.coach is None or self.turn is self.computer:
             return None
-        return self.advice_request("plays", "coach")
+        return self.advice_request(Question.PLAYS, Purpose.COACH)
 
     def _hint_pressed(self) -> None:
         phase = self.phase
-        if self.computer is not None and phase in ("roll", "move", "doubled") \
+        if self.computer is not None and phase in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED) \
                 and self._asked() is self.computer:
             reason = "the computer is deciding"  # and its play stays lit
         elif self.hint is not None:
-            self._emit({"event": "hint_off"})
+            self._emit(ev.HintOff())
             return
-        elif phase == "move" and self.mismatch is None:
-            self.wants_advice = self.advice_request("plays", "hint")
+        elif phase == Phase.MOVE and self.mismatch is None:
+            self.wants_advice = self.advice_request(Question.PLAYS, Purpose.HINT)
             return
-        elif phase == "doubled" or (phase == "roll" and self.game.may_double(self.turn)):
-            self.wants_advice = self.advice_request("cube", "hint")
+        elif phase == Phase.DOUBLED or (phase == Phase.ROLL and self.game.may_double(self.turn)):
+            self.wants_advice = self.advice_request(Question.CUBE, Purpose.HINT)
             return
-        elif phase == "roll":
+        elif phase == Phase.ROLL:
             reason = self.game.why_not_double(self.turn)
         else:
             reason = "a hint needs a roll to play or a cube to decide"
-        self._emit({"event": "rejected", "player": None, "points": [], "reason": f"no hint now: {reason}"})
+        self._emit(ev.Rejected(None, f"no hint now: {reason}"))
 
     def _check_hint_failed(self) -> None:
         """The 'no engine' look ends after a moment, as a hint hidden (`hint_off`)."""
         if self.hint_failed is not None and self.now - self.hint_failed + 1e-9 >= NO_ENGINE_SECONDS:
-            self._emit({"event": "hint_off"})
+            self._emit(ev.HintOff())
 
     def _computer_turn(self) -> None:
         """Ask for what the computer needs next, if anything (after every input)."""
@@ -107,92 +102,84 @@ class Advising:
             return
         if self.advice_failed is not None and self.now - self.advice_failed + 1e-9 < RETRY:
             return
-        if self.phase == "roll" and self.turn is side:
+        if self.phase == Phase.ROLL and self.turn is side:
             if self.game.may_double(side):
-                self.wants_advice = self.advice_request("cube", "computer")
+                self.wants_advice = self.advice_request(Question.CUBE, Purpose.COMPUTER)
             else:
-                self.wants_roll = "turn"
-        elif self.phase == "doubled" and self.game.cube.offer.taker is side:
+                self.wants_roll = RollFor.TURN
+        elif self.phase == Phase.DOUBLED and self.game.cube.offer.taker is side:
             if self.game.cube.offer.beaver:
                 # The computer doubled because it is ahead: it takes a beaver.
-                self._emit({"event": "take", "player": side.label, "cube": self.game.cube.offered_value})
+                self._emit(ev.Take(side, self.game.cube.offered_value))
             else:
-                self.wants_advice = self.advice_request("cube", "computer")
-        elif self.phase == "move" and self.turn is side and self.hint is None:
-            self.wants_advice = self.advice_request("plays", "computer")
+                self.wants_advice = self.advice_request(Question.CUBE, Purpose.COMPUTER)
+        elif self.phase == Phase.MOVE and self.turn is side and self.hint is None:
+            self.wants_advice = self.advice_request(Question.PLAYS, Purpose.COMPUTER)
 
     # -- answers ---------------------------------------------------------------------
 
-    def _advised(self, request: dict, answer: dict | None, error: str | None) -> None:
+    def _advised(self, request: AdviceRequest, answer: Mapping[str, Any] | None, error: str | None) -> None:
         if request != self.wants_advice:
             return  # asked before the table moved on
         self.wants_advice = None
-        if error is not None:
-            if request["for"] == "computer":
+        if error is not None or answer is None:
+            if request.purpose == Purpose.COMPUTER:
                 self.advice_failed = self.now
-            elif request["for"] == "hint":
+            elif request.purpose == Purpose.HINT:
                 self.hint_failed = self.now
-            self._emit({"event": "rejected", "player": None, "points": [], "reason": error})
+            self._emit(ev.Rejected(None, str(error)))
             return
         self.advice_failed = None
-        if request["for"] == "coach":
+        if request.purpose == Purpose.COACH:
             self._coach_advised(request, answer)
-        elif request["kind"] == "plays":
-            self._play_advised(request["for"], answer)
-        elif request["for"] == "hint":
-            word = answer["response"] if self.phase == "doubled" else answer["action"]
-            self._emit({"event": "hint", "player": request["player"], "advice": word,
-                        "equities": _cube_equities(answer)})
+        elif request.question == Question.PLAYS:
+            self._play_advised(request.purpose, answer)
+        elif request.purpose == Purpose.HINT:
+            word = CubeWord(answer["response"] if self.phase == Phase.DOUBLED else answer["action"])
+            self._emit(ev.CubeHint(request.player, word, _cube_equities(answer)))
         else:
             self._computer_cube(answer)
 
-    def _play_advised(self, purpose: str, answer: dict) -> None:
+    def _play_advised(self, purpose: Purpose, answer: Mapping[str, Any]) -> None:
         side = self.turn
         after = position_from_id(answer["position_id"], side)
-        self._emit({
-            "event": "hint" if purpose == "hint" else "computer_play",
-            "player": side.label,
-            "dice": list(self.dice),
-            "move": answer["move"],
-            "position_id": position_id(after, side.opponent),
-            "equity": answer["equity"],
-        })
-        if purpose == "computer":
+        shown = ev.Hint if purpose == Purpose.HINT else ev.ComputerPlay
+        self._emit(shown(side, (self.dice.first, self.dice.second), answer["move"],
+                         position_id(after, side.opponent), answer["equity"]))
+        if purpose == Purpose.COMPUTER:
             self._follow_plan()  # a roll that cannot be played commits at once
 
-    def _coach_advised(self, request: dict, answer: dict) -> None:
+    def _coach_advised(self, request: AdviceRequest, answer: Mapping[str, Any]) -> None:
         """Show the better play where the play made lost more than the coach's threshold."""
         if answer["loss"] <= self.coach:
             return
-        mover = Side.parse(request["player"])
-        before = position_from_id(request["position_id"], mover)
+        mover = request.player
+        before = position_from_id(request.position_id, mover)
         better = position_from_id(answer["position_id"], mover)
         changed = [location for location in LOCATIONS
                    if checkers_on(better, location) != checkers_on(before, location)]
-        self._emit({
-            "event": "coach", "player": mover.label, "played": request["played"],
-            "best": answer["move"], "loss": answer["loss"],
-            "from": [loc for loc in changed if checkers_on(better, loc) < checkers_on(before, loc)],
-            "to": [loc for loc in changed if checkers_on(better, loc) > checkers_on(before, loc)],
-        })
+        self._emit(ev.Coach(
+            mover, str(request.played), answer["move"], answer["loss"],
+            tuple(loc for loc in changed if checkers_on(better, loc) < checkers_on(before, loc)),
+            tuple(loc for loc in changed if checkers_on(better, loc) > checkers_on(before, loc)),
+        ))
 
-    def _computer_cube(self, answer: dict) -> None:
+    def _computer_cube(self, answer: Mapping[str, Any]) -> None:
         side = self.computer
-        doubled = self.phase == "doubled"
-        word = answer["response"] if doubled else answer["action"]
-        self._emit({"event": "computer_cube", "player": side.label, "decision": word,
-                    "equities": _cube_equities(answer)})
+        doubled = self.phase == Phase.DOUBLED
+        word = CubeWord(answer["response"] if doubled else answer["action"])
+        self._emit(ev.ComputerCube(side, word, _cube_equities(answer)))
         if not doubled:
-            if word == "double":
+            if word == CubeWord.DOUBLE:
                 self._double(side)
             else:
-                self.wants_roll = "turn"
-        elif word == "drop":
+                self.wants_roll = RollFor.TURN
+        elif word == CubeWord.DROP:
             self._drop(side)
-        elif word == "beaver" and self.game.why_not_beaver(side) is None:
+        elif word == CubeWord.BEAVER and self.game.why_not_beaver(side) is None:
             self._beaver(side)
         else:
-            self._emit({"event": "take", "player": side.label, "cube": self.game.cube.offered_value})
+            self._emit(ev.Take(side, self.game.cube.offered_value))
 
     # -- following a hinted play ---------------------------------------------------------
 
@@ -229,16 +216,15 @@ class Advising:
         if hint is None and self.coached is not None:
             # The better play, flashed where the play made lost too much: its checkers' points.
             coached = self.coached
-            return ({**dict.fromkeys(coached["from"], "hint"), **dict.fromkeys(coached["to"], "hint")},
-                    set(coached["from"]) - set(coached["to"]))
+            return ({**dict.fromkeys(coached.from_, "hint"), **dict.fromkeys(coached.to, "hint")},
+                    set(coached.from_) - set(coached.to))
         if hint is None:
             return {}, set()
-        if "advice" in hint:
-            asked = Side.parse(hint["player"])
-            sides = tuple(Side) if hint["advice"] == "beaver" else (asked,)
+        if isinstance(hint, ev.CubeHint):
+            sides = tuple(Side) if hint.advice == CubeWord.BEAVER else (hint.player,)
             roles = {bar(side): "hint" for side in sides}
-            return roles, set() if hint["advice"] in YES else set(roles)
-        if self.phase != "move" or self.node is None or not self._on_the_way(self.node):
+            return roles, set() if hint.advice.yes else set(roles)
+        if self.phase != Phase.MOVE or self.node is None or not self._on_the_way(self.node):
             return {}, set()
         steps = steps_between(self.tree, self.node, self.hinted)
         if not steps:
@@ -248,7 +234,7 @@ class Advising:
         return {source: "hint", destination: "hint"}, {source}
 
 
-def _cube_equities(answer: dict) -> dict:
+def _cube_equities(answer: Mapping[str, Any]) -> dict[str, float]:
     return {key: answer[key] for key in ("no_double", "double_take", "double_drop")}
 
 

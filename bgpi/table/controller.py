@@ -13,13 +13,19 @@ between them: setup, the opening roll, rolls, mismatches and the end of a game.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from bgpi.board.locations import Location, describe, in_order
+from bgpi.exc import JournalStartError
 from bgpi.rules.ids import position_id
 from bgpi.rules.position import Side
 from bgpi.rules.result import GameResult
+from bgpi.table import events as ev
 from bgpi.table.advice import NO_ENGINE_SECONDS, RETRY, Advising
 from bgpi.table.doubling import DROP_CONFIRM, Doubling
 from bgpi.table.inputs import Advised, Input, Press, Rolled, Sensed, Tick
+from bgpi.table.phases import Phase, RollFor
 from bgpi.table.state import GRACE, TableState
 from bgpi.table.tracker import Counts, Sensing
 from bgpi.table.turn import FollowingTurn
@@ -53,31 +59,29 @@ class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
         position_id_text: str | None = None,
         turn: Side | None = None,
         match_id_text: str | None = None,
-    ) -> tuple[Table, list[dict]]:
+    ) -> tuple[Table, list[dict[str, Any]]]:
         """A new session; returns the table and its opening `session` event."""
-        event: dict = {"event": "session", "config": dict(config or {})}
+        event = ev.NewSession(dict(config or {}))
         if position_id_text is not None:
-            event["position_id"] = position_id_text
-            event["turn"] = (Side.WHITE if turn is None else turn).label
-            if match_id_text:
-                event["match_id"] = match_id_text
+            event = ev.NewSession(event.config, position_id_text, Side.WHITE if turn is None else turn,
+                                  match_id_text or None)
         table = cls(sensing)
         table.apply(event)
-        return table, [event]
+        return table, [event.to_json()]
 
     @classmethod
-    def resume(cls, events: list[dict], sensing: Sensing) -> Table:
-        """The table a journal of events leaves behind.  Raises ValueError if it has
-        no session event first."""
+    def resume(cls, events: Sequence[Mapping[str, Any]], sensing: Sensing) -> Table:
+        """The table a journal of events leaves behind.  Raises JournalStartError if it has
+        no session event first, EventError for an event of the wrong shape."""
         if not events or events[0].get("event") != "session":
-            raise ValueError("the journal does not begin with a session event")
+            raise JournalStartError("the journal does not begin with a session event")
         table = cls(sensing)
         for event in events:
-            table.apply(event)
+            table.apply(ev.parse(event))
         return table
 
     @classmethod
-    def resume_prefix(cls, events: list[dict], sensing: Sensing) -> tuple[Table | None, int]:
+    def resume_prefix(cls, events: Sequence[Mapping[str, Any]], sensing: Sensing) -> tuple[Table | None, int]:
         """The table the longest prefix of `events` that applies cleanly leaves behind,
         and how many events that prefix holds; (None, 0) if not even the first event
         begins a session.  For a journal that may be damaged: an event of the wrong
@@ -88,7 +92,7 @@ class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
         applied = 0
         try:
             for event in events:
-                table.apply(event)
+                table.apply(ev.parse(event))
                 applied += 1
         except (ValueError, KeyError, TypeError, AttributeError, IndexError):
             # An event may fail halfway through changing the table: build it again
@@ -98,21 +102,22 @@ class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
             return cls.resume(events[:applied], sensing), applied
         return table, applied
 
-    def owed(self) -> list[dict]:
+    def owed(self) -> list[dict[str, Any]]:
         """The events a journal cut short between a game's end (its last play, a drop)
         and its ``game_over`` still owes (a power cut between the two, a damaged line):
         applied, and returned for the journal.  None for any other table."""
         self._out = []
-        if self.phase == "over" and self.game is not None:
+        if self.phase == Phase.OVER and self.game is not None:
             dropper = self.dropper
             self._game_over(self.game.drop(dropper) if dropper is not None
                             else self.game.result(self.position))
-        return self._out
+        return [event.to_json() for event in self._out]
 
     # -- inputs --------------------------------------------------------------------
 
-    def handle(self, happened: Input) -> list[dict]:
-        """The table-log events caused by one input (committed events already applied)."""
+    def handle(self, happened: Input) -> list[dict[str, Any]]:
+        """The table-log events caused by one input (committed events already applied),
+        in their JSON form: what the shell journals, logs and streams."""
         self._out = []
         if isinstance(happened, Tick):
             self.now = happened.now
@@ -131,7 +136,7 @@ class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
         self._computer_turn()
         if self._out or not isinstance(happened, Tick):
             self._lights = None  # a tick changes nothing without saying so
-        return self._out
+        return [event.to_json() for event in self._out]
 
     def next_deadline(self) -> float | None:
         """The next board time at which a `Tick` alone may change something (the end of
@@ -151,7 +156,7 @@ class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
             deadlines.append(self.advice_failed + RETRY)
         return min(deadlines, default=None)
 
-    def _emit(self, event: dict) -> None:
+    def _emit(self, event: ev.Event) -> None:
         self.apply(event)
         self._out.append(event)
 
@@ -161,9 +166,9 @@ class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
         return self.sensing.of(self.position)
 
     def _sensed(self) -> None:
-        if self.phase == "setup" or self.phase == "match_over":
+        if self.phase in (Phase.SETUP, Phase.MATCH_OVER):
             return
-        if self.phase in ("move", "choose"):
+        if self.phase in (Phase.MOVE, Phase.CHOOSE):
             self._track()
             return
         self._settle(self.seen == self._expected())
@@ -179,7 +184,7 @@ class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
                 self.unexplained_since = self.now
         elif self.mismatch is not None:
             self.mismatch = self.unexplained_since = self.explained_since = None
-            self._emit({"event": "restored"})
+            self._emit(ev.Restored())
         elif self.unexplained_since is not None and self.explained_since is None:
             self.explained_since = self.now
 
@@ -198,16 +203,12 @@ class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
     def _mismatch(self, missing: dict[Location, int], extra: dict[Location, int]) -> None:
         """Pause play: the board shows what the game cannot explain.  One checker short
         on one location may be a switch there that no longer closes: the hint says so."""
-        self.mismatch = {"missing": missing, "extra": extra}
-        event = {
-            "event": "mismatch",
-            "missing": {str(loc): n for loc, n in missing.items()},
-            "extra": {str(loc): n for loc, n in extra.items()},
-        }
+        hint = None
         if not extra and list(missing.values()) == [1]:
             where = describe(next(iter(missing)))
-            event["hint"] = f"a checker should stand on {where}: if one does, a switch under it may be faulty"
-        self._emit(event)
+            hint = f"a checker should stand on {where}: if one does, a switch under it may be faulty"
+        self.mismatch = ev.Mismatch(missing, extra, hint)
+        self._emit(self.mismatch)
 
     # -- buttons ---------------------------------------------------------------------
 
@@ -217,34 +218,34 @@ class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
             self._hint_pressed()
             return
         side = Side.parse(owner)
-        if side is self.computer and self.phase in ("roll", "doubled", "move", "choose"):
+        if side is self.computer and self.phase in (Phase.ROLL, Phase.DOUBLED, Phase.MOVE, Phase.CHOOSE):
             return  # the computer's buttons are the engine's
-        if self.phase == "new_session":
+        if self.phase == Phase.NEW_SESSION:
             self._choose_session(kind, long)
-        elif self.phase in ("setup", "match_over"):
+        elif self.phase in (Phase.SETUP, Phase.MATCH_OVER):
             if kind == "cube" and not self._practice_cube(side):
-                self.chooser_from, self.phase = self.phase, "new_session"
+                self.chooser_from, self.phase = self.phase, Phase.NEW_SESSION
                 self.choosing = _chooser_start(self.settings.match_length)
-            elif self.phase == "match_over":
+            elif self.phase == Phase.MATCH_OVER:
                 self._new_session(self.settings.match_length)
             else:
                 self._start(side, kind)
-        elif self.phase == "roll":
+        elif self.phase == Phase.ROLL:
             if kind == "cube":
                 self._double(side)
             elif side is self.turn and self.mismatch is None:
-                self.wants_roll = "turn"
-        elif self.phase == "doubled":
+                self.wants_roll = RollFor.TURN
+        elif self.phase == Phase.DOUBLED:
             self._answer(side, kind, long)
-        elif self.phase in ("move", "choose"):
-            if kind == "cube" and self.phase == "move":
+        elif self.phase in (Phase.MOVE, Phase.CHOOSE):
+            if kind == "cube" and self.phase == Phase.MOVE:
                 self._double(side)  # refused: after rolling, or not this player's turn
                 return
             if side is not self.turn:
                 if self.lenient_offer and kind == "turn":
                     self._accept_as_made()
                 return
-            if self.phase == "choose":
+            if self.phase == Phase.CHOOSE:
                 if kind == "cube":
                     self.choice = (self.choice + 1) % len(self.candidates)
                 else:
@@ -254,7 +255,7 @@ class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
 
     def _practice_cube(self, side: Side) -> bool:
         """Whether *cube* in setup is the practice position's player on roll doubling."""
-        return self.phase == "setup" and self.practice_turn is side
+        return self.phase == Phase.SETUP and self.practice_turn is side
 
     def _start(self, side: Side, kind: str) -> None:
         """A press in setup: start the game if the board is set.  In a practice position
@@ -267,18 +268,14 @@ class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
                 wrong.append("put checkers on the points lit soft white")
             if extra:
                 wrong.append("take the extra checkers off the points lit violet")
-            self._emit({
-                "event": "rejected",
-                "player": None,
-                "reason": "set up the board first: " + " and ".join(wrong or ["the board is not read yet"]),
-                "points": in_order([*missing, *extra]),
-            })
+            reason = "set up the board first: " + " and ".join(wrong or ["the board is not read yet"])
+            self._emit(ev.Rejected(None, reason, tuple(in_order([*missing, *extra]))))
             return
         on_roll = Side.WHITE if self.practice_turn is None else self.practice_turn
-        self._emit({"event": "start", "position_id": position_id(self.position, on_roll)})
-        if self.phase == "roll" and side is on_roll:
+        self._emit(ev.Start(position_id(self.position, on_roll)))
+        if self.phase == Phase.ROLL and side is on_roll:
             if kind == "turn":
-                self.wants_roll = "turn"
+                self.wants_roll = RollFor.TURN
             else:
                 self._double(side)
 
@@ -302,34 +299,23 @@ class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
         if length:
             config = {key: value for key, value in config.items()
                       if key not in ("jacoby", "beavers", "auto_doubles")} | {"match": length}
-        self._emit({"event": "session", "config": config})
+        self._emit(ev.NewSession(config))
 
     def _dice_rolled(self, first: int, second: int) -> None:
         request, self.wants_roll = self.wants_roll, None
-        if request == "opening":
+        if request == RollFor.OPENING:
             if first == second:
-                self._emit({"event": "tie", "white": first, "black": second,
-                            "cube": self.game.opening(first, second).cube.value})
+                self._emit(ev.Tie(first, second, self.game.opening(first, second).cube.value))
                 return
             starts = Side.WHITE if first > second else Side.BLACK
-            cube = self.game.cube.value
-            self._emit({"event": "opening", "white": first, "black": second,
-                        "starts": starts.label, "cube": cube})
-        elif request == "turn":
-            self._emit({"event": "roll", "player": self.turn.label, "dice": [first, second]})
-        if self.phase == "move" and self.seen is not None:
+            self._emit(ev.Opening(first, second, starts, self.game.cube.value))
+        elif request == RollFor.TURN:
+            self._emit(ev.Roll(self.turn, (first, second)))
+        if self.phase == Phase.MOVE and self.seen is not None:
             self._track()
 
     def _game_over(self, result: GameResult) -> None:
         session = self.session.record(result)
-        self._emit({
-            "event": "game_over",
-            "winner": result.winner.label,
-            "result": result.kind.value,
-            "points": result.points,
-            "score": session.score.as_dict(),
-            "cube": result.cube,
-            "dropped": result.dropped,
-        })
+        self._emit(ev.GameOver.of(result, session.score))
         if session.is_over:
-            self._emit({"event": "match_over", "winner": session.winner.label, "score": session.score.as_dict()})
+            self._emit(ev.MatchOver(session.winner, session.score.as_dict()))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bgpi.exc import CubeError
 from bgpi.rules.position import Side
+from bgpi.table import events as ev
 
 DROP_CONFIRM = 3.0
 """Seconds of board time in which a second press of *cube* confirms a drop."""
@@ -30,21 +31,19 @@ class Doubling:
             if self.drop_asked is not None:
                 self._keep_question(side)
             else:
-                self._emit({"event": "take", "player": side.label, "cube": self.game.cube.offered_value})
+                self._emit(ev.Take(side, self.game.cube.offered_value))
         elif long:
             self._beaver(side)
         elif self.drop_asked is None:
             self.drop_asked = self.now
-            self._out.append({"event": "drop_asked", "player": side.label,
-                              "reason": f"press {side.label}.cube again to drop, "
-                                        f"{side.label}.turn to go back"})
+            self._out.append(ev.DropAsked(side, f"press {side.label}.cube again to drop, {side.label}.turn to go back"))
         else:
             self._drop(side)
 
     def _keep_question(self, side: Side) -> None:
         """The drop was not confirmed: back to take or drop."""
         self.drop_asked = None
-        self._out.append({"event": "drop_cancelled", "player": side.label})
+        self._out.append(ev.DropCancelled(side))
 
     def _check_drop_time(self) -> None:
         if self.drop_asked is not None and self.now - self.drop_asked + 1e-9 >= DROP_CONFIRM:
@@ -54,19 +53,18 @@ class Doubling:
         try:
             offered = self.game.double(side).cube.offered_value
         except CubeError as refusal:
-            self._emit({"event": "rejected", "player": side.label, "reason": str(refusal), "points": []})
+            self._emit(ev.Rejected(side, str(refusal)))
             return
-        self._emit({"event": "double", "player": side.label, "cube": offered})
+        self._emit(ev.Double(side, offered))
 
     def _beaver(self, side: Side) -> None:
         reason = self.game.why_not_beaver(side)
         if reason is not None:
-            self._emit({"event": "rejected", "player": side.label, "reason": reason, "points": []})
+            self._emit(ev.Rejected(side, reason))
             return
-        offered = self.game.beaver(side).cube.offered_value
-        self._emit({"event": "beaver", "player": side.label, "cube": offered})
+        self._emit(ev.Beaver(side, self.game.beaver(side).cube.offered_value))
 
     def _drop(self, side: Side) -> None:
         result = self.game.drop(side)
-        self._emit({"event": "drop", "player": side.label, "cube": self.game.cube.value})
+        self._emit(ev.Drop(side, self.game.cube.value))
         self._game_over(result)

@@ -11,6 +11,7 @@ says what is missing otherwise.
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
 
 from bgpi.board.locations import (
     Location,
@@ -26,6 +27,8 @@ from bgpi.rules.notation import describe_change, format_play
 from bgpi.rules.play import Step
 from bgpi.rules.playtree import PartialPlay, PlayTree
 from bgpi.rules.position import BAR, OFF, absolute_point
+from bgpi.table import events as ev
+from bgpi.table.phases import Phase
 from bgpi.table.state import GRACE
 from bgpi.table.tracker import Reading, position_as_made
 
@@ -46,8 +49,8 @@ class FollowingTurn:
         if self.following:  # the computer's play: no other
             followed = [r for r in good if self._on_the_way(r.node)]
             strayed, good = bool(good) and not followed, followed
-        if self.phase == "choose":
-            self.phase = "move"
+        if self.phase == Phase.CHOOSE:
+            self.phase = Phase.MOVE
             self.candidates = []
         if good:
             self.rejected = None
@@ -85,16 +88,11 @@ class FollowingTurn:
         if move is not None:
             self._settle(True)
             source, destination = move
-            if self.rejected is None or self.rejected["points"] != [destination]:
-                reason = (f"the computer plays {self.hint['move']}: move its checkers as the blue lights show"
+            if self.rejected is None or self.rejected.points != (destination,):
+                reason = (f"the computer plays {self.hint.move}: move its checkers as the blue lights show"
                           if strayed else self._why_not(source, destination))
-                self._emit({
-                    "event": "rejected",
-                    "player": self.turn.label,
-                    "reason": reason,
-                    "points": [destination],
-                })
-                self.rejected = self._out[-1]
+                self.rejected = ev.Rejected(self.turn, reason, (destination,))
+                self._emit(self.rejected)
             return
         self.rejected = None
         self._settle(False)
@@ -129,7 +127,7 @@ class FollowingTurn:
             return f"{name} is blocked: {side.opponent.label} holds it"
         if end == OFF and not node.position.all_home(side):
             return "bearing off needs every checker in the home board"
-        for step, child in _paths(tree, node, start, end):
+        for _step, child in _paths(tree, node, start, end):
             if not tree.is_acceptable(child):
                 most, _ = _best_finish(tree, child)
                 if most < tree.most_dice:
@@ -141,26 +139,16 @@ class FollowingTurn:
     def _moved(self, before: PartialPlay, after: PartialPlay) -> None:
         """Step (or undo) events for the board going from `before` to `after`."""
         side = self.turn
-        forward = _path(self.tree, before, after)
-        backward = None if forward is not None else _path(self.tree, after, before)
+        forward = steps_between(self.tree, before, after)
+        backward = None if forward is not None else steps_between(self.tree, after, before)
         if forward is None and backward is None:
-            backward = _path(self.tree, self.tree.root, before)
-            forward = _path(self.tree, self.tree.root, after)
+            backward = steps_between(self.tree, self.tree.root, before)
+            forward = steps_between(self.tree, self.tree.root, after)
         for chain in _chains(backward or []):
-            self._emit({
-                "event": "undo",
-                "player": side.label,
-                "from": location_of(side, chain[-1].destination),
-                "to": location_of(side, chain[0].source),
-            })
+            self._emit(ev.Undo(side, location_of(side, chain[-1].destination), location_of(side, chain[0].source)))
         for chain in _chains(forward or []):
-            self._emit({
-                "event": "step",
-                "player": side.label,
-                "from": location_of(side, chain[0].source),
-                "to": location_of(side, chain[-1].destination),
-                "hit": any(step.hit for step in chain),
-            })
+            self._emit(ev.Step(side, location_of(side, chain[0].source), location_of(side, chain[-1].destination),
+                               any(step.hit for step in chain)))
 
     def _try_commit(self) -> None:
         tree, tracker = self.tree, self.tracker
@@ -175,12 +163,8 @@ class FollowingTurn:
         if len(complete) > 1:
             self.candidates = list(complete.values())
             self.choice = 0
-            self.phase = "choose"
-            self._emit({
-                "event": "ambiguous",
-                "player": self.turn.label,
-                "candidates": [format_play(_steps_to(tree, node)) for node in self.candidates],
-            })
+            self.phase = Phase.CHOOSE
+            self._emit(ev.Ambiguous(self.turn, tuple(format_play(steps_to(tree, node)) for node in self.candidates)))
             return
         if self._contradicts_a_choice(readings):
             return
@@ -192,12 +176,13 @@ class FollowingTurn:
             self._mismatch({held.pop(): 1}, {})
             return
         reason, points = self._why_not_complete(readings)
-        refusal = {"event": "rejected", "player": self.turn.label, "reason": reason, "points": points}
+        lenient = None
         if self.lenient:
             self.lenient_offer = True
-            refusal["lenient"] = f"{self.turn.opponent.label} may accept the play as made with {self.turn.opponent.label}.turn"
-        self._emit(refusal)
-        self.rejected = refusal  # lit until the board changes
+            opponent = self.turn.opponent.label
+            lenient = f"{opponent} may accept the play as made with {opponent}.turn"
+        self.rejected = ev.Rejected(self.turn, reason, tuple(points), lenient)  # lit until the board changes
+        self._emit(self.rejected)
 
     def _contradicts_a_choice(self, readings: list[Reading]) -> bool:
         """A commit that the switches only explain with a checker in hand from a point the
@@ -216,22 +201,18 @@ class FollowingTurn:
         if believed < self.sensing.limits[self.sensing.index[hand]]:
             return False
         missing, extra = self.sensing.difference(self.seen, self.sensing.of(reading.node.position))
-        self.mismatch = {"missing": missing, "extra": extra}
+        self.mismatch = ev.Mismatch(missing, extra, reason=(
+            f"the board has fewer checkers on {describe(hand)} than the game: a reading "
+            "chosen earlier this game was not the play made; put the checkers as lit"))
         self.unexplained_since = self.now
-        self._emit({
-            "event": "mismatch",
-            "missing": {str(loc): n for loc, n in missing.items()},
-            "extra": {str(loc): n for loc, n in extra.items()},
-            "reason": (f"the board has fewer checkers on {describe(hand)} than the game: a reading "
-                       "chosen earlier this game was not the play made; put the checkers as lit"),
-        })
+        self._emit(self.mismatch)
         return True
 
     def _why_not_complete(self, readings: list[Reading]) -> tuple[str, list[Location]]:
         side = self.turn
-        if self.rejected is not None and self.rejected["points"]:
-            reason, take_back = self.rejected["reason"], "take back the checker that may not stand there: "
-            return take_back + reason.removeprefix(take_back), self.rejected["points"]
+        if self.rejected is not None and self.rejected.points:
+            reason, take_back = self.rejected.reason, "take back the checker that may not stand there: "
+            return take_back + reason.removeprefix(take_back), list(self.rejected.points)
         for reading in readings:
             if reading.in_hand is not None:
                 return "a checker is still in hand: put it down first", [reading.in_hand]
@@ -248,29 +229,24 @@ class FollowingTurn:
 
     def _commit(self, node: PartialPlay) -> None:
         side = self.turn
-        self.phase = "move"
+        self.phase = Phase.MOVE
         self.candidates = []
         if node != self.node:
             # Steps the switches could not see (a checker put down on a full point).
             self._moved(self.node, node)
             self.node = node
-        steps = _steps_to(self.tree, node)
+        steps = steps_to(self.tree, node)
         after = node.position
         over = after.winner() is not None
         game = self.game.end_turn()
         coach = self.coach_request()  # asked with the position before the play
-        self._emit({
-            "event": "play",
-            "player": side.label,
-            "dice": list(self.dice),
-            "move": format_play(steps),
-            "position_id": position_id(after, side.opponent),
-            "match_id": match_id(game.match_key(over=over)),
-        })
+        play = ev.Play(side, (self.dice.first, self.dice.second), format_play(steps),
+                       position_id(after, side.opponent), match_id(game.match_key(over=over)))
+        self._emit(play)
         if over:
             self._game_over(self.game.result(after))
         elif coach is not None:
-            self.wants_advice = coach | {"played": self._out[-1]["move"], "after": self._out[-1]["position_id"]}
+            self.wants_advice = replace(coach, played=play.move, after=play.position_id)
 
     def _accept_as_made(self) -> None:
         """Lenient mode: the opponent accepts an illegal play; the game goes on from the board."""
@@ -279,25 +255,18 @@ class FollowingTurn:
         try:
             after = position_as_made(self.sensing, self.seen, self.position, side)
         except ValueError as error:
-            self._emit({"event": "rejected", "player": side.opponent.label,
-                        "reason": f"cannot accept the play as made: {error}", "points": []})
+            self._emit(ev.Rejected(side.opponent, f"cannot accept the play as made: {error}"))
             return
         over = after.winner() is not None
-        self._emit({
-            "event": "play",
-            "player": side.label,
-            "dice": list(self.dice),
-            "move": describe_change(self.position, after, side),
-            "position_id": position_id(after, side.opponent),
-            "match_id": match_id(self.game.end_turn().match_key(over=over)),
-            "lenient": True,
-        })
+        self._emit(ev.Play(side, (self.dice.first, self.dice.second), describe_change(self.position, after, side),
+                           position_id(after, side.opponent), match_id(self.game.end_turn().match_key(over=over)),
+                           lenient=True))
         if over:
             self._game_over(self.game.result(after))
 
 
 
-def _path(tree: PlayTree, start: PartialPlay, goal: PartialPlay) -> list[Step] | None:
+def steps_between(tree: PlayTree, start: PartialPlay, goal: PartialPlay) -> list[Step] | None:
     """The steps from `start` down the tree to `goal`, or None if `goal` is not below it.
 
     Breadth first; each node found keeps the node and step it was found from, so
@@ -325,8 +294,9 @@ def _path(tree: PlayTree, start: PartialPlay, goal: PartialPlay) -> list[Step] |
     return None
 
 
-def _steps_to(tree: PlayTree, node: PartialPlay) -> list[Step]:
-    return _path(tree, tree.root, node) or []
+def steps_to(tree: PlayTree, node: PartialPlay) -> list[Step]:
+    """The steps from the roll's start to `node`."""
+    return steps_between(tree, tree.root, node) or []
 
 
 def _chains(steps: list[Step]) -> list[list[Step]]:

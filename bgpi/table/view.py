@@ -9,6 +9,7 @@ are `bgpi.table.lights`' business.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from bgpi.board.locations import (
     LOCATIONS,
@@ -20,7 +21,9 @@ from bgpi.board.locations import (
 )
 from bgpi.rules.ids import match_id, position_id
 from bgpi.rules.position import BAR, Position, Side, absolute_point
+from bgpi.table import events as ev
 from bgpi.table.lights import Lighting, Prompt
+from bgpi.table.phases import Phase
 
 
 class TableView:
@@ -41,21 +44,21 @@ class TableView:
         roles, hint_from = self.hint_roles()  # under everything else
         combined: set[Location] = set()
         dice = self._dice_shown()
-        if self.phase == "setup":
+        if self.phase == Phase.SETUP:
             missing, extra = self.sensing.difference(self.seen or self.sensing.of(Position((0,) * 25, (0,) * 25)), self._expected())
             roles.update({location: "setup" for location in missing})
             roles.update({location: "extra" for location in extra})
         elif self.mismatch is not None:
-            roles.update({location: "missing" for location in self.mismatch["missing"]})
-            roles.update({location: "extra" for location in self.mismatch["extra"]})
-        elif self.phase == "choose":
+            roles.update({location: "missing" for location in self.mismatch.missing})
+            roles.update({location: "extra" for location in self.mismatch.extra})
+        elif self.phase == Phase.CHOOSE:
             # The candidate shown as a play: where its checkers came from and went to.
             shown = self.candidates[self.choice].position
             for location in LOCATIONS:
                 after, before = checkers_on(shown, location), checkers_on(self.position, location)
                 if after != before:
                     roles[location] = "destination" if after > before else "source"
-        elif self.phase == "move" and self.reading is not None:
+        elif self.phase == Phase.MOVE and self.reading is not None:
             reading, side = self.reading, self.turn
             for point in reading.pending:
                 roles[point] = "hit"
@@ -74,7 +77,7 @@ class TableView:
                                 else:
                                     combined.discard(location)
             if self.rejected is not None:
-                for location in self.rejected["points"]:
+                for location in self.rejected.points:
                     roles[location] = "rejected"
         combined = {location for location in combined if roles[location] == "destination"}
         hint_from = {location for location in hint_from if roles.get(location) == "hint"}
@@ -100,19 +103,19 @@ class TableView:
         phase, turn = self.phase, self.turn
         if self.mismatch is not None:
             return Prompt("mismatch")
-        if phase == "new_session":
+        if phase == Phase.NEW_SESSION:
             return Prompt("new_session", None, {**_both("cube", "next choice"), **_both("turn", "start it"),
                                                 **_both("cube", "back", held=True)},
                           number=self.choosing)
-        if phase == "match_over":
+        if phase == Phase.MATCH_OVER:
             winner = self.session.winner
             return Prompt("match_over", winner, {**_both("turn", "new match"), **_both("cube", "choose session")},
                           number=self.session.score[winner])
-        if phase == "setup":
+        if phase == Phase.SETUP:
             return self._setup_prompt()
-        if phase == "roll":
+        if phase == Phase.ROLL:
             return self._roll_prompt(turn, self.game)
-        if phase == "doubled":
+        if phase == Phase.DOUBLED:
             taker = self.game.cube.offer.taker
             if self.drop_asked is not None:
                 return Prompt("confirm_drop", taker, _own(taker, cube="drop", turn="back"))
@@ -120,9 +123,9 @@ class TableView:
             if self.game.why_not_beaver(taker) is None:
                 answers[f"hold {taker.label}.cube"] = "beaver"
             return Prompt("doubled", taker, answers)
-        if phase == "choose":
+        if phase == Phase.CHOOSE:
             return Prompt("choose", turn, _own(turn, cube="next reading", turn="this reading"))
-        if phase == "move":
+        if phase == Phase.MOVE:
             most, steps = self.tree.most_dice, len(self.dice.steps)
             dead = 0 if most == steps else 2 if most == 0 else 1
             answers = _own(turn, turn="pass" if dead == 2 else "commit")
@@ -143,8 +146,7 @@ class TableView:
         if set_up:
             return Prompt("opening", None, {**_both("turn", "opening roll"), **new_session})
         if self.last_result is not None:
-            winner = Side.parse(self.last_result["winner"])
-            return Prompt("game_over", winner, new_session, number=self.last_result["points"])
+            return Prompt("game_over", self.last_result.winner, new_session, number=self.last_result.points)
         return Prompt("setup", None, new_session)
 
     @staticmethod
@@ -153,22 +155,19 @@ class TableView:
             return Prompt("roll_or_double", side, _own(side, turn="roll", cube="double"))
         return Prompt("roll", side, _own(side, turn="roll"))
 
-    def state_event(self) -> dict:
-        """The `state` event: where the table stands."""
+    def state_event(self) -> dict[str, Any]:
+        """The `state` event: where the table stands, in its JSON form."""
         turn = self.turn
-        phase = {"over": "game_over"}.get(self.phase, self.phase)
-        event = {
-            "event": "state",
-            "phase": phase,
-            "turn": None if turn is None else turn.label,
-            "dice": list(self.dice) if self.dice else None,
-            "position_id": position_id(self.position, Side.WHITE if turn is None else turn),
-            "match_id": None if turn is None else match_id(self.game.match_key(tuple(self.dice) if self.dice else (0, 0))),
-            "score": self.session.score.as_dict(),
-        }
+        dice = (self.dice.first, self.dice.second) if self.dice else None
+        board = None
         if self.node is not None and self.node != self.tree.root:
-            event["board_position_id"] = position_id(self.node.position, turn)
-        return event
+            board = position_id(self.node.position, turn)
+        return ev.State(
+            self.phase, turn, dice,
+            position_id(self.position, Side.WHITE if turn is None else turn),
+            None if turn is None else match_id(self.game.match_key(dice or (0, 0))),
+            self.session.score.as_dict(), board,
+        ).to_json()
 
 
 def _both(kind: str, word: str, held: bool = False) -> dict[str, str]:
