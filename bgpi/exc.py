@@ -127,3 +127,7 @@ class JournalStartError(BgpiError, ValueError):
 
 class NoGameError(BgpiError, ValueError):
     """An event that needs a game in progress, where there is none."""
+
+
+class RecordError(BgpiError, ValueError):
+    """An event a record (.mat, SGF) cannot use where it stands: skipped with a warning."""
