@@ -41,9 +41,10 @@ A session starts at its `session` event, which the controller writes as
 the event itself, all optional.  Without a session event the log is money
 play between "white" and "black".  Only the last session of the log is
 written.  What the format cannot hold comes with a warning naming the game:
-automatic doubles (gnubg counts such a game at a lower cube), and a play that does not follow from the game's position (a
-practice position, or an illegal play accepted in lenient mode): that game is
-written up to the play before it, and its ``Wins`` line lets gnubg score it
+automatic doubles (gnubg counts such a game at a lower cube), and a play
+that does not follow from the game's position (a practice position, or an
+illegal play accepted in lenient mode): that game is written up to the play
+before it, and its ``Wins`` line lets gnubg score it
 as a resignation.
 """
 
