@@ -20,7 +20,7 @@ from bgpi.board.locations import Location, parse_location
 from bgpi.exc import EventError
 from bgpi.rules.position import Side
 from bgpi.rules.result import GameResult, ResultKind
-from bgpi.rules.session import Score
+from bgpi.rules.session import Score, Session
 from bgpi.table.phases import CubeWord, Phase
 
 OMITTED = {"omitted": True}
@@ -265,6 +265,17 @@ class MatchOver(_Event):
     kind: ClassVar[str] = "match_over"
     winner: Side
     score: dict[str, int]
+
+
+def game_end(session: Session, result: GameResult) -> list[GameOver | MatchOver]:
+    """The events of a game won as `result` in `session`: its ``game_over``, and the
+    ``match_over`` when it wins the match."""
+    after = session.record(result)
+    ended: list[GameOver | MatchOver] = [GameOver.of(result, after.score)]
+    winner = after.winner
+    if after.is_over and winner is not None:
+        ended.append(MatchOver(winner, after.score.as_dict()))
+    return ended
 
 
 # -- advice ------------------------------------------------------------------------------
