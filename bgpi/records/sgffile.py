@@ -174,7 +174,7 @@ class _Writer:
                 f"[ws:{game.score.white}][bs:{game.score.black}]PW[white]PB[black]"
                 + (f"RU[{rules}]" if rules else "") + (f"RE[{game.result}]" if game.result else ""))
         nodes = [root]
-        if game.on_roll is not None:
+        if game.on_roll is not None and self.practice is not None:
             nodes.append(_setup(*self.practice))
         if game.cube.value != 1:
             nodes.append(f"CV[{game.cube.value}]")

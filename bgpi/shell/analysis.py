@@ -23,6 +23,7 @@ from bgpi.engine import Engine, Situation
 from bgpi.rules.ids import match_id, position_from_id, position_id
 from bgpi.rules.play import Dice
 from bgpi.rules.position import Side
+from bgpi.rules.session import Game
 from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.phases import Phase
@@ -60,7 +61,7 @@ class Assessed:
     loss: float
     best_position_id: str | None = None  # for a play: after the best one, the mover on roll
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         d = self.decision
         return {"game": d.game, "player": d.player.label, "kind": d.kind, "chosen": d.chosen,
                 "best": self.best, "loss": round(self.loss, 4), "position_id": d.position_id,
@@ -97,11 +98,16 @@ def _decision(table: Table, game: int, event: ev.Event) -> list[Decision]:
             return [at(turn, "cube", "no double")]
         case ev.Double() if table.phase == Phase.ROLL:
             return [at(turn, "cube", "double")]
-        case ev.Take() | ev.Drop() | ev.Beaver() if table.phase == Phase.DOUBLED and not current.cube.offer.beaver:
+        case ev.Take() | ev.Drop() | ev.Beaver() if table.phase == Phase.DOUBLED and not _beavered(current):
             return [at(event.player, "answer", event.kind)]
         case ev.Play(lenient=False) if table.phase in (Phase.MOVE, Phase.CHOOSE) and table.dice is not None:
             return [at(turn, "play", event.move, (table.dice.first, table.dice.second), event.position_id)]
     return []
+
+
+def _beavered(game: Game) -> bool:
+    """Whether the double on offer is a beaver (the doubler's answer is no decision)."""
+    return game.cube.offer is not None and game.cube.offer.beaver
 
 
 def assess(decision: Decision, engine: Engine) -> Assessed:
@@ -161,7 +167,7 @@ class Summary:
         """Equity lost per decision, in thousandths (gnubg's mEMG, roughly)."""
         return 1000 * self.lost / self.decisions if self.decisions else 0.0
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"decisions": self.decisions, "lost": round(self.lost, 4),
                 "error_rate": round(self.error_rate, 1), "doubtful": self.doubtful, "blunders": self.blunders}
 

@@ -98,7 +98,7 @@ def _double(event: Line, player: str | None) -> str:
 def _game_over(event: Line, player: str | None) -> str:
     score = event.get("score", {})
     points = event.get("points", 1)
-    return (f"{_name(event['winner'])} wins {_RESULT.get(event.get('result'), 'the game')}, "
+    return (f"{_name(event['winner'])} wins {_RESULT.get(str(event.get('result')), 'the game')}, "
             f"{points} point{'s' if points != 1 else ''}. "
             f"Score: white {score.get('white', 0)}, black {score.get('black', 0)}")
 

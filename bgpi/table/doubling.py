@@ -35,8 +35,7 @@ class Doubling:
 
     def answer(self, side: Side, kind: str, long: bool) -> None:
         """`side` pressed a `kind` button (turn or cube; `long`: held) while doubled."""
-        game = self.state.current_game()
-        if side is not game.cube.offer.taker:
+        if side is not self.state.taker():
             return
         if kind == "turn":
             if self.state.drop_asked is not None:
@@ -59,7 +58,7 @@ class Doubling:
     def check_drop_time(self) -> None:
         asked = self.state.drop_asked
         if asked is not None and self.board.now - asked + 1e-9 >= DROP_CONFIRM:
-            self._keep_question(self.state.current_game().cube.offer.taker)
+            self._keep_question(self.state.taker())
 
     def deadlines(self) -> list[float]:
         return [] if self.state.drop_asked is None else [self.state.drop_asked + DROP_CONFIRM]

@@ -413,24 +413,24 @@ class _Fields:
             raise TypeError(f"{key}: {value!r}")
         return value
 
-    def int(self, key: str) -> int:
+    def whole(self, key: str) -> int:
         return int(self.get(key, int))
 
-    def float(self, key: str) -> float:
+    def number(self, key: str) -> float:
         value: float = self.get(key, (int, float))  # as written: 0 stays 0
         return value
 
-    def str(self, key: str) -> str:
+    def text(self, key: str) -> str:
         return str(self.get(key, str))
 
-    def bool(self, key: str) -> bool:
+    def flag(self, key: str) -> bool:
         return bool(self.get(key, bool))
 
-    def optional_str(self, key: str) -> str | None:
-        return self.str(key) if self.data.get(key) is not None else None
+    def optional_text(self, key: str) -> str | None:
+        return self.text(key) if self.data.get(key) is not None else None
 
     def side(self, key: str) -> Side:
-        return Side.parse(self.str(key))
+        return Side.parse(self.text(key))
 
     def optional_side(self, key: str) -> Side | None:
         return self.side(key) if self.data.get(key) is not None else None
@@ -463,65 +463,65 @@ def _session(f: _Fields) -> NewSession:
     config = f.mapping("config") if f.has("config") else {}
     if not f.has("position_id"):
         return NewSession(config)
-    return NewSession(config, f.str("position_id"), f.side("turn"), f.optional_str("match_id") or None)
+    return NewSession(config, f.text("position_id"), f.side("turn"), f.optional_text("match_id") or None)
 
 
 def _hint(f: _Fields) -> Hint | CubeHint:
     if f.has("move"):
-        return Hint(f.side("player"), f.dice("dice"), f.str("move"), f.str("position_id"), f.float("equity"))
-    return CubeHint(f.side("player"), CubeWord(f.str("advice")), f.mapping("equities"))
+        return Hint(f.side("player"), f.dice("dice"), f.text("move"), f.text("position_id"), f.number("equity"))
+    return CubeHint(f.side("player"), CubeWord(f.text("advice")), f.mapping("equities"))
 
 
 def _mismatch(f: _Fields) -> Mismatch:
-    return Mismatch(f.counts("missing"), f.counts("extra"), f.optional_str("hint"), f.optional_str("reason"))
+    return Mismatch(f.counts("missing"), f.counts("extra"), f.optional_text("hint"), f.optional_text("reason"))
 
 
 def _rejected(f: _Fields) -> Rejected:
     points = f.locations("points") if f.has("points") else ()
-    return Rejected(f.optional_side("player"), f.str("reason"), points, f.optional_str("lenient"))
+    return Rejected(f.optional_side("player"), f.text("reason"), points, f.optional_text("lenient"))
 
 
 def _play(f: _Fields) -> Play:
-    return Play(f.side("player"), f.dice("dice"), f.str("move"), f.str("position_id"), f.str("match_id"),
+    return Play(f.side("player"), f.dice("dice"), f.text("move"), f.text("position_id"), f.text("match_id"),
                 bool(f.data.get("lenient", False)))
 
 
 def _state(f: _Fields) -> State:
     dice = f.dice("dice") if f.data.get("dice") is not None else None
-    return State(Phase.parse(f.str("phase")), f.optional_side("turn"), dice, f.str("position_id"),
-                 f.optional_str("match_id"), f.mapping("score"), f.optional_str("board_position_id"))
+    return State(Phase.parse(f.text("phase")), f.optional_side("turn"), dice, f.text("position_id"),
+                 f.optional_text("match_id"), f.mapping("score"), f.optional_text("board_position_id"))
 
 
 _READERS: dict[str, Callable[[_Fields], Event]] = {
     "session": _session,
-    "resumed": lambda f: Resumed(f.int("events"), f.strings("problems") if f.has("problems") else ()),
-    "start": lambda f: Start(f.str("position_id")),
-    "tie": lambda f: Tie(f.int("white"), f.int("black"), f.int("cube")),
-    "opening": lambda f: Opening(f.int("white"), f.int("black"), f.side("starts"), f.int("cube")),
+    "resumed": lambda f: Resumed(f.whole("events"), f.strings("problems") if f.has("problems") else ()),
+    "start": lambda f: Start(f.text("position_id")),
+    "tie": lambda f: Tie(f.whole("white"), f.whole("black"), f.whole("cube")),
+    "opening": lambda f: Opening(f.whole("white"), f.whole("black"), f.side("starts"), f.whole("cube")),
     "roll": lambda f: Roll(f.side("player"), f.dice("dice")),
     "step": lambda f: Step(f.side("player"), f.location(f.data["from"]), f.location(f.data["to"]),
-                           f.bool("hit")),
+                           f.flag("hit")),
     "undo": lambda f: Undo(f.side("player"), f.location(f.data["from"]), f.location(f.data["to"])),
     "rejected": _rejected,
     "ambiguous": lambda f: Ambiguous(f.side("player"), f.strings("candidates")),
     "play": _play,
     "mismatch": _mismatch,
     "restored": lambda f: Restored(),
-    "double": lambda f: Double(f.side("player"), f.int("cube")),
-    "drop_asked": lambda f: DropAsked(f.side("player"), f.str("reason")),
+    "double": lambda f: Double(f.side("player"), f.whole("cube")),
+    "drop_asked": lambda f: DropAsked(f.side("player"), f.text("reason")),
     "drop_cancelled": lambda f: DropCancelled(f.side("player")),
-    "beaver": lambda f: Beaver(f.side("player"), f.int("cube")),
-    "take": lambda f: Take(f.side("player"), f.int("cube")),
-    "drop": lambda f: Drop(f.side("player"), f.int("cube")),
-    "game_over": lambda f: GameOver(f.side("winner"), ResultKind(f.str("result")), f.int("points"),
-                                    f.mapping("score"), f.int("cube"), f.bool("dropped")),
+    "beaver": lambda f: Beaver(f.side("player"), f.whole("cube")),
+    "take": lambda f: Take(f.side("player"), f.whole("cube")),
+    "drop": lambda f: Drop(f.side("player"), f.whole("cube")),
+    "game_over": lambda f: GameOver(f.side("winner"), ResultKind(f.text("result")), f.whole("points"),
+                                    f.mapping("score"), f.whole("cube"), f.flag("dropped")),
     "match_over": lambda f: MatchOver(f.side("winner"), f.mapping("score")),
     "hint": _hint,
     "hint_off": lambda f: HintOff(),
-    "coach": lambda f: Coach(f.side("player"), f.str("played"), f.str("best"), f.float("loss"),
+    "coach": lambda f: Coach(f.side("player"), f.text("played"), f.text("best"), f.number("loss"),
                              f.locations("from"), f.locations("to")),
-    "computer_play": lambda f: ComputerPlay(f.side("player"), f.dice("dice"), f.str("move"),
-                                            f.str("position_id"), f.float("equity")),
-    "computer_cube": lambda f: ComputerCube(f.side("player"), CubeWord(f.str("decision")), f.mapping("equities")),
+    "computer_play": lambda f: ComputerPlay(f.side("player"), f.dice("dice"), f.text("move"),
+                                            f.text("position_id"), f.number("equity")),
+    "computer_cube": lambda f: ComputerCube(f.side("player"), CubeWord(f.text("decision")), f.mapping("equities")),
     "state": _state,
 }

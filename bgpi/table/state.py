@@ -166,8 +166,19 @@ class TableState:
         return self.game
 
     def current_turn(self) -> Side:
-        """The player on turn in the game in progress.  Raises NoGameError when there is none."""
-        return self.current_game().turn
+        """The player on turn in the game in progress.  Raises NoGameError when there is
+        none (before the opening roll too)."""
+        turn = self.current_game().turn
+        if turn is None:
+            raise NoGameError("no player is on turn before the opening roll")
+        return turn
+
+    def taker(self) -> Side:
+        """The player a double on offer asks.  Raises NoGameError when none is on offer."""
+        offer = self.current_game().cube.offer
+        if offer is None:
+            raise NoGameError("no double is on offer")
+        return offer.taker
 
     def current_roll(self) -> Moving:
         """The roll being played.  Raises NoGameError when none is."""
@@ -177,10 +188,9 @@ class TableState:
 
     def asked(self) -> Side:
         """Who decides now: the taker of a double, else the player whose turn it is."""
-        game = self.current_game()
-        if self.phase == Phase.DOUBLED and game.cube.offer is not None:
-            return game.cube.offer.taker
-        return game.turn
+        if self.phase == Phase.DOUBLED:
+            return self.taker()
+        return self.current_turn()
 
     def advice_request(self, question: Question, purpose: Purpose) -> AdviceRequest:
         """A request for the engine, in the IDs of the player on roll (the doubler, when doubled)."""

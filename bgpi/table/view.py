@@ -119,7 +119,7 @@ class TableView:
         if hint is None and advice.hint_failed is not None:
             # No engine answered the hint button: all four corners of the bar and trays
             # blink blue for a moment, a look no advice ever has.
-            corners = {*BARS, *TRAYS}
+            corners: set[Location] = {*BARS, *TRAYS}
             return dict.fromkeys(corners, "hint"), corners
         if hint is None and advice.coached is not None:
             # The better play, flashed where the play made lost too much: its checkers' points.
