@@ -29,11 +29,11 @@ from bgpi.board.locations import LOCATIONS, checkers_on
 from bgpi.rules.ids import position_from_id, position_id
 from bgpi.table import events as ev
 from bgpi.table.doubling import Doubling
+from bgpi.table.events import Emit
 from bgpi.table.phases import CubeWord, Phase, RollFor
 from bgpi.table.requests import AdviceRequest, Purpose, Question
 from bgpi.table.state import Board, TableState
 from bgpi.table.turn import FollowingTurn
-from bgpi.table.watch import Emit
 
 RETRY = 2.0
 """Seconds of board time before the computer asks the engine again after a failure."""

@@ -16,8 +16,8 @@ from bgpi.exc import CubeError
 from bgpi.rules.position import Side
 from bgpi.rules.result import GameResult
 from bgpi.table import events as ev
+from bgpi.table.events import Emit
 from bgpi.table.state import Board, TableState
-from bgpi.table.watch import Emit
 
 DROP_CONFIRM = 3.0
 """Seconds of board time in which a second press of *cube* confirms a drop."""

@@ -40,7 +40,7 @@ class _Event:
             value = getattr(self, each.name)
             if each.metadata.get("omitted") and (value is None or value is False):
                 continue
-            data[each.name.removesuffix("_")] = _json(value)
+            data[each.name.removesuffix("_")] = _json(value)  # from_: "from" is a keyword
         return data
 
 
@@ -378,6 +378,10 @@ Event = (NewSession | Resumed | Start | Tie | Opening | Roll | Step | Undo | Rej
          | MatchOver | Hint | CubeHint | HintOff | Coach | ComputerPlay | ComputerCube | State | Unknown)
 
 
+Emit = Callable[[Event], None]
+"""How a part of the table reports an event: applied to the state, and logged."""
+
+
 # -- reading the JSON form -----------------------------------------------------------------
 
 
@@ -394,7 +398,8 @@ def parse(data: Any) -> Event:
     try:
         return reader(_Fields(data))
     except (KeyError, TypeError, ValueError) as error:
-        raise EventError(f"a malformed {kind} event ({error}): {data!r}") from error
+        reason = f"missing {error}" if isinstance(error, KeyError) else str(error)
+        raise EventError(f"a malformed {kind} event ({reason}): {data!r}") from error
 
 
 class _Fields:

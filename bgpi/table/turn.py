@@ -30,10 +30,11 @@ from bgpi.rules.playtree import PartialPlay, PlayTree
 from bgpi.rules.position import BAR, OFF, absolute_point
 from bgpi.rules.result import GameResult
 from bgpi.table import events as ev
+from bgpi.table.events import Emit
 from bgpi.table.phases import Phase
 from bgpi.table.state import Board, Moving, TableState
 from bgpi.table.tracker import Reading, position_as_made
-from bgpi.table.watch import GRACE, Emit, Watch
+from bgpi.table.watch import GRACE, Watch
 
 
 class FollowingTurn:

@@ -8,10 +8,9 @@ a mismatch at once (``restored``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from bgpi.board.locations import Location, describe
 from bgpi.table import events as ev
+from bgpi.table.events import Emit
 from bgpi.table.state import Board, TableState
 
 GRACE = 1.5
@@ -20,10 +19,6 @@ GRACE = 1.5
 STEADY = 0.5
 """Seconds a board must read right on end to end an unexplained spell: a chattering
 switch that reads right now and then does not start the grace period anew each time."""
-
-Emit = Callable[[ev.Event], None]
-"""How a part of the table reports an event: applied to the state, and logged."""
-
 
 class Watch:
     """The part of the table that watches the board against the game.
