@@ -50,8 +50,10 @@ class Advising:
     has the computer's cube actions made by the `Doubling` and its play committed by
     the `FollowingTurn` once the board shows it."""
 
-    def __init__(self, state: TableState, board: Board, turn: FollowingTurn, cube: Doubling, emit: Emit) -> None:
-        self.state, self.board, self.turn, self.cube, self.emit = state, board, turn, cube, emit
+    def __init__(self, state: TableState, board: Board, follower: FollowingTurn, doubling: Doubling,
+                 emit: Emit) -> None:
+        self.state, self.board, self.emit = state, board, emit
+        self.follower, self.doubling = follower, doubling
 
     # -- asking --------------------------------------------------------------------
 
@@ -108,7 +110,7 @@ class Advising:
                 state.wants_roll = RollFor.TURN
         elif state.phase == Phase.DOUBLED and offer is not None and offer.taker is side:
             if offer.beaver:
-                self.cube.take(side)  # the computer doubled because it is ahead: it takes a beaver
+                self.doubling.take(side)  # the computer doubled because it is ahead: it takes a beaver
             else:
                 state.advice.wants = state.advice_request(Question.CUBE, Purpose.COMPUTER)
         elif state.phase == Phase.MOVE and game.turn is side and state.advice.hint is None:
@@ -150,7 +152,7 @@ class Advising:
         self.emit(shown(side, (dice.first, dice.second), answer["move"], position_id(after, side.opponent),
                         answer["equity"]))
         if purpose == Purpose.COMPUTER:
-            self.turn.follow_plan()  # a roll that cannot be played commits at once
+            self.follower.follow_plan()  # a roll that cannot be played commits at once
 
     def _coach_advised(self, request: AdviceRequest, answer: Mapping[str, Any]) -> None:
         """Show the better play where the play made lost more than the coach's threshold."""
@@ -177,15 +179,15 @@ class Advising:
         self.emit(ev.ComputerCube(side, word, _cube_equities(answer)))
         if not doubled:
             if word == CubeWord.DOUBLE:
-                self.cube.double(side)
+                self.doubling.double(side)
             else:
                 self.state.wants_roll = RollFor.TURN
         elif word == CubeWord.DROP:
-            self.cube.drop(side)
+            self.doubling.drop(side)
         elif word == CubeWord.BEAVER and self.state.current_game().why_not_beaver(side) is None:
-            self.cube.beaver(side)
+            self.doubling.beaver(side)
         else:
-            self.cube.take(side)
+            self.doubling.take(side)
 
 
 def _cube_equities(answer: Mapping[str, Any]) -> dict[str, float]:

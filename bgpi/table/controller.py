@@ -74,9 +74,9 @@ class Table:
         """Build the parts over a session's state."""
         self.state = state
         self.watch = Watch(state, self.board, self._emit)
-        self.following = FollowingTurn(state, self.board, self.watch, self._emit)
-        self.cube = Doubling(state, self.board, self._emit, self.following.end_game)
-        self.advising = Advising(state, self.board, self.following, self.cube, self._emit)
+        self.follower = FollowingTurn(state, self.board, self.watch, self._emit)
+        self.doubling = Doubling(state, self.board, self._emit, self.follower.end_game)
+        self.advising = Advising(state, self.board, self.follower, self.doubling, self._emit)
         self.view = TableView(state, self.board)
 
     @classmethod
@@ -146,7 +146,7 @@ class Table:
         state = self.state
         if state.phase == Phase.OVER and state.game is not None:
             dropper = state.dropper
-            self.following.end_game(state.game.drop(dropper) if dropper is not None
+            self.follower.end_game(state.game.drop(dropper) if dropper is not None
                                     else state.game.result(state.position))
         return [event.to_json() for event in self._out]
 
@@ -160,7 +160,7 @@ class Table:
             case Tick(now=now):
                 self.board.now = now
                 self.watch.check()
-                self.cube.check_drop_time()
+                self.doubling.check_drop_time()
                 self.advising.check_hint_failed()
             case Sensed(counts=counts):
                 self.board.seen = counts
@@ -181,7 +181,7 @@ class Table:
         a grace period, of a drop's question, the computer asking the engine again);
         None if time alone changes nothing.  The shell may skip the board time before
         it, and the `Tick`s in it, when nothing else happens."""
-        deadlines = [*self.watch.deadlines(), *self.cube.deadlines(), *self.advising.deadlines()]
+        deadlines = [*self.watch.deadlines(), *self.doubling.deadlines(), *self.advising.deadlines()]
         return min(deadlines, default=None)
 
     def _emit(self, event: ev.Event) -> None:
@@ -214,7 +214,7 @@ class Table:
         if phase in (Phase.SETUP, Phase.MATCH_OVER):
             return
         if phase in (Phase.MOVE, Phase.CHOOSE):
-            self.following.track()
+            self.follower.track()
             return
         self.watch.settle(self.board.seen == self.board.expected(self.state.position))
 
@@ -235,11 +235,11 @@ class Table:
             self._between_games(side, kind)
         elif phase == Phase.ROLL:
             if kind == "cube":
-                self.cube.double(side)
+                self.doubling.double(side)
             elif side is self.state.turn and self.state.trouble.mismatch is None:
                 self.state.wants_roll = RollFor.TURN
         elif phase == Phase.DOUBLED:
-            self.cube.answer(side, kind, long)
+            self.doubling.answer(side, kind, long)
         elif phase in (Phase.MOVE, Phase.CHOOSE):
             self._pressed_moving(side, kind)
 
@@ -258,17 +258,17 @@ class Table:
         """A press while moving or choosing: commit, choose, or accept a play as made."""
         state = self.state
         if kind == "cube" and state.phase == Phase.MOVE:
-            self.cube.double(side)  # refused: after rolling, or not this player's turn
+            self.doubling.double(side)  # refused: after rolling, or not this player's turn
         elif side is not state.turn:
             if state.current_roll().lenient_offer and kind == "turn":
-                self.following.accept_as_made()
+                self.follower.accept_as_made()
         elif state.phase == Phase.CHOOSE:
             if kind == "cube":
-                self.following.choose_next()
+                self.follower.choose_next()
             else:
-                self.following.choose_this()
+                self.follower.choose_this()
         elif kind == "turn":
-            self.following.try_commit()
+            self.follower.try_commit()
 
     def _practice_cube(self, side: Side) -> bool:
         """Whether *cube* in setup is the practice position's player on roll doubling."""
@@ -296,7 +296,7 @@ class Table:
             if kind == "turn":
                 self.state.wants_roll = RollFor.TURN
             else:
-                self.cube.double(side)
+                self.doubling.double(side)
 
     # -- a new session chosen on the board --------------------------------------------
 
@@ -335,7 +335,7 @@ class Table:
         elif request == RollFor.TURN:
             self._emit(ev.Roll(state.current_turn(), (first, second)))
         if self.state.phase == Phase.MOVE and self.board.seen is not None:
-            self.following.track()
+            self.follower.track()
 
     # -- where the table stands, for the shell and the tests ----------------------------
 
@@ -405,6 +405,11 @@ class Table:
     @property
     def hint(self) -> ev.Hint | ev.CubeHint | ev.ComputerPlay | None:
         return self.state.advice.hint
+
+    @property
+    def following(self) -> bool:
+        """Whether the hinted play is the computer's, which the board must follow."""
+        return self.state.moving is not None and self.state.moving.following
 
     @property
     def tree(self) -> PlayTree | None:
