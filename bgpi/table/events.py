@@ -36,15 +36,33 @@ class _Event:
     def to_json(self) -> dict[str, Any]:
         """The event as the table log writes it."""
         data: dict[str, Any] = {"event": self.kind}
-        for each in fields(self):  # type: ignore[arg-type]
-            value = getattr(self, each.name)
-            if each.metadata.get("omitted") and (value is None or value is False):
-                continue
-            data[each.name.removesuffix("_")] = _json(value)  # from_: "from" is a keyword
+        for name, key, omitted in _layout(type(self)):
+            value = getattr(self, name)
+            if not (omitted and (value is None or value is False)):
+                data[key] = _json(value)
         return data
 
 
+def _layout(cls: type) -> tuple[tuple[str, str, bool], ...]:
+    """An event class's fields in order: (attribute, JSON key, left out when None or False).
+    Worked out once a class: events are written at every scan that changes the board."""
+    layout = _LAYOUTS.get(cls)
+    if layout is None:
+        layout = _LAYOUTS[cls] = tuple(
+            (each.name, each.name.removesuffix("_"), bool(each.metadata.get("omitted")))  # from_: a keyword
+            for each in fields(cls))
+    return layout
+
+
+_LAYOUTS: dict[type, tuple[tuple[str, str, bool], ...]] = {}
+
+
+_PLAIN = (int, str, bool, float, type(None))
+
+
 def _json(value: Any) -> Any:
+    if type(value) in _PLAIN:
+        return value
     match value:
         case Side():
             return value.label
