@@ -114,7 +114,7 @@ class EngineTimeoutError(EngineError):
     """The engine did not answer within its time limit."""
 
 
-# -- the table: its events and its state machine ---
+# -- the table and its records: events, the state machine, .mat and SGF ---
 
 
 class EventError(BgpiError, ValueError):
@@ -126,7 +126,7 @@ class JournalStartError(BgpiError, ValueError):
 
 
 class NoGameError(BgpiError, ValueError):
-    """An event that needs a game in progress, where there is none."""
+    """A game, a roll or a double asked for where there is none: an event out of place."""
 
 
 class RecordError(BgpiError, ValueError):

@@ -19,13 +19,14 @@ from typing import Any
 
 from bgpi.rules.ids import match_id, position_id
 from bgpi.rules.notation import format_play
+from bgpi.rules.position import Position, Side
 from bgpi.rules.selfplay import random_game
 from bgpi.rules.session import Session
 from bgpi.table.events import Event, GameOver, Opening, Play, Roll, State
 from bgpi.table.phases import Phase
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "selfplay",
         help="a money game between two random players, as a table log",
@@ -47,7 +48,7 @@ def self_play_events(rng: random.Random, session: Session | None = None) -> Iter
     """The table log events of one random game: opening, rolls, plays, game_over, state."""
     session = session or Session()
     game = session.new_game()
-    position = None
+    position, side = Position.start(), Side.WHITE  # until the first play
     for number, turn in enumerate(random_game(rng)):
         side, dice = turn.side, turn.dice
         if number == 0:
@@ -65,7 +66,8 @@ def self_play_events(rng: random.Random, session: Session | None = None) -> Iter
     session = session.record(result)
     game = replace(game, session=session)
     yield GameOver.of(result, session.score)
-    yield State(Phase.OVER, None, None, position_id(position, game.turn), match_id(game.match_key(over=True)),
+    # The winner made the last play: the loser would be on roll.
+    yield State(Phase.OVER, None, None, position_id(position, side.opponent), match_id(game.match_key(over=True)),
                 session.score.as_dict())
 
 
