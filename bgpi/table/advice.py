@@ -1,9 +1,9 @@
 """Advice at the table: the hint button, and a computer opponent.
 
 The core never calls an engine: it asks, as it asks for dice.  `wants_advice` holds
-a request (`advice_request`: what is asked, for whom, the position and match IDs,
-the session's Jacoby and beaver rules); the shell asks the engine and hands the
-answer back as an `Advised` input, which becomes a journaled event:
+an `AdviceRequest` (`bgpi.table.requests`: what is asked, for whom, the position and
+match IDs, the session's Jacoby and beaver rules); the shell asks the engine and hands
+the answer back as an `Advised` input, which becomes a journaled event:
 
 - ``hint``: the best play of the roll (`move`, and `position_id` after it, encoded for
   the player who rolls next, as in ``play``), or cube advice (`advice`: "double",
@@ -12,12 +12,12 @@ answer back as an `Advised` input, which becomes a journaled event:
 - ``computer_cube``: the computer's cube decision, followed by its ``double``,
   ``take``, ``drop`` or ``beaver``.
 
-A hinted play shows one step at a time with the `hint` role: the checker to move
-blinks, its landing point stays lit.  A human's hint is dropped as soon as the board
-leaves its way; the computer's play must be followed (another placement is
-`rejected`) and commits itself once it stands on the board.  Cube advice lights the
-asked player's bar half: steady for yes (double, take; both halves for a beaver),
-blinking for no (no double, too good, drop).
+A hinted play shows one step at a time with the `hint` role (`bgpi.table.view`): the
+checker to move blinks, its landing point stays lit.  A human's hint is dropped as soon
+as the board leaves its way; the computer's play must be followed (another placement
+is `rejected`) and commits itself once it stands on the board (`bgpi.table.turn`).
+Cube advice lights the asked player's bar half: steady for yes (double, take; both
+halves for a beaver), blinking for no (no double, too good, drop).
 """
 
 from __future__ import annotations

@@ -65,20 +65,22 @@ class Setup:
 
     @classmethod
     def of(cls, event: ev.NewSession) -> Setup:
+        """The setup a `session` event says: its config read (the table's own keys taken
+        out before the rules read theirs), and its practice position and match."""
         config = dict(event.config)
         lenient = bool(config.pop("lenient", False))
         computer = Side.BLACK if config.pop("opponent", None) else None
         coach = config.pop("coach", None)
         settings = Settings.from_config(config)
-        if event.position_id is None:
-            return cls(dict(event.config), settings, Session(settings), lenient, computer, coach)
-        turn = event.turn or Side.WHITE
-        start = position_from_id(event.position_id, turn)
-        if event.match_id is None:
-            return cls(dict(event.config), settings, Session(settings), lenient, computer, coach, start, turn)
-        key = decode_match_id(event.match_id)
-        settings = Settings.from_config(config | {"match": key.match_length})
-        session = Session(settings, Score(*key.score), crawford=key.crawford)
+        session = Session(settings)
+        start, turn, key = Position.start(), None, None
+        if event.position_id is not None:
+            turn = event.turn or Side.WHITE
+            start = position_from_id(event.position_id, turn)
+            if event.match_id is not None:
+                key = decode_match_id(event.match_id)
+                settings = Settings.from_config(config | {"match": key.match_length})
+                session = Session(settings, Score(*key.score), crawford=key.crawford)
         return cls(dict(event.config), settings, session, lenient, computer, coach, start, turn, key)
 
 
