@@ -231,3 +231,22 @@ class SessionError(BgpiError, ValueError):
 
 class StrengthError(BgpiError, ValueError):
     """An engine level or computer opponent that cannot be read."""
+
+
+# -- the table and its records: events, the state machine, .mat and SGF ---
+
+
+class EventError(BgpiError, ValueError):
+    """A table-log event that is not one: not a dict, or a known kind without its keys."""
+
+
+class JournalStartError(BgpiError, ValueError):
+    """A journal that does not begin with a session event."""
+
+
+class NoGameError(BgpiError, ValueError):
+    """A game, a roll or a double asked for where there is none: an event out of place."""
+
+
+class RecordError(BgpiError, ValueError):
+    """An event a record (.mat, SGF) cannot use where it stands: skipped with a warning."""

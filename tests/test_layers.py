@@ -16,17 +16,18 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "bgpi"
 
-CORE = ("rules", "board", "table")
+CORE = ("rules", "board", "table", "records")
 ALLOWED: dict[str, set[str]] = {
     "rules": {"rules"},
     "board": {"rules", "board"},
     "hardware": {"rules", "board", "hardware"},
     "table": {"rules", "board", "table"},
+    "records": {"rules", "board", "table", "records"},
     "engine": {"rules", "engine"},
     "link": {"rules", "board", "hardware", "link"},
-    "shell": {"rules", "board", "hardware", "table", "engine", "link", "shell"},
-    "web": {"rules", "board", "hardware", "table", "engine", "link", "shell", "web"},
-    "cli": {"rules", "board", "hardware", "table", "engine", "link", "shell", "web", "cli"},
+    "shell": {"rules", "board", "hardware", "table", "records", "engine", "link", "shell"},
+    "web": {"rules", "board", "hardware", "table", "records", "engine", "link", "shell", "web"},
+    "cli": {"rules", "board", "hardware", "table", "records", "engine", "link", "shell", "web", "cli"},
 }
 """Package -> the packages it may import (itself included)."""
 

@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 
 from bgpi.exc import JournalError, MatError, UsageError
-from bgpi.rules.matfile import mat_record
-from bgpi.rules.sgffile import sgf_record
+from bgpi.records.matfile import mat_record
+from bgpi.records.sgffile import sgf_record
 from bgpi.shell.journal import default_state_dir
 from bgpi.shell.sessions import KeptSession, sessions
 

@@ -15,14 +15,18 @@ import secrets
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import Any
 
 from bgpi.rules.ids import match_id, position_id
 from bgpi.rules.notation import format_play
+from bgpi.rules.position import Position, Side
 from bgpi.rules.selfplay import random_game
 from bgpi.rules.session import Session
+from bgpi.table.events import Event, GameOver, Opening, Play, Roll, State
+from bgpi.table.phases import Phase
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "selfplay",
         help="a money game between two random players, as a table log",
@@ -35,55 +39,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_run)
 
 
-def self_play_log(rng: random.Random, session: Session | None = None) -> Iterator[dict]:
+def self_play_log(rng: random.Random, session: Session | None = None) -> Iterator[dict[str, Any]]:
+    """The table log of one random game, in its JSON form."""
+    return (event.to_json() for event in self_play_events(rng, session))
+
+
+def self_play_events(rng: random.Random, session: Session | None = None) -> Iterator[Event]:
     """The table log events of one random game: opening, rolls, plays, game_over, state."""
     session = session or Session()
     game = session.new_game()
-    position = None
+    position, side = Position.start(), Side.WHITE  # until the first play
     for number, turn in enumerate(random_game(rng)):
         side, dice = turn.side, turn.dice
         if number == 0:
             game = game.opening(dice.first, dice.second)
-            yield {
-                "event": "opening",
-                "white": dice.first,
-                "black": dice.second,
-                "starts": side.label,
-                "cube": game.cube.value,
-            }
+            yield Opening(dice.first, dice.second, side, game.cube.value)
         else:
             game = game.roll()
-            yield {"event": "roll", "player": side.label, "dice": list(dice)}
+            yield Roll(side, (dice.first, dice.second))
         position = turn.play.position
         game = game.end_turn()
         over = position.winner() is not None
-        yield {
-            "event": "play",
-            "player": side.label,
-            "dice": list(dice),
-            "move": format_play(turn.play.steps),
-            "position_id": position_id(position, side.opponent),
-            "match_id": match_id(game.match_key(over=over)),
-        }
+        yield Play(side, (dice.first, dice.second), format_play(turn.play.steps),
+                   position_id(position, side.opponent), match_id(game.match_key(over=over)))
     result = game.result(position)
     session = session.record(result)
     game = replace(game, session=session)
-    yield {
-        "event": "game_over",
-        "winner": result.winner.label,
-        "result": result.kind.value,
-        "points": result.points,
-        "score": session.score.as_dict(),
-    }
-    yield {
-        "event": "state",
-        "phase": "game_over",
-        "turn": None,
-        "dice": None,
-        "position_id": position_id(position, game.turn),
-        "match_id": match_id(game.match_key(over=True)),
-        "score": session.score.as_dict(),
-    }
+    yield GameOver.of(result, session.score)
+    # The winner made the last play: the loser would be on roll.
+    yield State(Phase.OVER, None, None, position_id(position, side.opponent), match_id(game.match_key(over=True)),
+                session.score.as_dict())
 
 
 def _run(args: argparse.Namespace) -> int:

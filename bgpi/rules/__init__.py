@@ -36,7 +36,14 @@ from bgpi.exc import (
     XgidError,
 )
 from bgpi.rules.cube import Cube
-from bgpi.rules.ids import GameState, MatchKey, decode_match_id, match_id, position_from_id, position_id
+from bgpi.rules.ids import (
+    GameState,
+    MatchKey,
+    decode_match_id,
+    match_id,
+    position_from_id,
+    position_id,
+)
 from bgpi.rules.notation import find_play, format_play, parse_play
 from bgpi.rules.play import Dice, Play, Step
 from bgpi.rules.playtree import PartialPlay, PlayTree

@@ -15,13 +15,18 @@ the best choice's equity minus the chosen one's (0 for the best).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from bgpi.engine import Engine, Situation
 from bgpi.rules.ids import match_id, position_from_id, position_id
 from bgpi.rules.play import Dice
 from bgpi.rules.position import Side
+from bgpi.rules.session import Game
+from bgpi.table import events as ev
 from bgpi.table.controller import Table
+from bgpi.table.phases import Phase
 from bgpi.table.tracker import Sensing
 
 DOUBTFUL = 0.04
@@ -56,21 +61,21 @@ class Assessed:
     loss: float
     best_position_id: str | None = None  # for a play: after the best one, the mover on roll
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         d = self.decision
         return {"game": d.game, "player": d.player.label, "kind": d.kind, "chosen": d.chosen,
                 "best": self.best, "loss": round(self.loss, 4), "position_id": d.position_id,
                 "match_id": d.match_id}
 
 
-def decisions(events: list[dict], sensing: Sensing) -> list[Decision]:
-    """The decisions in a session's events, in order."""
+def decisions(events: Iterable[Mapping[str, Any]], sensing: Sensing) -> list[Decision]:
+    """The decisions in a session's events, in order.  Raises EventError for an event
+    of the wrong shape."""
     table = Table(sensing)
     found: list[Decision] = []
     game = 0
-    for event in events:
-        kind = event.get("event")
-        if kind == "start":
+    for event in map(ev.parse, events):
+        if isinstance(event, ev.Start):
             game += 1
         elif table.game is not None and table.turn is not None:
             found.extend(_decision(table, game, event))
@@ -78,24 +83,31 @@ def decisions(events: list[dict], sensing: Sensing) -> list[Decision]:
     return found
 
 
-def _decision(table: Table, game: int, event: dict) -> list[Decision]:
-    kind = event.get("event")
+def _decision(table: Table, game: int, event: ev.Event) -> list[Decision]:
     turn = table.turn
+    current = table.game
+    assert turn is not None and current is not None  # a game is in progress (`decisions`)
 
-    def at(player: Side, what: str, chosen: str, dice: tuple[int, int] = (0, 0), after=None) -> Decision:
+    def at(player: Side, what: str, chosen: str, dice: tuple[int, int] = (0, 0), after: str | None = None) -> Decision:
         return Decision(game, player, what, position_id(table.position, turn),
-                        match_id(table.game.match_key(dice)), table.settings.jacoby,
+                        match_id(current.match_key(dice)), table.settings.jacoby,
                         table.settings.beavers, chosen, after)
 
-    if kind == "roll" and table.phase == "roll" and table.game.may_double(turn):
-        return [at(turn, "cube", "no double")]
-    if kind == "double" and table.phase == "roll":
-        return [at(turn, "cube", "double")]
-    if kind in ("take", "drop", "beaver") and table.phase == "doubled" and not table.game.cube.offer.beaver:
-        return [at(Side.parse(event["player"]), "answer", kind)]
-    if kind == "play" and table.phase in ("move", "choose") and not event.get("lenient"):
-        return [at(turn, "play", event["move"], tuple(table.dice), event["position_id"])]
+    match event:
+        case ev.Roll() if table.phase == Phase.ROLL and current.may_double(turn):
+            return [at(turn, "cube", "no double")]
+        case ev.Double() if table.phase == Phase.ROLL:
+            return [at(turn, "cube", "double")]
+        case ev.Take() | ev.Drop() | ev.Beaver() if table.phase == Phase.DOUBLED and not _beavered(current):
+            return [at(event.player, "answer", event.kind)]
+        case ev.Play(lenient=False) if table.phase in (Phase.MOVE, Phase.CHOOSE) and table.dice is not None:
+            return [at(turn, "play", event.move, (table.dice.first, table.dice.second), event.position_id)]
     return []
+
+
+def _beavered(game: Game) -> bool:
+    """Whether the double on offer is a beaver (the doubler's answer is no decision)."""
+    return game.cube.offer is not None and game.cube.offer.beaver
 
 
 def assess(decision: Decision, engine: Engine) -> Assessed:
@@ -155,7 +167,7 @@ class Summary:
         """Equity lost per decision, in thousandths (gnubg's mEMG, roughly)."""
         return 1000 * self.lost / self.decisions if self.decisions else 0.0
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"decisions": self.decisions, "lost": round(self.lost, 4),
                 "error_rate": round(self.error_rate, 1), "doubtful": self.doubtful, "blunders": self.blunders}
 

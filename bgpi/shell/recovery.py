@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bgpi.shell.journal import Journal, read_journal
+from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
 
@@ -36,17 +38,17 @@ class Opened:
     """One line for each thing wrong with the journal and what was done about it."""
     damaged: Path | None = None
     """Where a damaged journal was set aside."""
-    history: tuple[dict, ...] = ()
+    history: tuple[dict[str, Any], ...] = ()
     """The events the table was resumed from (the page tells the session's story from them)."""
 
-    def resumed_event(self) -> dict | None:
+    def resumed_event(self) -> dict[str, Any] | None:
         """The ``resumed`` event that tells the table log what was read back (None if
         nothing was: a fresh journal)."""
         if self.table is None and not self.notes:
             return None
-        return {"event": "resumed", "events": self.events, "problems": list(self.notes)}
+        return ev.Resumed(self.events, tuple(self.notes)).to_json()
 
-    def opening(self) -> list[dict]:
+    def opening(self) -> list[dict[str, Any]]:
         """The events to journal and show first: ``resumed``, then what the journal
         still owes (the ``game_over`` of a game cut short after its last play)."""
         resumed = self.resumed_event()

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bgpi.shell.journal import JOURNAL_NAME, read_journal
+from bgpi.table import events as ev
 
 _SET_ASIDE = re.compile(r"journal\.(\d+)\.jsonl")
 
@@ -38,7 +39,7 @@ class KeptSession:
 
     @property
     def games(self) -> int:
-        return sum(1 for event in self.events if event.get("event") == "start")
+        return sum(1 for event in self.events if event.get("event") == ev.Start.kind)
 
     def describe(self) -> str:
         """"3: a match to 5, 2 games (journal.2.jsonl)"."""
@@ -61,7 +62,7 @@ def sessions(state_dir: Path) -> list[KeptSession]:
     found: list[KeptSession] = []
     for name in [name for _, name in aside] + [JOURNAL_NAME]:
         read = read_journal(state_dir, name)
-        starts = [i for i, event in enumerate(read.events) if event.get("event") == "session"]
-        for at, end in zip(starts, [*starts[1:], len(read.events)]):
+        starts = [i for i, event in enumerate(read.events) if event.get("event") == ev.NewSession.kind]
+        for at, end in zip(starts, [*starts[1:], len(read.events)], strict=False):
             found.append(KeptSession(len(found) + 1, name, read.events[at:end], read.problems))
     return found

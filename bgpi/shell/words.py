@@ -10,9 +10,15 @@ Pure: no clock, no I/O.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from bgpi.board.locations import Location
 from bgpi.rules.position import Side
+from bgpi.table import events as ev
+
+Line = Mapping[str, Any]
+"""One line of the table log, as JSON gives it."""
 
 
 def _name(player: str | None) -> str:
@@ -23,7 +29,7 @@ def _dice(dice: list[int]) -> str:
     return f"{dice[0]}{dice[1]}"
 
 
-def point_name(player: str, location: Location) -> str:
+def point_name(player: str | None, location: Location) -> str:
     """How `player` names `location` in notation: in their own count, "bar", "off"."""
     if isinstance(location, str):
         return "bar" if location.startswith("bar:") else "off"
@@ -34,93 +40,127 @@ def _places(places: dict[str, int]) -> str:
     return ", ".join(f"{count} on {place}" if count > 1 else place for place, count in places.items())
 
 
-def say(event: dict) -> str | None:
-    """The sentence for `event`; None for events that say nothing to the players."""
-    kind = event.get("event")
-    player = event.get("player")
-    match kind:
-        case "session":
-            config = event.get("config", {})
-            what = f"a match to {config['match']}" if config.get("match") else "a money session"
-            practice = f" from position {event['position_id']}" if "position_id" in event else ""
-            return f"New session: {what}{practice}. Set up the board and press a turn button"
-        case "resumed":
-            return f"Resumed the session from the journal ({event.get('events', 0)} events)"
-        case "start":
-            return "The game starts: press a turn button for the opening roll"
-        case "tie":
-            return (f"Opening roll {event['white']} and {event['black']}: a tie, roll again"
-                    + (f" (the cube is now {event['cube']})" if event.get("cube", 1) > 1 else ""))
-        case "opening":
-            starts = event["starts"]
-            dice = (event["white"], event["black"]) if starts == "white" else (event["black"], event["white"])
-            return (f"Opening roll: white {event['white']}, black {event['black']}: "
-                    f"{_name(starts)} starts with {dice[0]}{dice[1]}")
-        case "roll":
-            return f"{_name(player)} rolls {_dice(event['dice'])}"
-        case "step":
-            hit = "*" if event.get("hit") else ""
-            return f"{_name(player)} moves {point_name(player, event['from'])}/{point_name(player, event['to'])}{hit}"
-        case "undo":
-            return f"{_name(player)} takes back {point_name(player, event['to'])}/{point_name(player, event['from'])}"
-        case "rejected":
-            if player is None:
-                return str(event.get("reason", ""))[:1].upper() + str(event.get("reason", ""))[1:]
-            return f"Illegal: {event.get('reason', '')}"
-        case "ambiguous":
-            return (f"{_name(player)}: the board shows {' or '.join(event.get('candidates', []))}; "
-                    "the cube button shows the next, the turn button commits")
-        case "play":
-            move = event.get("move")
-            return f"{_name(player)} plays {move}" if move else f"{_name(player)} cannot move"
-        case "double":
-            return (f"{_name(player)} doubles to {event['cube']}: "
-                    f"{Side.parse(player).opponent.label}, take or drop")
-        case "drop_asked":
-            return f"{_name(player)}: drop? {event.get('reason', '')}"
-        case "drop_cancelled":
-            return f"{_name(player)} does not drop: take or drop"
-        case "beaver":
-            return f"{_name(player)} beavers: the cube is offered at {event['cube']}"
-        case "take":
-            return f"{_name(player)} takes: the cube is on {event['cube']}"
-        case "drop":
-            return f"{_name(player)} drops"
-        case "game_over":
-            score = event.get("score", {})
-            points = event.get("points", 1)
-            return (f"{_name(event['winner'])} wins {_RESULT.get(event.get('result'), 'the game')}, "
-                    f"{points} point{'s' if points != 1 else ''}. "
-                    f"Score: white {score.get('white', 0)}, black {score.get('black', 0)}")
-        case "match_over":
-            score = event.get("score", {})
-            return (f"{_name(event['winner'])} wins the match "
-                    f"{score.get('white', 0)}-{score.get('black', 0)}")
-        case "mismatch":
-            parts = []
-            if event.get("missing"):
-                parts.append(f"put back a checker on {_places(event['missing'])}")
-            if event.get("extra"):
-                parts.append(f"take away the checker on {_places(event['extra'])}")
-            return f"The board does not show the game: {'; '.join(parts) or 'check it'}. Play pauses"
-        case "restored":
-            return "The board shows the game again: play on"
-        case "hint":
-            advice = event.get("move") or event.get("advice") or "no play"
-            equity = f" (equity {event['equity']:+.3f})" if isinstance(event.get("equity"), int | float) else ""
-            return f"Hint for {player}: {advice}{equity}"
-        case "computer_play":
-            move = event.get("move") or "no play"
-            return f"The computer ({player}) plays {move}: move its checkers as the lights show"
-        case "computer_cube":
-            return f"The computer ({player}): {event.get('decision')}"
-    return None
+def say(event: Mapping[str, Any]) -> str | None:
+    """The sentence for `event` (its JSON form); None for events that say nothing to the
+    players.  Any line of a table log is read, an older version's too: a key the
+    sentence does not need may be missing."""
+    words = _SENTENCES.get(str(event.get("event")))
+    return words(event, event.get("player")) if words is not None else None
+
+
+def _session(event: Line, player: str | None) -> str:
+    config = event.get("config", {})
+    what = f"a match to {config['match']}" if config.get("match") else "a money session"
+    practice = f" from position {event['position_id']}" if "position_id" in event else ""
+    return f"New session: {what}{practice}. Set up the board and press a turn button"
+
+
+def _tie(event: Line, player: str | None) -> str:
+    cube = f" (the cube is now {event['cube']})" if event.get("cube", 1) > 1 else ""
+    return f"Opening roll {event['white']} and {event['black']}: a tie, roll again{cube}"
+
+
+def _opening(event: Line, player: str | None) -> str:
+    starts = event["starts"]
+    dice = (event["white"], event["black"]) if starts == "white" else (event["black"], event["white"])
+    return (f"Opening roll: white {event['white']}, black {event['black']}: "
+            f"{_name(starts)} starts with {dice[0]}{dice[1]}")
+
+
+def _step(event: Line, player: str | None) -> str:
+    hit = "*" if event.get("hit") else ""
+    return f"{_name(player)} moves {point_name(player, event['from'])}/{point_name(player, event['to'])}{hit}"
+
+
+def _undo(event: Line, player: str | None) -> str:
+    return f"{_name(player)} takes back {point_name(player, event['to'])}/{point_name(player, event['from'])}"
+
+
+def _rejected(event: Line, player: str | None) -> str:
+    reason = str(event.get("reason", ""))
+    return reason[:1].upper() + reason[1:] if player is None else f"Illegal: {reason}"
+
+
+def _ambiguous(event: Line, player: str | None) -> str:
+    return (f"{_name(player)}: the board shows {' or '.join(event.get('candidates', []))}; "
+            "the cube button shows the next, the turn button commits")
+
+
+def _play(event: Line, player: str | None) -> str:
+    move = event.get("move")
+    return f"{_name(player)} plays {move}" if move else f"{_name(player)} cannot move"
+
+
+def _double(event: Line, player: str | None) -> str:
+    return f"{_name(player)} doubles to {event['cube']}: {Side.parse(str(player)).opponent.label}, take or drop"
+
+
+def _game_over(event: Line, player: str | None) -> str:
+    score = event.get("score", {})
+    points = event.get("points", 1)
+    return (f"{_name(event['winner'])} wins {_RESULT.get(str(event.get('result')), 'the game')}, "
+            f"{points} point{'s' if points != 1 else ''}. "
+            f"Score: white {score.get('white', 0)}, black {score.get('black', 0)}")
+
+
+def _match_over(event: Line, player: str | None) -> str:
+    score = event.get("score", {})
+    return f"{_name(event['winner'])} wins the match {score.get('white', 0)}-{score.get('black', 0)}"
+
+
+def _mismatch(event: Line, player: str | None) -> str:
+    parts = []
+    if event.get("missing"):
+        parts.append(f"put back a checker on {_places(event['missing'])}")
+    if event.get("extra"):
+        parts.append(f"take away the checker on {_places(event['extra'])}")
+    return f"The board does not show the game: {'; '.join(parts) or 'check it'}. Play pauses"
+
+
+def _hint(event: Line, player: str | None) -> str:
+    advice = event.get("move") or event.get("advice") or "no play"
+    equity = f" (equity {event['equity']:+.3f})" if isinstance(event.get("equity"), int | float) else ""
+    return f"Hint for {player}: {advice}{equity}"
+
+
+def _computer_play(event: Line, player: str | None) -> str:
+    move = event.get("move") or "no play"
+    return f"The computer ({player}) plays {move}: move its checkers as the lights show"
+
+
+_SENTENCES: dict[str, Callable[[Line, str | None], str]] = {
+    ev.NewSession.kind: _session,
+    ev.Resumed.kind: lambda event, _: f"Resumed the session from the journal ({event.get('events', 0)} events)",
+    ev.Start.kind: lambda event, _: "The game starts: press a turn button for the opening roll",
+    ev.Tie.kind: _tie,
+    ev.Opening.kind: _opening,
+    ev.Roll.kind: lambda event, player: f"{_name(player)} rolls {_dice(event['dice'])}",
+    ev.Step.kind: _step,
+    ev.Undo.kind: _undo,
+    ev.Rejected.kind: _rejected,
+    ev.Ambiguous.kind: _ambiguous,
+    ev.Play.kind: _play,
+    ev.Double.kind: _double,
+    ev.DropAsked.kind: lambda event, player: f"{_name(player)}: drop? {event.get('reason', '')}",
+    ev.DropCancelled.kind: lambda event, player: f"{_name(player)} does not drop: take or drop",
+    ev.Beaver.kind: lambda event, player: f"{_name(player)} beavers: the cube is offered at {event['cube']}",
+    ev.Take.kind: lambda event, player: f"{_name(player)} takes: the cube is on {event['cube']}",
+    ev.Drop.kind: lambda event, player: f"{_name(player)} drops",
+    ev.GameOver.kind: _game_over,
+    ev.MatchOver.kind: _match_over,
+    ev.Mismatch.kind: _mismatch,
+    ev.Restored.kind: lambda event, _: "The board shows the game again: play on",
+    ev.Hint.kind: _hint,
+    ev.ComputerPlay.kind: _computer_play,
+    ev.ComputerCube.kind: lambda event, player: f"The computer ({player}): {event.get('decision')}",
+}
+"""The sentence of each kind of event that says something to the players."""
 
 
 _RESULT = {"single": "a single game", "gammon": "a gammon", "backgammon": "a backgammon"}
 
 
-def tell(event: dict) -> str:
+def tell(event: Mapping[str, Any]) -> str:
     """The terminal simulator's line for `event`: its sentence, the `state` and `lights`
     a `show` asks for in words, and JSON for an event without words."""
     kind = event.get("event")
@@ -138,7 +178,7 @@ def tell(event: dict) -> str:
     return say(event) or json.dumps(event)
 
 
-def ask(lights: dict) -> str:
+def ask(lights: Mapping[str, Any]) -> str:
     """What a ``lights`` event says the board waits for: "white: turn roll, cube double"."""
     if "asks" not in lights:
         return ""

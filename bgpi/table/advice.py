@@ -1,9 +1,9 @@
 """Advice at the table: the hint button, and a computer opponent.
 
 The core never calls an engine: it asks, as it asks for dice.  `wants_advice` holds
-a request (`advice_request`: what is asked, for whom, the position and match IDs,
-the session's Jacoby and beaver rules); the shell asks the engine and hands the
-answer back as an `Advised` input, which becomes a journaled event:
+an `AdviceRequest` (`bgpi.table.requests`: what is asked, for whom, the position and
+match IDs, the session's Jacoby and beaver rules); the shell asks the engine and hands
+the answer back as an `Advised` input, which becomes a journaled event:
 
 - ``hint``: the best play of the roll (`move`, and `position_id` after it, encoded for
   the player who rolls next, as in ``play``), or cube advice (`advice`: "double",
@@ -12,243 +12,183 @@ answer back as an `Advised` input, which becomes a journaled event:
 - ``computer_cube``: the computer's cube decision, followed by its ``double``,
   ``take``, ``drop`` or ``beaver``.
 
-A hinted play shows one step at a time with the `hint` role: the checker to move
-blinks, its landing point stays lit.  A human's hint is dropped as soon as the board
-leaves its way; the computer's play must be followed (another placement is
-`rejected`) and commits itself once it stands on the board.  Cube advice lights the
-asked player's bar half: steady for yes (double, take; both halves for a beaver),
-blinking for no (no double, too good, drop).
+A hinted play shows one step at a time with the `hint` role (`bgpi.table.view`): the
+checker to move blinks, its landing point stays lit.  A human's hint is dropped as soon
+as the board leaves its way; the computer's play must be followed (another placement
+is `rejected`) and commits itself once it stands on the board (`bgpi.table.turn`).
+Cube advice lights the asked player's bar half: steady for yes (double, take; both
+halves for a beaver), blinking for no (no double, too good, drop).
 """
 
 from __future__ import annotations
 
-from bgpi.board.locations import (
-    BARS,
-    LOCATIONS,
-    TRAYS,
-    Location,
-    bar,
-    checkers_on,
-    location_of,
-)
-from bgpi.rules.ids import match_id, position_from_id, position_id
-from bgpi.rules.position import Side
-from bgpi.table.turn import _path as steps_between
+from collections.abc import Mapping
+from typing import Any
+
+from bgpi.board.locations import LOCATIONS, checkers_on
+from bgpi.rules.ids import position_from_id, position_id
+from bgpi.table import events as ev
+from bgpi.table.doubling import Doubling
+from bgpi.table.events import Emit
+from bgpi.table.phases import CubeWord, Phase, RollFor
+from bgpi.table.requests import AdviceRequest, Purpose, Question
+from bgpi.table.state import Board, TableState
+from bgpi.table.turn import FollowingTurn
 
 RETRY = 2.0
 """Seconds of board time before the computer asks the engine again after a failure."""
 NO_ENGINE_SECONDS = 2.0
 """Seconds of board time the 'no engine' look shows after a hint press."""
 
-YES = ("double", "take", "beaver")
-"""Cube advice shown steady; the rest blinks."""
-
 
 class Advising:
-    """The part of `Table` that asks for advice and acts on the answers."""
+    """The part of the table that asks for advice and acts on the answers.
+
+    Reads the game, the phase and board time; changes what is asked and shown
+    (`state.advice`) and the dice asked for the computer (`state.wants_roll`); emits
+    ``hint``, ``hint_off``, ``coach``, ``computer_play`` and ``computer_cube``, and
+    has the computer's cube actions made by the `Doubling` and its play committed by
+    the `FollowingTurn` once the board shows it."""
+
+    def __init__(self, state: TableState, board: Board, follower: FollowingTurn, doubling: Doubling,
+                 emit: Emit) -> None:
+        self.state, self.board, self.emit = state, board, emit
+        self.follower, self.doubling = follower, doubling
 
     # -- asking --------------------------------------------------------------------
 
-    def advice_request(self, kind: str, purpose: str) -> dict:
-        """A request for the engine: `kind` "plays" (the roll's best play) or "cube"
-        (the decision before the roll, and the answer to a double), `purpose` "hint" or
-        "computer".  The IDs are those of the player on roll (the doubler, when doubled)."""
-        dice = tuple(self.dice) if kind == "plays" else (0, 0)
-        return {
-            "kind": kind,
-            "for": purpose,
-            "player": self._asked().label,
-            "position_id": position_id(self.position, self.turn),
-            "match_id": match_id(self.game.match_key(dice)),
-            "jacoby": self.settings.jacoby,
-            "beavers": self.settings.beavers,
-        }
-
-    def _asked(self) -> Side:
-        """Who decides now: the taker of a double, else the player whose turn it is."""
-        return self.game.cube.offer.taker if self.phase == "doubled" else self.turn
-
-    def coach_request(self) -> dict | None:
-        """The coach's question about the play being committed (None when not coaching
-        this player): the roll's best play and what the play made loses against it."""
-        if self.coach is None or self.turn is self.computer:
-            return None
-        return self.advice_request("plays", "coach")
-
-    def _hint_pressed(self) -> None:
-        phase = self.phase
-        if self.computer is not None and phase in ("roll", "move", "doubled") \
-                and self._asked() is self.computer:
+    def hint_pressed(self) -> None:
+        state, phase = self.state, self.state.phase
+        computer = state.setup.computer
+        if computer is not None and phase in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED) and state.asked() is computer:
             reason = "the computer is deciding"  # and its play stays lit
-        elif self.hint is not None:
-            self._emit({"event": "hint_off"})
+        elif state.advice.hint is not None:
+            self.emit(ev.HintOff())
             return
-        elif phase == "move" and self.mismatch is None:
-            self.wants_advice = self.advice_request("plays", "hint")
+        elif phase == Phase.MOVE and state.trouble.mismatch is None:
+            state.advice.wants = state.advice_request(Question.PLAYS, Purpose.HINT)
             return
-        elif phase == "doubled" or (phase == "roll" and self.game.may_double(self.turn)):
-            self.wants_advice = self.advice_request("cube", "hint")
+        elif phase == Phase.DOUBLED or (phase == Phase.ROLL and state.current_game().may_double(state.current_turn())):
+            state.advice.wants = state.advice_request(Question.CUBE, Purpose.HINT)
             return
-        elif phase == "roll":
-            reason = self.game.why_not_double(self.turn)
+        elif phase == Phase.ROLL:
+            reason = state.current_game().why_not_double(state.current_turn()) or ""
         else:
             reason = "a hint needs a roll to play or a cube to decide"
-        self._emit({"event": "rejected", "player": None, "points": [], "reason": f"no hint now: {reason}"})
+        self.emit(ev.Rejected(None, f"no hint now: {reason}"))
 
-    def _check_hint_failed(self) -> None:
+    def check_hint_failed(self) -> None:
         """The 'no engine' look ends after a moment, as a hint hidden (`hint_off`)."""
-        if self.hint_failed is not None and self.now - self.hint_failed + 1e-9 >= NO_ENGINE_SECONDS:
-            self._emit({"event": "hint_off"})
+        failed = self.state.advice.hint_failed
+        if failed is not None and self.board.now - failed + 1e-9 >= NO_ENGINE_SECONDS:
+            self.emit(ev.HintOff())
 
-    def _computer_turn(self) -> None:
+    def deadlines(self) -> list[float]:
+        advice, found = self.state.advice, []
+        if advice.hint_failed is not None:
+            found.append(advice.hint_failed + NO_ENGINE_SECONDS)
+        if advice.failed is not None and self.state.setup.computer is not None:
+            found.append(advice.failed + RETRY)
+        return found
+
+    def computer_turn(self) -> None:
         """Ask for what the computer needs next, if anything (after every input)."""
-        side = self.computer
-        if side is None or self.wants_advice or self.wants_roll or self.mismatch is not None:
+        state, side = self.state, self.state.setup.computer
+        if side is None or state.advice.wants or state.wants_roll or state.trouble.mismatch is not None:
             return
-        if self.advice_failed is not None and self.now - self.advice_failed + 1e-9 < RETRY:
+        failed = state.advice.failed
+        if failed is not None and self.board.now - failed + 1e-9 < RETRY:
             return
-        if self.phase == "roll" and self.turn is side:
-            if self.game.may_double(side):
-                self.wants_advice = self.advice_request("cube", "computer")
+        game = state.game
+        if game is None:
+            return
+        offer = game.cube.offer
+        if state.phase == Phase.ROLL and game.turn is side:
+            if game.may_double(side):
+                state.advice.wants = state.advice_request(Question.CUBE, Purpose.COMPUTER)
             else:
-                self.wants_roll = "turn"
-        elif self.phase == "doubled" and self.game.cube.offer.taker is side:
-            if self.game.cube.offer.beaver:
-                # The computer doubled because it is ahead: it takes a beaver.
-                self._emit({"event": "take", "player": side.label, "cube": self.game.cube.offered_value})
+                state.wants_roll = RollFor.TURN
+        elif state.phase == Phase.DOUBLED and offer is not None and offer.taker is side:
+            if offer.beaver:
+                self.doubling.take(side)  # the computer doubled because it is ahead: it takes a beaver
             else:
-                self.wants_advice = self.advice_request("cube", "computer")
-        elif self.phase == "move" and self.turn is side and self.hint is None:
-            self.wants_advice = self.advice_request("plays", "computer")
+                state.advice.wants = state.advice_request(Question.CUBE, Purpose.COMPUTER)
+        elif state.phase == Phase.MOVE and game.turn is side and state.advice.hint is None:
+            state.advice.wants = state.advice_request(Question.PLAYS, Purpose.COMPUTER)
 
     # -- answers ---------------------------------------------------------------------
 
-    def _advised(self, request: dict, answer: dict | None, error: str | None) -> None:
-        if request != self.wants_advice:
+    def advised(self, request: AdviceRequest, answer: Mapping[str, Any] | None, error: str | None) -> None:
+        """The engine's answer to `request` (or why there is none)."""
+        advice = self.state.advice
+        if request != advice.wants:
             return  # asked before the table moved on
-        self.wants_advice = None
-        if error is not None:
-            if request["for"] == "computer":
-                self.advice_failed = self.now
-            elif request["for"] == "hint":
-                self.hint_failed = self.now
-            self._emit({"event": "rejected", "player": None, "points": [], "reason": error})
+        advice.wants = None
+        if error is not None or answer is None:
+            if request.purpose == Purpose.COMPUTER:
+                advice.failed = self.board.now
+            elif request.purpose == Purpose.HINT:
+                advice.hint_failed = self.board.now
+            self.emit(ev.Rejected(None, str(error)))
             return
-        self.advice_failed = None
-        if request["for"] == "coach":
+        advice.failed = None
+        if request.purpose == Purpose.COACH:
             self._coach_advised(request, answer)
-        elif request["kind"] == "plays":
-            self._play_advised(request["for"], answer)
-        elif request["for"] == "hint":
-            word = answer["response"] if self.phase == "doubled" else answer["action"]
-            self._emit({"event": "hint", "player": request["player"], "advice": word,
-                        "equities": _cube_equities(answer)})
+        elif request.question == Question.PLAYS:
+            self._play_advised(request.purpose, answer)
+        elif request.purpose == Purpose.HINT:
+            self.emit(ev.CubeHint(request.player, self._cube_word(answer), _cube_equities(answer)))
         else:
             self._computer_cube(answer)
 
-    def _play_advised(self, purpose: str, answer: dict) -> None:
-        side = self.turn
-        after = position_from_id(answer["position_id"], side)
-        self._emit({
-            "event": "hint" if purpose == "hint" else "computer_play",
-            "player": side.label,
-            "dice": list(self.dice),
-            "move": answer["move"],
-            "position_id": position_id(after, side.opponent),
-            "equity": answer["equity"],
-        })
-        if purpose == "computer":
-            self._follow_plan()  # a roll that cannot be played commits at once
+    def _cube_word(self, answer: Mapping[str, Any]) -> CubeWord:
+        """The engine's advice for the decision asked: the answer to a double, or the double."""
+        return CubeWord(answer["response"] if self.state.phase == Phase.DOUBLED else answer["action"])
 
-    def _coach_advised(self, request: dict, answer: dict) -> None:
+    def _play_advised(self, purpose: Purpose, answer: Mapping[str, Any]) -> None:
+        side, dice = self.state.current_turn(), self.state.current_roll().dice
+        after = position_from_id(answer["position_id"], side)
+        shown = ev.Hint if purpose == Purpose.HINT else ev.ComputerPlay
+        self.emit(shown(side, (dice.first, dice.second), answer["move"], position_id(after, side.opponent),
+                        answer["equity"]))
+        if purpose == Purpose.COMPUTER:
+            self.follower.follow_plan()  # a roll that cannot be played commits at once
+
+    def _coach_advised(self, request: AdviceRequest, answer: Mapping[str, Any]) -> None:
         """Show the better play where the play made lost more than the coach's threshold."""
-        if answer["loss"] <= self.coach:
+        coach = self.state.setup.coach
+        if coach is None or answer["loss"] <= coach:
             return
-        mover = Side.parse(request["player"])
-        before = position_from_id(request["position_id"], mover)
+        mover = request.player
+        before = position_from_id(request.position_id, mover)
         better = position_from_id(answer["position_id"], mover)
         changed = [location for location in LOCATIONS
                    if checkers_on(better, location) != checkers_on(before, location)]
-        self._emit({
-            "event": "coach", "player": mover.label, "played": request["played"],
-            "best": answer["move"], "loss": answer["loss"],
-            "from": [loc for loc in changed if checkers_on(better, loc) < checkers_on(before, loc)],
-            "to": [loc for loc in changed if checkers_on(better, loc) > checkers_on(before, loc)],
-        })
+        self.emit(ev.Coach(
+            mover, str(request.played), answer["move"], answer["loss"],
+            tuple(loc for loc in changed if checkers_on(better, loc) < checkers_on(before, loc)),
+            tuple(loc for loc in changed if checkers_on(better, loc) > checkers_on(before, loc)),
+        ))
 
-    def _computer_cube(self, answer: dict) -> None:
-        side = self.computer
-        doubled = self.phase == "doubled"
-        word = answer["response"] if doubled else answer["action"]
-        self._emit({"event": "computer_cube", "player": side.label, "decision": word,
-                    "equities": _cube_equities(answer)})
-        if not doubled:
-            if word == "double":
-                self._double(side)
-            else:
-                self.wants_roll = "turn"
-        elif word == "drop":
-            self._drop(side)
-        elif word == "beaver" and self.game.why_not_beaver(side) is None:
-            self._beaver(side)
-        else:
-            self._emit({"event": "take", "player": side.label, "cube": self.game.cube.offered_value})
-
-    # -- following a hinted play ---------------------------------------------------------
-
-    def _on_the_way(self, node) -> bool:
-        """Whether the hinted play can still be reached from `node`."""
-        return self.hinted is not None and steps_between(self.tree, node, self.hinted) is not None
-
-    def _followed(self) -> None:
-        """The board moved on: commit the computer's play once it stands there, and drop
-        a human's hint the board has left."""
-        if self.following:
-            self._follow_plan()
-        elif self.hinted is not None and not self._on_the_way(self.node):
-            self.hint = self.hinted = None
-
-    def _follow_plan(self) -> None:
-        """Commit the computer's play once the board can show it with nothing in hand (a
-        checker put in a tray without switches reads as lifted until then)."""
-        if not self.following or self.hinted is None or self.seen is None:
+    def _computer_cube(self, answer: Mapping[str, Any]) -> None:
+        side = self.state.setup.computer
+        if side is None:
             return
-        tracker = self.tracker
-        if any(reading.node == self.hinted and reading.settled
-               for reading in tracker.explain(self.seen) if tracker.plausible(reading)):
-            self._commit(self.hinted)
-
-    def hint_roles(self) -> tuple[dict[Location, str], set[Location]]:
-        """The `hint` roles now, and which of them blink (the checker to move, or a 'no')."""
-        hint = self.hint
-        if hint is None and self.hint_failed is not None:
-            # No engine answered the hint button: all four corners of the bar and trays
-            # blink blue for a moment, a look no advice ever has.
-            corners = {*BARS, *TRAYS}
-            return dict.fromkeys(corners, "hint"), corners
-        if hint is None and self.coached is not None:
-            # The better play, flashed where the play made lost too much: its checkers' points.
-            coached = self.coached
-            return ({**dict.fromkeys(coached["from"], "hint"), **dict.fromkeys(coached["to"], "hint")},
-                    set(coached["from"]) - set(coached["to"]))
-        if hint is None:
-            return {}, set()
-        if "advice" in hint:
-            asked = Side.parse(hint["player"])
-            sides = tuple(Side) if hint["advice"] == "beaver" else (asked,)
-            roles = {bar(side): "hint" for side in sides}
-            return roles, set() if hint["advice"] in YES else set(roles)
-        if self.phase != "move" or self.node is None or not self._on_the_way(self.node):
-            return {}, set()
-        steps = steps_between(self.tree, self.node, self.hinted)
-        if not steps:
-            return {}, set()
-        side = self.turn
-        source, destination = location_of(side, steps[0].source), location_of(side, steps[0].destination)
-        return {source: "hint", destination: "hint"}, {source}
+        doubled = self.state.phase == Phase.DOUBLED
+        word = self._cube_word(answer)
+        self.emit(ev.ComputerCube(side, word, _cube_equities(answer)))
+        if not doubled:
+            if word == CubeWord.DOUBLE:
+                self.doubling.double(side)
+            else:
+                self.state.wants_roll = RollFor.TURN
+        elif word == CubeWord.DROP:
+            self.doubling.drop(side)
+        elif word == CubeWord.BEAVER and self.state.current_game().why_not_beaver(side) is None:
+            self.doubling.beaver(side)
+        else:
+            self.doubling.take(side)
 
 
-def _cube_equities(answer: dict) -> dict:
+def _cube_equities(answer: Mapping[str, Any]) -> dict[str, float]:
     return {key: answer[key] for key in ("no_double", "double_take", "double_drop")}
-
-

@@ -5,32 +5,44 @@ Inputs are what happens at the table (`Sensed` switch counts, button `Press`es,
 output of each input is a list of table-log events (docs/board-script.md) and
 the lights to show.  The controller reads no clock, no pins and no files.
 
-`Table` is assembled from parts, each a module of this package: the state and how
-committed events change it (`state`), following a turn on the board (`turn`), the
-cube (`doubling`) and what the board shows (`view`).  This module holds the flow
-between them: setup, the opening roll, rolls, mismatches and the end of a game.
+`Table` is composed of parts, each a module of this package with one object: the
+state and how committed events change it (`state`), whether the board shows the
+game (`watch`), following a turn on the board (`turn`), the cube (`doubling`),
+advice (`advice`) and what the board shows (`view`).  Each part says what it reads
+and what it changes.  This module holds the flow between them: setup, the opening
+roll, rolls, the buttons, and a new session chosen on the board.
 """
 
 from __future__ import annotations
 
-from bgpi.board.locations import Location, describe, in_order
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bgpi.board.locations import in_order
+from bgpi.exc import JournalStartError
 from bgpi.rules.ids import position_id
-from bgpi.rules.position import Side
-from bgpi.rules.result import GameResult
-from bgpi.table.advice import NO_ENGINE_SECONDS, RETRY, Advising
-from bgpi.table.doubling import DROP_CONFIRM, Doubling
+from bgpi.rules.play import Dice
+from bgpi.rules.playtree import PartialPlay, PlayTree
+from bgpi.rules.position import Position, Side
+from bgpi.rules.session import Game, Session, Settings
+from bgpi.table import events as ev
+from bgpi.table.advice import Advising
+from bgpi.table.doubling import Doubling
 from bgpi.table.inputs import Advised, Input, Press, Rolled, Sensed, Tick
-from bgpi.table.state import GRACE, TableState
-from bgpi.table.tracker import Counts, Sensing
+from bgpi.table.lights import Lighting, Prompt
+from bgpi.table.phases import Phase, RollFor
+from bgpi.table.requests import AdviceRequest
+from bgpi.table.state import Board, TableState
+from bgpi.table.tracker import Counts, Sensing, Tracker
 from bgpi.table.turn import FollowingTurn
 from bgpi.table.view import TableView
-
-STEADY = 0.5
-"""Seconds a board must read right on end to end an unexplained spell: a chattering
-switch that reads right now and then does not start the grace period anew each time."""
+from bgpi.table.watch import Watch
 
 SESSION_LENGTHS: tuple[int, ...] = (1, 3, 5, 7, 9, 11, 0)
 """What the session chooser offers: matches to these lengths, and money play (0)."""
+
+_CUT_SHORT = (ValueError, KeyError, TypeError, AttributeError, IndexError)
+"""What applying an event the game does not allow where it stands raises."""
 
 
 def _chooser_start(length: int) -> int:
@@ -38,59 +50,79 @@ def _chooser_start(length: int) -> int:
     return length if length in SESSION_LENGTHS else SESSION_LENGTHS[0]
 
 
-class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
+class Table:
     """One table: a session of games, its state, and what the board shows.
 
     Build it with `Table.new(...)` for a new session, then feed it inputs with
     `handle`; or build it from a journal with `Table.resume(events, sensing)`.
+
+    The table is the flow between its parts, built for each session over the
+    session's state (`TableState`) and the board (`Board`): the `Watch` (does the
+    board show the game?), the `FollowingTurn` (the mover's hands), the `Doubling`
+    (the cube), the `Advising` (hints and the computer) and the `TableView` (what the
+    board shows).  Every event a part emits goes through `_emit`: applied to the
+    state, and returned by `handle`.
     """
+
+    def __init__(self, sensing: Sensing) -> None:
+        self.board = Board(sensing)
+        self._out: list[ev.Event] = []
+        self._lights: Lighting | None = None  # lighting() until an input changes the table
+        self._begin(TableState.begin(sensing, ev.NewSession({})))
+
+    def _begin(self, state: TableState) -> None:
+        """Build the parts over a session's state."""
+        self.state = state
+        self.watch = Watch(state, self.board, self._emit)
+        self.follower = FollowingTurn(state, self.board, self.watch, self._emit)
+        self.doubling = Doubling(state, self.board, self._emit, self.follower.end_game)
+        self.advising = Advising(state, self.board, self.follower, self.doubling, self._emit)
+        self.view = TableView(state, self.board)
 
     @classmethod
     def new(
         cls,
         sensing: Sensing,
-        config: dict | None = None,
+        config: dict[str, Any] | None = None,
         position_id_text: str | None = None,
         turn: Side | None = None,
         match_id_text: str | None = None,
-    ) -> tuple[Table, list[dict]]:
+    ) -> tuple[Table, list[dict[str, Any]]]:
         """A new session; returns the table and its opening `session` event."""
-        event: dict = {"event": "session", "config": dict(config or {})}
+        event = ev.NewSession(dict(config or {}))
         if position_id_text is not None:
-            event["position_id"] = position_id_text
-            event["turn"] = (Side.WHITE if turn is None else turn).label
-            if match_id_text:
-                event["match_id"] = match_id_text
+            event = ev.NewSession(event.config, position_id_text, Side.WHITE if turn is None else turn,
+                                  match_id_text or None)
         table = cls(sensing)
         table.apply(event)
-        return table, [event]
+        return table, [event.to_json()]
 
     @classmethod
-    def resume(cls, events: list[dict], sensing: Sensing) -> Table:
-        """The table a journal of events leaves behind.  Raises ValueError if it has
-        no session event first."""
-        if not events or events[0].get("event") != "session":
-            raise ValueError("the journal does not begin with a session event")
+    def resume(cls, events: Sequence[Mapping[str, Any]], sensing: Sensing) -> Table:
+        """The table a journal of events leaves behind.  Raises JournalStartError if it has
+        no session event first, EventError for an event of the wrong shape."""
+        if not events or events[0].get("event") != ev.NewSession.kind:
+            raise JournalStartError("the journal does not begin with a session event")
         table = cls(sensing)
         for event in events:
-            table.apply(event)
+            table.apply(ev.parse(event))
         return table
 
     @classmethod
-    def resume_prefix(cls, events: list[dict], sensing: Sensing) -> tuple[Table | None, int]:
+    def resume_prefix(cls, events: Sequence[Mapping[str, Any]], sensing: Sensing) -> tuple[Table | None, int]:
         """The table the longest prefix of `events` that applies cleanly leaves behind,
         and how many events that prefix holds; (None, 0) if not even the first event
         begins a session.  For a journal that may be damaged: an event of the wrong
         shape, or one the game does not allow there, ends the prefix."""
-        if not events or events[0].get("event") != "session":
+        if not events or events[0].get("event") != ev.NewSession.kind:
             return None, 0
         table = cls(sensing)
         applied = 0
         try:
             for event in events:
-                table.apply(event)
+                table.apply(ev.parse(event))
                 applied += 1
-        except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+        except _CUT_SHORT:
             # An event may fail halfway through changing the table: build it again
             # from the events before it, which applied cleanly.
             if applied == 0:
@@ -98,238 +130,303 @@ class Table(TableState, FollowingTurn, Doubling, Advising, TableView):
             return cls.resume(events[:applied], sensing), applied
         return table, applied
 
-    def owed(self) -> list[dict]:
+    def apply(self, event: ev.Event) -> None:
+        """Change the table as a committed `event` says: a `session` event begins a new
+        session's state, any other changes the state."""
+        if isinstance(event, ev.NewSession):
+            self._begin(TableState.begin(self.board.sensing, event))
+        else:
+            self.state.apply(event)
+
+    def owed(self) -> list[dict[str, Any]]:
         """The events a journal cut short between a game's end (its last play, a drop)
         and its ``game_over`` still owes (a power cut between the two, a damaged line):
         applied, and returned for the journal.  None for any other table."""
         self._out = []
-        if self.phase == "over" and self.game is not None:
-            dropper = self.dropper
-            self._game_over(self.game.drop(dropper) if dropper is not None
-                            else self.game.result(self.position))
-        return self._out
+        state = self.state
+        if state.phase == Phase.OVER and state.game is not None:
+            dropper = state.dropper
+            self.follower.end_game(state.game.drop(dropper) if dropper is not None
+                                    else state.game.result(state.position))
+        return [event.to_json() for event in self._out]
 
     # -- inputs --------------------------------------------------------------------
 
-    def handle(self, happened: Input) -> list[dict]:
-        """The table-log events caused by one input (committed events already applied)."""
+    def handle(self, happened: Input) -> list[dict[str, Any]]:
+        """The table-log events caused by one input (committed events already applied),
+        in their JSON form: what the shell journals, logs and streams."""
         self._out = []
-        if isinstance(happened, Tick):
-            self.now = happened.now
-            self._check_grace()
-            self._check_drop_time()
-            self._check_hint_failed()
-        elif isinstance(happened, Sensed):
-            self.seen = happened.counts
-            self._sensed()
-        elif isinstance(happened, Press):
-            self._pressed(happened.button, happened.long)
-        elif isinstance(happened, Rolled):
-            self._dice_rolled(happened.first, happened.second)
-        elif isinstance(happened, Advised):
-            self._advised(happened.request, happened.answer, happened.error)
-        self._computer_turn()
+        match happened:
+            case Tick(now=now):
+                self.board.now = now
+                self.watch.check()
+                self.doubling.check_drop_time()
+                self.advising.check_hint_failed()
+            case Sensed(counts=counts):
+                self.board.seen = counts
+                self._sensed()
+            case Press(button=button, long=long):
+                self._pressed(button, long)
+            case Rolled(first=first, second=second):
+                self._dice_rolled(first, second)
+            case Advised(request=request, answer=answer, error=error):
+                self.advising.advised(request, answer, error)
+        self.advising.computer_turn()
         if self._out or not isinstance(happened, Tick):
             self._lights = None  # a tick changes nothing without saying so
-        return self._out
+        return [event.to_json() for event in self._out]
 
     def next_deadline(self) -> float | None:
         """The next board time at which a `Tick` alone may change something (the end of
         a grace period, of a drop's question, the computer asking the engine again);
         None if time alone changes nothing.  The shell may skip the board time before
         it, and the `Tick`s in it, when nothing else happens."""
-        deadlines = []
-        if self.unexplained_since is not None and self.mismatch is None:
-            deadlines.append(self.unexplained_since + GRACE)
-        if self.explained_since is not None:
-            deadlines.append(self.explained_since + STEADY)
-        if self.drop_asked is not None:
-            deadlines.append(self.drop_asked + DROP_CONFIRM)
-        if self.hint_failed is not None:
-            deadlines.append(self.hint_failed + NO_ENGINE_SECONDS)
-        if self.advice_failed is not None and self.computer is not None:
-            deadlines.append(self.advice_failed + RETRY)
+        deadlines = [*self.watch.deadlines(), *self.doubling.deadlines(), *self.advising.deadlines()]
         return min(deadlines, default=None)
 
-    def _emit(self, event: dict) -> None:
+    def _emit(self, event: ev.Event) -> None:
         self.apply(event)
         self._out.append(event)
 
+    # -- what the board shows --------------------------------------------------------
+
+    def lighting(self) -> Lighting:
+        """The roles of the board's locations now (blinking is the lights layer's business).
+
+        The shell asks at every scan; it is worked out again only after an input
+        that may have changed it (`handle`)."""
+        if self._lights is None:
+            self._lights = self.view.lighting()
+        return self._lights
+
+    def prompt(self) -> Prompt | None:
+        """What the board waits for, who answers and with which button."""
+        return self.view.prompt()
+
+    def state_event(self) -> dict[str, Any]:
+        """The `state` event: where the table stands, in its JSON form."""
+        return self.view.state_event()
+
     # -- the board -----------------------------------------------------------------
 
-    def _expected(self) -> Counts:
-        return self.sensing.of(self.position)
-
     def _sensed(self) -> None:
-        if self.phase == "setup" or self.phase == "match_over":
+        phase = self.state.phase
+        if phase in (Phase.SETUP, Phase.MATCH_OVER):
             return
-        if self.phase in ("move", "choose"):
-            self._track()
+        if phase in (Phase.MOVE, Phase.CHOOSE):
+            self.follower.track()
             return
-        self._settle(self.seen == self._expected())
-
-    def _settle(self, explained: bool) -> None:
-        """Start or stop the grace period of an unexplained board.
-
-        A board that reads right again ends a mismatch at once, but ends an unexplained
-        spell only once it has read right for `STEADY` on end (`_check_grace`)."""
-        if not explained:
-            self.explained_since = None
-            if self.unexplained_since is None:
-                self.unexplained_since = self.now
-        elif self.mismatch is not None:
-            self.mismatch = self.unexplained_since = self.explained_since = None
-            self._emit({"event": "restored"})
-        elif self.unexplained_since is not None and self.explained_since is None:
-            self.explained_since = self.now
-
-    def _check_grace(self) -> None:
-        if self.explained_since is not None:
-            if self.now - self.explained_since + 1e-9 >= STEADY:
-                self.unexplained_since = self.explained_since = None
-            return  # reading right now: no mismatch
-        if self.unexplained_since is None or self.mismatch is not None:
-            return
-        if self.now - self.unexplained_since + 1e-9 < GRACE:
-            return
-        expected = self.node.position if self.node is not None else self.position
-        self._mismatch(*self.sensing.difference(self.seen, self.sensing.of(expected)))
-
-    def _mismatch(self, missing: dict[Location, int], extra: dict[Location, int]) -> None:
-        """Pause play: the board shows what the game cannot explain.  One checker short
-        on one location may be a switch there that no longer closes: the hint says so."""
-        self.mismatch = {"missing": missing, "extra": extra}
-        event = {
-            "event": "mismatch",
-            "missing": {str(loc): n for loc, n in missing.items()},
-            "extra": {str(loc): n for loc, n in extra.items()},
-        }
-        if not extra and list(missing.values()) == [1]:
-            where = describe(next(iter(missing)))
-            event["hint"] = f"a checker should stand on {where}: if one does, a switch under it may be faulty"
-        self._emit(event)
+        self.watch.settle(self.board.seen == self.board.expected(self.state.position))
 
     # -- buttons ---------------------------------------------------------------------
 
     def _pressed(self, button: str, long: bool) -> None:
         owner, _, kind = button.partition(".")
         if button == "hint":
-            self._hint_pressed()
+            self.advising.hint_pressed()
             return
         side = Side.parse(owner)
-        if side is self.computer and self.phase in ("roll", "doubled", "move", "choose"):
+        phase = self.state.phase
+        if side is self.state.setup.computer and phase in (Phase.ROLL, Phase.DOUBLED, Phase.MOVE, Phase.CHOOSE):
             return  # the computer's buttons are the engine's
-        if self.phase == "new_session":
+        if phase == Phase.NEW_SESSION:
             self._choose_session(kind, long)
-        elif self.phase in ("setup", "match_over"):
-            if kind == "cube" and not self._practice_cube(side):
-                self.chooser_from, self.phase = self.phase, "new_session"
-                self.choosing = _chooser_start(self.settings.match_length)
-            elif self.phase == "match_over":
-                self._new_session(self.settings.match_length)
-            else:
-                self._start(side, kind)
-        elif self.phase == "roll":
+        elif phase in (Phase.SETUP, Phase.MATCH_OVER):
+            self._between_games(side, kind)
+        elif phase == Phase.ROLL:
             if kind == "cube":
-                self._double(side)
-            elif side is self.turn and self.mismatch is None:
-                self.wants_roll = "turn"
-        elif self.phase == "doubled":
-            self._answer(side, kind, long)
-        elif self.phase in ("move", "choose"):
-            if kind == "cube" and self.phase == "move":
-                self._double(side)  # refused: after rolling, or not this player's turn
-                return
-            if side is not self.turn:
-                if self.lenient_offer and kind == "turn":
-                    self._accept_as_made()
-                return
-            if self.phase == "choose":
-                if kind == "cube":
-                    self.choice = (self.choice + 1) % len(self.candidates)
-                else:
-                    self._commit(self.candidates[self.choice])
-            elif kind == "turn":
-                self._try_commit()
+                self.doubling.double(side)
+            elif side is self.state.turn and self.state.trouble.mismatch is None:
+                self.state.wants_roll = RollFor.TURN
+        elif phase == Phase.DOUBLED:
+            self.doubling.answer(side, kind, long)
+        elif phase in (Phase.MOVE, Phase.CHOOSE):
+            self._pressed_moving(side, kind)
+
+    def _between_games(self, side: Side, kind: str) -> None:
+        """A press in setup or after the match: the session chooser, a new match, or the start."""
+        state = self.state
+        if kind == "cube" and not self._practice_cube(side):
+            state.chooser_from, state.phase = state.phase, Phase.NEW_SESSION
+            state.choosing = _chooser_start(state.setup.settings.match_length)
+        elif state.phase == Phase.MATCH_OVER:
+            self._new_session(state.setup.settings.match_length)
+        else:
+            self._start(side, kind)
+
+    def _pressed_moving(self, side: Side, kind: str) -> None:
+        """A press while moving or choosing: commit, choose, or accept a play as made."""
+        state = self.state
+        if kind == "cube" and state.phase == Phase.MOVE:
+            self.doubling.double(side)  # refused: after rolling, or not this player's turn
+        elif side is not state.turn:
+            if state.current_roll().lenient_offer and kind == "turn":
+                self.follower.accept_as_made()
+        elif state.phase == Phase.CHOOSE:
+            if kind == "cube":
+                self.follower.choose_next()
+            else:
+                self.follower.choose_this()
+        elif kind == "turn":
+            self.follower.try_commit()
 
     def _practice_cube(self, side: Side) -> bool:
         """Whether *cube* in setup is the practice position's player on roll doubling."""
-        return self.phase == "setup" and self.practice_turn is side
+        return self.state.phase == Phase.SETUP and self.state.setup.practice_turn is side
 
     def _start(self, side: Side, kind: str) -> None:
         """A press in setup: start the game if the board is set.  In a practice position
         the checkers are already set and the press is the first of the game: *turn* of
         the player on roll rolls, their *cube* doubles."""
-        missing, extra = self.sensing.difference(self.seen or (), self._expected())
-        if self.seen is None or missing or extra:
+        board, state = self.board, self.state
+        seen = board.seen
+        missing, extra = board.sensing.difference(seen or (), board.expected(state.position))
+        if seen is None or missing or extra:
             wrong = []
             if missing:
                 wrong.append("put checkers on the points lit soft white")
             if extra:
                 wrong.append("take the extra checkers off the points lit violet")
-            self._emit({
-                "event": "rejected",
-                "player": None,
-                "reason": "set up the board first: " + " and ".join(wrong or ["the board is not read yet"]),
-                "points": in_order([*missing, *extra]),
-            })
+            reason = "set up the board first: " + " and ".join(wrong or ["the board is not read yet"])
+            self._emit(ev.Rejected(None, reason, tuple(in_order([*missing, *extra]))))
             return
-        on_roll = Side.WHITE if self.practice_turn is None else self.practice_turn
-        self._emit({"event": "start", "position_id": position_id(self.position, on_roll)})
-        if self.phase == "roll" and side is on_roll:
+        on_roll = state.setup.practice_turn or Side.WHITE
+        self._emit(ev.Start(position_id(state.position, on_roll)))
+        if self.state.phase == Phase.ROLL and side is on_roll:
             if kind == "turn":
-                self.wants_roll = "turn"
+                self.state.wants_roll = RollFor.TURN
             else:
-                self._double(side)
+                self.doubling.double(side)
 
     # -- a new session chosen on the board --------------------------------------------
 
     def _choose_session(self, kind: str, long: bool) -> None:
         """The session chooser: *cube* shows the next match length, *turn* starts it,
         a held *cube* goes back."""
+        state = self.state
+        choosing = state.choosing if state.choosing is not None else SESSION_LENGTHS[0]
         if kind == "cube" and long:
-            self.phase, self.choosing = self.chooser_from, None
+            state.phase, state.choosing = state.chooser_from, None
         elif kind == "cube":
-            at = SESSION_LENGTHS.index(self.choosing)
-            self.choosing = SESSION_LENGTHS[(at + 1) % len(SESSION_LENGTHS)]
+            at = SESSION_LENGTHS.index(choosing)
+            state.choosing = SESSION_LENGTHS[(at + 1) % len(SESSION_LENGTHS)]
         else:
-            self._new_session(self.choosing)
+            self._new_session(choosing)
 
     def _new_session(self, length: int) -> None:
         """Start a new session (a match to `length`, or money play for 0), keeping the
         other settings; the board is then set up for its first game."""
-        config = {key: value for key, value in self.config.items() if key != "match"}
+        config = {key: value for key, value in self.state.setup.config.items() if key != "match"}
         if length:
             config = {key: value for key, value in config.items()
                       if key not in ("jacoby", "beavers", "auto_doubles")} | {"match": length}
-        self._emit({"event": "session", "config": config})
+        self._emit(ev.NewSession(config))
 
     def _dice_rolled(self, first: int, second: int) -> None:
-        request, self.wants_roll = self.wants_roll, None
-        if request == "opening":
+        state = self.state
+        request, state.wants_roll = state.wants_roll, None
+        if request == RollFor.OPENING:
+            game = state.current_game()
             if first == second:
-                self._emit({"event": "tie", "white": first, "black": second,
-                            "cube": self.game.opening(first, second).cube.value})
+                self._emit(ev.Tie(first, second, game.opening(first, second).cube.value))
                 return
             starts = Side.WHITE if first > second else Side.BLACK
-            cube = self.game.cube.value
-            self._emit({"event": "opening", "white": first, "black": second,
-                        "starts": starts.label, "cube": cube})
-        elif request == "turn":
-            self._emit({"event": "roll", "player": self.turn.label, "dice": [first, second]})
-        if self.phase == "move" and self.seen is not None:
-            self._track()
+            self._emit(ev.Opening(first, second, starts, game.cube.value))
+        elif request == RollFor.TURN:
+            self._emit(ev.Roll(state.current_turn(), (first, second)))
+        if self.state.phase == Phase.MOVE and self.board.seen is not None:
+            self.follower.track()
 
-    def _game_over(self, result: GameResult) -> None:
-        session = self.session.record(result)
-        self._emit({
-            "event": "game_over",
-            "winner": result.winner.label,
-            "result": result.kind.value,
-            "points": result.points,
-            "score": session.score.as_dict(),
-            "cube": result.cube,
-            "dropped": result.dropped,
-        })
-        if session.is_over:
-            self._emit({"event": "match_over", "winner": session.winner.label, "score": session.score.as_dict()})
+    # -- where the table stands, for the shell and the tests ----------------------------
+
+    @property
+    def sensing(self) -> Sensing:
+        return self.board.sensing
+
+    @property
+    def now(self) -> float:
+        return self.board.now
+
+    @property
+    def seen(self) -> Counts | None:
+        return self.board.seen
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def position(self) -> Position:
+        return self.state.position
+
+    @position.setter
+    def position(self, position: Position) -> None:
+        """Set the checkers as the game believes them (a test's crowded point)."""
+        self.state.position = position
+
+    @property
+    def game(self) -> Game | None:
+        return self.state.game
+
+    @property
+    def turn(self) -> Side | None:
+        return self.state.turn
+
+    @property
+    def dice(self) -> Dice | None:
+        return self.state.dice
+
+    @property
+    def session(self) -> Session:
+        return self.state.session
+
+    @property
+    def settings(self) -> Settings:
+        return self.state.setup.settings
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return self.state.setup.config
+
+    @property
+    def computer(self) -> Side | None:
+        return self.state.setup.computer
+
+    @property
+    def wants_roll(self) -> RollFor | None:
+        """What dice the shell is asked to roll for, if any (`Rolled` answers)."""
+        return self.state.wants_roll
+
+    @property
+    def wants_advice(self) -> AdviceRequest | None:
+        """What the shell is asked to ask the engine, if anything (`Advised` answers)."""
+        return self.state.advice.wants
+
+    @property
+    def hint(self) -> ev.Hint | ev.CubeHint | ev.ComputerPlay | None:
+        return self.state.advice.hint
+
+    @property
+    def following(self) -> bool:
+        """Whether the hinted play is the computer's, which the board must follow."""
+        return self.state.moving is not None and self.state.moving.following
+
+    @property
+    def tree(self) -> PlayTree | None:
+        return self.state.moving.tree if self.state.moving is not None else None
+
+    @property
+    def tracker(self) -> Tracker | None:
+        return self.state.moving.tracker if self.state.moving is not None else None
+
+    @property
+    def node(self) -> PartialPlay | None:
+        return self.state.moving.node if self.state.moving is not None else None
+
+    @property
+    def candidates(self) -> list[PartialPlay]:
+        return self.state.moving.candidates if self.state.moving is not None else []
+
+    @property
+    def choice(self) -> int:
+        return self.state.moving.choice if self.state.moving is not None else 0

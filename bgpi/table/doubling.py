@@ -4,69 +4,86 @@ Offers are made with a *cube* button before rolling; the player doubled answers 
 *turn* (take), *cube* twice (drop) or a held *cube* (beaver, where enabled).  One press
 never ends a game: the first press of *cube* asks (`drop_asked`), a second one within
 `DROP_CONFIRM` seconds of board time drops, and *turn* or the time running out goes back
-to the question.  What is allowed
-is the rules' business (`bgpi.rules.cube`, `bgpi.rules.session`); a refusal becomes a
-`rejected` event with the rules' own reason.
+to the question.  What is allowed is the rules' business (`bgpi.rules.cube`,
+`bgpi.rules.session`); a refusal becomes a `rejected` event with the rules' own reason.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bgpi.exc import CubeError
 from bgpi.rules.position import Side
+from bgpi.rules.result import GameResult
+from bgpi.table import events as ev
+from bgpi.table.events import Emit
+from bgpi.table.state import Board, TableState
 
 DROP_CONFIRM = 3.0
 """Seconds of board time in which a second press of *cube* confirms a drop."""
 
 
 class Doubling:
-    """The part of `Table` that handles the cube (it reports through `Table._emit` and
-    `_game_over`)."""
+    """The part of the table that handles the cube.
 
-    def _answer(self, side: Side, kind: str, long: bool) -> None:
+    Reads the game (its cube) and board time; changes the drop's question
+    (`state.drop_asked`); emits the cube actions and, after a drop, the game's end."""
+
+    def __init__(self, state: TableState, board: Board, emit: Emit,
+                 end_game: Callable[[GameResult], None]) -> None:
+        self.state, self.board, self.emit, self.end_game = state, board, emit, end_game
+
+    def answer(self, side: Side, kind: str, long: bool) -> None:
         """`side` pressed a `kind` button (turn or cube; `long`: held) while doubled."""
-        if side is not self.game.cube.offer.taker:
+        if side is not self.state.taker():
             return
         if kind == "turn":
-            if self.drop_asked is not None:
+            if self.state.drop_asked is not None:
                 self._keep_question(side)
             else:
-                self._emit({"event": "take", "player": side.label, "cube": self.game.cube.offered_value})
+                self.take(side)
         elif long:
-            self._beaver(side)
-        elif self.drop_asked is None:
-            self.drop_asked = self.now
-            self._out.append({"event": "drop_asked", "player": side.label,
-                              "reason": f"press {side.label}.cube again to drop, "
-                                        f"{side.label}.turn to go back"})
+            self.beaver(side)
+        elif self.state.drop_asked is None:
+            self.state.drop_asked = self.board.now
+            self.emit(ev.DropAsked(side, f"press {side.label}.cube again to drop, {side.label}.turn to go back"))
         else:
-            self._drop(side)
+            self.drop(side)
 
     def _keep_question(self, side: Side) -> None:
         """The drop was not confirmed: back to take or drop."""
-        self.drop_asked = None
-        self._out.append({"event": "drop_cancelled", "player": side.label})
+        self.state.drop_asked = None
+        self.emit(ev.DropCancelled(side))
 
-    def _check_drop_time(self) -> None:
-        if self.drop_asked is not None and self.now - self.drop_asked + 1e-9 >= DROP_CONFIRM:
-            self._keep_question(self.game.cube.offer.taker)
+    def check_drop_time(self) -> None:
+        asked = self.state.drop_asked
+        if asked is not None and self.board.now - asked + 1e-9 >= DROP_CONFIRM:
+            self._keep_question(self.state.taker())
 
-    def _double(self, side: Side) -> None:
+    def deadlines(self) -> list[float]:
+        return [] if self.state.drop_asked is None else [self.state.drop_asked + DROP_CONFIRM]
+
+    def double(self, side: Side) -> None:
         try:
-            offered = self.game.double(side).cube.offered_value
+            offered = self.state.current_game().double(side).cube.offered_value
         except CubeError as refusal:
-            self._emit({"event": "rejected", "player": side.label, "reason": str(refusal), "points": []})
+            self.emit(ev.Rejected(side, str(refusal)))
             return
-        self._emit({"event": "double", "player": side.label, "cube": offered})
+        self.emit(ev.Double(side, offered))
 
-    def _beaver(self, side: Side) -> None:
-        reason = self.game.why_not_beaver(side)
+    def take(self, side: Side) -> None:
+        self.emit(ev.Take(side, self.state.current_game().cube.offered_value))
+
+    def beaver(self, side: Side) -> None:
+        game = self.state.current_game()
+        reason = game.why_not_beaver(side)
         if reason is not None:
-            self._emit({"event": "rejected", "player": side.label, "reason": reason, "points": []})
+            self.emit(ev.Rejected(side, reason))
             return
-        offered = self.game.beaver(side).cube.offered_value
-        self._emit({"event": "beaver", "player": side.label, "cube": offered})
+        self.emit(ev.Beaver(side, game.beaver(side).cube.offered_value))
 
-    def _drop(self, side: Side) -> None:
-        result = self.game.drop(side)
-        self._emit({"event": "drop", "player": side.label, "cube": self.game.cube.value})
-        self._game_over(result)
+    def drop(self, side: Side) -> None:
+        game = self.state.current_game()
+        result = game.drop(side)
+        self.emit(ev.Drop(side, game.cube.value))
+        self.end_game(result)

@@ -6,8 +6,11 @@ controller (`bgpi.table.controller.Table.handle`) takes one at a time.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
+from bgpi.table.requests import AdviceRequest
 from bgpi.table.tracker import Counts
 
 
@@ -47,8 +50,8 @@ class Advised:
     `bgpi.table.advice`): `answer` as the engine gave it, or `error`, one line saying
     why there is none."""
 
-    request: dict
-    answer: dict | None = None
+    request: AdviceRequest
+    answer: Mapping[str, Any] | None = None
     error: str | None = None
 
 

@@ -5,232 +5,326 @@ opening, roll, play, cube actions, game and match end) is applied to the state
 through `TableState.apply`, live and when the journal is read back after a power
 cut, so a resumed table is exactly the table that was interrupted.  Where the turn
 stood is then read back from the board: steps are never needed to restore a game.
+
+A session's state is derived from its `session` event (`TableState.begin`): nothing
+of the session before carries over, whatever fields are added later.  The state is
+grouped by the part of the table that changes it: the roll being played (`Moving`,
+the turn's), what the board is doing wrong (`Trouble`, the watch's), and the advice
+asked and shown (`Advice`, the advisor's); the rest is the flow's.  What lasts
+across sessions, the switch counts and board time, is the `Board`'s.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
+from bgpi.exc import NoGameError
 from bgpi.rules.cube import Cube
-from bgpi.rules.ids import MatchKey, decode_match_id, position_from_id
+from bgpi.rules.ids import (
+    MatchKey,
+    decode_match_id,
+    match_id,
+    position_from_id,
+    position_id,
+)
 from bgpi.rules.play import Dice
 from bgpi.rules.playtree import PartialPlay, PlayTree
 from bgpi.rules.position import Position, Side
-from bgpi.rules.result import GameResult, ResultKind
+from bgpi.rules.result import GameResult
 from bgpi.rules.session import Game, Score, Session, Settings
+from bgpi.table import events as ev
+from bgpi.table.phases import Phase, RollFor
+from bgpi.table.requests import AdviceRequest, Purpose, Question
 from bgpi.table.tracker import Counts, Reading, Sensing, Tracker
 
-GRACE = 1.5
-"""Seconds of board time an unexplained board is tolerated before play pauses."""
-
-_ENDS_HINT = frozenset({"session", "start", "opening", "roll", "play", "double", "take", "drop",
-                        "beaver", "game_over"})
+_ENDS_HINT = (ev.Start, ev.Opening, ev.Roll, ev.Play, ev.Double, ev.Take, ev.Drop, ev.Beaver, ev.GameOver)
 """Events after which a hint (or the computer's play) no longer applies."""
 
 
 @dataclass
-class TableState:
-    """Everything a table knows: the session's settings, the game as the committed
-    events left it, the roll's play tree and what the board is doing wrong."""
+class Board:
+    """The board as the table last sensed it: what lasts from one session to the next."""
 
     sensing: Sensing
-    # the session, as its `session` event set it up
-    config: dict = field(default_factory=dict)
-    settings: Settings = field(default_factory=Settings)
-    lenient: bool = False
-    start_position: Position = field(default_factory=Position.start)
-    practice_turn: Side | None = None
-    practice_key: MatchKey | None = None
-    # the game, as the committed events left it
-    session: Session = field(default_factory=Session)
-    game: Game | None = None
-    position: Position = field(default_factory=Position.start)
-    phase: str = "setup"
-    dice: Dice | None = None
-    now: float = 0.0
-    seen: Counts | None = None
-    # derived from the roll, rebuilt by `apply`
-    tree: PlayTree | None = None
-    tracker: Tracker | None = None
-    node: PartialPlay | None = None
-    reading: Reading | None = None
-    # what the board is doing wrong, if anything
-    rejected: dict | None = None
-    unexplained_since: float | None = None
-    explained_since: float | None = None  # reading right again, during an unexplained spell
-    in_hand_since: float | None = None  # every reading has had a checker in hand since
-    dropper: Side | None = None  # who dropped the cube, until the game_over
-    mismatch: dict | None = None
-    candidates: list[PartialPlay] = field(default_factory=list)
-    choice: int = 0
-    wants_roll: str | None = None
-    lenient_offer: bool = False
-    # advice (bgpi.table.advice): what the engine is asked, and the answer shown
+    now: float = 0.0  # board time, from the last Tick
+    seen: Counts | None = None  # the switch counts, from the last Sensed (None before the first)
+
+    def expected(self, position: Position) -> Counts:
+        """The counts a board showing `position` reads."""
+        return self.sensing.of(position)
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """The session as its `session` event set it up."""
+
+    config: dict[str, Any]
+    settings: Settings
+    session: Session  # the score and Crawford game it starts from
+    lenient: bool = False  # an illegal play may be accepted as made by the opponent
     computer: Side | None = None  # the side an engine plays, if any
-    wants_advice: dict | None = None
-    advice_failed: float | None = None  # board time the engine last failed the computer
-    hint: dict | None = None  # the hint (or computer_play) event being shown
-    hinted: PartialPlay | None = None  # the hinted play in the roll's play tree
-    following: bool = False  # the hinted play is the computer's: the only play accepted
-    coach: float | None = None  # the coach's threshold: equity lost that shows the better play
-    coached: dict | None = None  # the coach event being shown
-    hint_failed: float | None = None  # board time a hint found no engine: shown for NO_ENGINE_SECONDS
-    # questions the board is asking that no event has settled yet
-    last_result: dict | None = None  # the last game_over, shown until the next game starts
-    drop_asked: float | None = None  # board time of a first press of drop, awaiting the second
-    choosing: int | None = None  # the match length shown by the session chooser (0: money)
-    guessed: bool = False  # a reading was chosen among several this game: counts may hide a wrong one
-    chooser_from: str = "setup"  # the phase the chooser goes back to
-    _out: list[dict] = field(default_factory=list)  # the events of the input being handled
+    coach: float | None = None  # the equity a play may lose before the better one is shown
+    start_position: Position = field(default_factory=Position.start)
+    practice_turn: Side | None = None  # a practice position's player on roll
+    practice_key: MatchKey | None = None  # a practice position's match (cube, score, length)
 
-    def apply(self, event: dict) -> None:
-        """Change the state as `event` says.  Events that change nothing are ignored."""
-        kind = event.get("event")
-        if kind in _ENDS_HINT:
-            self.hint, self.hinted, self.following = None, None, False
-            if kind != "play":
-                self.coached = None
-        handler = getattr(self, f"_apply_{kind}", None)
-        if handler is not None:
-            handler(event)
-
-    def _apply_session(self, event: dict) -> None:
-        # A session may also begin in the middle of a journal (a new match chosen on the
-        # board): nothing of the one before carries over.
-        fresh = type(self)(self.sensing, now=self.now, seen=self.seen)
-        for name in ("start_position", "practice_turn", "practice_key", "game", "dice", "tree",
-                     "tracker", "node", "reading", "rejected", "mismatch", "unexplained_since",
-                     "explained_since", "in_hand_since",
-                     "candidates", "choice", "wants_roll", "lenient_offer", "last_result",
-                     "drop_asked", "choosing", "guessed", "wants_advice", "advice_failed", "coached",
-                     "hint_failed"):
-            setattr(self, name, getattr(fresh, name))
-        config = dict(event.get("config", {}))
-        self.config = dict(config)
-        self.lenient = bool(config.pop("lenient", False))
-        self.computer = Side.BLACK if config.pop("opponent", None) else None
-        self.coach = config.pop("coach", None)
-        self.settings = Settings.from_config(config)
-        session = Session(self.settings)
-        if "position_id" in event:
-            turn = Side.parse(event["turn"])
-            self.practice_turn = turn
-            self.start_position = position_from_id(event["position_id"], turn)
-            if "match_id" in event:
-                key = decode_match_id(event["match_id"])
-                self.practice_key = key
+    @classmethod
+    def of(cls, event: ev.NewSession) -> Setup:
+        """The setup a `session` event says: its config read (the table's own keys taken
+        out before the rules read theirs), and its practice position and match."""
+        config = dict(event.config)
+        lenient = bool(config.pop("lenient", False))
+        computer = Side.BLACK if config.pop("opponent", None) else None
+        coach = config.pop("coach", None)
+        settings = Settings.from_config(config)
+        session = Session(settings)
+        start, turn, key = Position.start(), None, None
+        if event.position_id is not None:
+            turn = event.turn or Side.WHITE
+            start = position_from_id(event.position_id, turn)
+            if event.match_id is not None:
+                key = decode_match_id(event.match_id)
                 settings = Settings.from_config(config | {"match": key.match_length})
-                self.settings = settings
                 session = Session(settings, Score(*key.score), crawford=key.crawford)
-        self.session = session
-        self.position = self.start_position
-        self.phase = "setup"
+        return cls(dict(event.config), settings, session, lenient, computer, coach, start, turn, key)
 
-    def _apply_start(self, event: dict) -> None:
-        self.position = self.start_position
-        self.last_result = None
-        self.guessed = False
-        if self.practice_turn is None:
-            self.phase = "opening"
-            self.game = self.session.new_game()
-            self.wants_roll = "opening"
-            return
-        self.game = self.practice_game()
-        self.phase = "roll"
 
-    def practice_game(self) -> Game:
-        """The game a practice position starts: its player on roll, and the Match ID's
-        cube in the session's first game."""
-        game = replace(self.session.new_game(), turn=self.practice_turn)
-        key = self.practice_key
-        if key is not None and (self.session.games == 0):
-            game = replace(game, cube=Cube(key.cube_value, key.cube_owner))
-        return game
+@dataclass
+class Moving:
+    """The roll being played (phases move and choose): its play tree, rebuilt from the
+    roll by `apply`, and how far the mover's hands have got, which the turn follows."""
 
-    def _apply_tie(self, event: dict) -> None:
-        self.game = self.game.opening(event["white"], event["black"])
-        self.wants_roll = "opening"
+    dice: Dice
+    tree: PlayTree
+    tracker: Tracker
+    node: PartialPlay  # the partial play the board shows
+    reading: Reading  # how the board's counts were explained
+    in_hand_since: float | None = None  # every reading has had a checker in hand since
+    candidates: list[PartialPlay] = field(default_factory=list)  # the plays to choose from (phase choose)
+    choice: int = 0  # the candidate shown
+    lenient_offer: bool = False  # the opponent may accept the play as made
+    hinted: PartialPlay | None = None  # the hinted play in the play tree
+    following: bool = False  # the hinted play is the computer's: the only play accepted
 
-    def _apply_opening(self, event: dict) -> None:
-        self.game = self.game.opening(event["white"], event["black"])
-        self.wants_roll = None
-        self._rolled(Dice(event["white"], event["black"]))
+    @classmethod
+    def of(cls, position: Position, side: Side, dice: Dice, sensing: Sensing) -> Moving:
+        tree = PlayTree(position, side, dice)
+        return cls(dice, tree, Tracker(tree, sensing), tree.root, Reading(tree.root))
 
-    def _apply_roll(self, event: dict) -> None:
-        self.game = self.game.roll()
-        self._rolled(Dice(*event["dice"]))
 
-    def _rolled(self, dice: Dice) -> None:
-        self.dice = dice
-        self.tree = PlayTree(self.position, self.game.turn, dice)
-        self.tracker = Tracker(self.tree, self.sensing)
-        self.node = self.tree.root
-        self.reading = Reading(self.node)
-        self.in_hand_since = None
-        self.phase = "move"
+@dataclass
+class Trouble:
+    """What the board is doing wrong, if anything (the watch's, `bgpi.table.watch`)."""
 
-    def _apply_play(self, event: dict) -> None:
-        mover = Side.parse(event["player"])
-        self.position = position_from_id(event["position_id"], mover.opponent)
-        self.game = self.game.end_turn()
-        self.dice = self.tree = self.tracker = self.node = self.reading = None
-        self.candidates = []
-        self.phase = "over" if self.position.winner() is not None else "roll"
+    mismatch: ev.Mismatch | None = None  # play paused: what the board shows that the game cannot explain
+    unexplained_since: float | None = None  # board time the board stopped reading as the game
+    explained_since: float | None = None  # reading right again, during an unexplained spell
 
-    def _apply_ambiguous(self, event: dict) -> None:
-        self.guessed = True
 
-    def _apply_double(self, event: dict) -> None:
-        self.game = self.game.double(Side.parse(event["player"]))
-        self.phase = "doubled"
+@dataclass
+class Advice:
+    """What the engine is asked, and the answer shown (the advisor's, `bgpi.table.advice`)."""
 
-    def _apply_beaver(self, event: dict) -> None:
-        self.game = self.game.beaver(Side.parse(event["player"]))
-        self.drop_asked = None
+    wants: AdviceRequest | None = None  # the question for the shell's engine
+    hint: ev.Hint | ev.CubeHint | ev.ComputerPlay | None = None  # the hint (or computer_play) being shown
+    coached: ev.Coach | None = None  # the coach event being shown
+    failed: float | None = None  # board time the engine last failed the computer
+    hint_failed: float | None = None  # board time a hint found no engine: shown for a moment
 
-    def _apply_take(self, event: dict) -> None:
-        self.game = self.game.take(Side.parse(event["player"]))
-        self.drop_asked = None
-        self.phase = "roll"
 
-    def _apply_drop(self, event: dict) -> None:
-        self.drop_asked = None
-        self.dropper = Side.parse(event["player"])
-        self.phase = "over"
+@dataclass
+class TableState:
+    """One session's state: its setup, the game as the committed events left it, the
+    roll being played, what the board is doing wrong and the advice shown."""
 
-    def _apply_game_over(self, event: dict) -> None:
-        self.dropper = None
-        result = GameResult(
-            Side.parse(event["winner"]),
-            ResultKind(event["result"]),
-            event["cube"],
-            event.get("dropped", False),
-        )
-        self.session = self.session.record(result)
-        self.last_result = event
-        self.game = None
-        self.dice = None
-        self.position = self.start_position
-        self.phase = "match_over" if self.session.is_over else "setup"
+    sensing: Sensing
+    setup: Setup
+    session: Session
+    position: Position
+    phase: Phase = Phase.SETUP
+    game: Game | None = None
+    dice: Dice | None = None  # the roll, from the roll to the play
+    moving: Moving | None = None  # phases move and choose
+    trouble: Trouble = field(default_factory=Trouble)
+    advice: Advice = field(default_factory=Advice)
+    rejected: ev.Rejected | None = None  # the refusal lit until the board changes
+    wants_roll: RollFor | None = None  # the dice the shell is asked for
+    drop_asked: float | None = None  # board time of a first press of drop, awaiting the second
+    dropper: Side | None = None  # who dropped the cube, until the game_over
+    last_result: ev.GameOver | None = None  # the last game_over, shown until the next game starts
+    guessed: bool = False  # a reading was chosen among several this game: counts may hide a wrong one
+    choosing: int | None = None  # the match length shown by the session chooser (0: money)
+    chooser_from: Phase = Phase.SETUP  # the phase the chooser goes back to
 
-    def _apply_hint(self, event: dict) -> None:
-        self.hint = event
-        if "move" in event:
-            mover = Side.parse(event["player"])
-            after = position_from_id(event["position_id"], mover.opponent)
-            self.hinted = next((node for node in self.tree.find(after) if self.tree.is_complete(node)), None)
-
-    def _apply_coach(self, event: dict) -> None:
-        self.coached = event
-
-    def _apply_hint_off(self, event: dict) -> None:
-        self.hint = self.hinted = None
-        self.hint_failed = None
-
-    def _apply_computer_play(self, event: dict) -> None:
-        self._apply_hint(event)
-        self.following = True
+    @classmethod
+    def begin(cls, sensing: Sensing, event: ev.NewSession) -> TableState:
+        """The state a `session` event starts: nothing of an earlier session carries over."""
+        setup = Setup.of(event)
+        return cls(sensing, setup, setup.session, setup.start_position)
 
     @property
     def turn(self) -> Side | None:
         return self.game.turn if self.game is not None else None
+
+    def current_game(self) -> Game:
+        """The game in progress.  Raises NoGameError when there is none."""
+        if self.game is None:
+            raise NoGameError("no game is in progress")
+        return self.game
+
+    def current_turn(self) -> Side:
+        """The player on turn in the game in progress.  Raises NoGameError when there is
+        none (before the opening roll too)."""
+        turn = self.current_game().turn
+        if turn is None:
+            raise NoGameError("no player is on turn before the opening roll")
+        return turn
+
+    def taker(self) -> Side:
+        """The player a double on offer asks.  Raises NoGameError when none is on offer."""
+        offer = self.current_game().cube.offer
+        if offer is None:
+            raise NoGameError("no double is on offer")
+        return offer.taker
+
+    def current_roll(self) -> Moving:
+        """The roll being played.  Raises NoGameError when none is."""
+        if self.moving is None:
+            raise NoGameError("no roll is being played")
+        return self.moving
+
+    def asked(self) -> Side:
+        """Who decides now: the taker of a double, else the player whose turn it is."""
+        if self.phase == Phase.DOUBLED:
+            return self.taker()
+        return self.current_turn()
+
+    def advice_request(self, question: Question, purpose: Purpose) -> AdviceRequest:
+        """A request for the engine, in the IDs of the player on roll (the doubler, when doubled)."""
+        dice = (0, 0)
+        if question == Question.PLAYS and self.dice is not None:
+            dice = (self.dice.first, self.dice.second)
+        settings = self.setup.settings
+        return AdviceRequest(question, purpose, self.asked(), position_id(self.position, self.current_turn()),
+                             match_id(self.current_game().match_key(dice)), settings.jacoby, settings.beavers)
+
+    def coach_request(self) -> AdviceRequest | None:
+        """The coach's question about the play being committed (None when not coaching
+        this player): the roll's best play and what the play made loses against it."""
+        if self.setup.coach is None or self.turn is self.setup.computer:
+            return None
+        return self.advice_request(Question.PLAYS, Purpose.COACH)
+
+    def practice_game(self) -> Game:
+        """The game a practice position starts: its player on roll, and the Match ID's
+        cube in the session's first game."""
+        game = replace(self.session.new_game(), turn=self.setup.practice_turn)
+        key = self.setup.practice_key
+        if key is not None and (self.session.games == 0):
+            game = replace(game, cube=Cube(key.cube_value, key.cube_owner))
+        return game
+
+    def apply(self, event: ev.Event) -> None:
+        """Change the state as `event` says; events that change nothing are ignored.  A
+        `session` event begins a new state instead (`begin`)."""
+        if isinstance(event, _ENDS_HINT):
+            self._hint_ends(keep_coach=isinstance(event, ev.Play))
+        match event:
+            case ev.Start():
+                self._start_game()
+            case ev.Tie(white=white, black=black):
+                self.game = self.current_game().opening(white, black)
+                self.wants_roll = RollFor.OPENING
+            case ev.Opening(white=white, black=black):
+                self.game = self.current_game().opening(white, black)
+                self.wants_roll = None
+                self._rolled(Dice(white, black))
+            case ev.Roll(dice=dice):
+                self.game = self.current_game().roll()
+                self._rolled(Dice(*dice))
+            case ev.Play():
+                self._played(event)
+            case ev.Ambiguous():
+                self.guessed = True
+            case ev.Double() | ev.Beaver() | ev.Take() | ev.Drop():
+                self._cube_action(event)
+            case ev.GameOver():
+                self._game_ended(event)
+            case ev.Hint() | ev.CubeHint() | ev.ComputerPlay():
+                self._hinted(event)
+            case ev.Coach():
+                self.advice.coached = event
+            case ev.HintOff():
+                self.advice.hint = None
+                self.advice.hint_failed = None
+                if self.moving is not None:
+                    self.moving.hinted = None
+
+    def _hint_ends(self, keep_coach: bool) -> None:
+        self.advice.hint = None
+        if not keep_coach:
+            self.advice.coached = None
+        if self.moving is not None:
+            self.moving.hinted, self.moving.following = None, False
+
+    def _start_game(self) -> None:
+        self.position = self.setup.start_position
+        self.last_result = None
+        self.guessed = False
+        if self.setup.practice_turn is None:
+            self.phase = Phase.OPENING
+            self.game = self.session.new_game()
+            self.wants_roll = RollFor.OPENING
+            return
+        self.game = self.practice_game()
+        self.phase = Phase.ROLL
+
+    def _rolled(self, dice: Dice) -> None:
+        self.dice = dice
+        self.moving = Moving.of(self.position, self.current_turn(), dice, self.sensing)
+        self.phase = Phase.MOVE
+
+    def _played(self, event: ev.Play) -> None:
+        self.position = position_from_id(event.position_id, event.player.opponent)
+        self.game = self.current_game().end_turn()
+        self.dice = self.moving = None
+        self.phase = Phase.OVER if self.position.winner() is not None else Phase.ROLL
+
+    def _cube_action(self, event: ev.Double | ev.Beaver | ev.Take | ev.Drop) -> None:
+        game = self.current_game()
+        match event:
+            case ev.Double(player=player):
+                self.game = game.double(player)
+                self.phase = Phase.DOUBLED
+            case ev.Beaver(player=player):
+                self.game = game.beaver(player)
+                self.drop_asked = None
+            case ev.Take(player=player):
+                self.game = game.take(player)
+                self.drop_asked = None
+                self.phase = Phase.ROLL
+            case ev.Drop(player=player):
+                self.drop_asked = None
+                self.dropper = player
+                self.phase = Phase.OVER
+
+    def _game_ended(self, event: ev.GameOver) -> None:
+        self.dropper = None
+        self.session = self.session.record(GameResult(event.winner, event.result, event.cube, event.dropped))
+        self.last_result = event
+        self.game = None
+        self.dice = None
+        self.position = self.setup.start_position
+        self.phase = Phase.MATCH_OVER if self.session.is_over else Phase.SETUP
+
+    def _hinted(self, event: ev.Hint | ev.CubeHint | ev.ComputerPlay) -> None:
+        self.advice.hint = event
+        if isinstance(event, ev.CubeHint):
+            return
+        moving = self.current_roll()
+        if isinstance(event, ev.ComputerPlay):
+            moving.following = True
+        after = position_from_id(event.position_id, event.player.opponent)
+        tree = moving.tree
+        moving.hinted = next((node for node in tree.find(after) if tree.is_complete(node)), None)

@@ -11,6 +11,8 @@ says what is missing otherwise.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
+from dataclasses import replace
 
 from bgpi.board.locations import (
     Location,
@@ -26,110 +28,134 @@ from bgpi.rules.notation import describe_change, format_play
 from bgpi.rules.play import Step
 from bgpi.rules.playtree import PartialPlay, PlayTree
 from bgpi.rules.position import BAR, OFF, absolute_point
-from bgpi.table.state import GRACE
+from bgpi.rules.result import GameResult
+from bgpi.table import events as ev
+from bgpi.table.events import Emit
+from bgpi.table.phases import Phase
+from bgpi.table.state import Board, Moving, TableState
 from bgpi.table.tracker import Reading, position_as_made
+from bgpi.table.watch import GRACE, Watch
 
 
 class FollowingTurn:
-    """The part of `Table` that follows the mover's hands (phases `move` and `choose`).
+    """The part of the table that follows the mover's hands (phases move and choose).
 
-    It works on `TableState`'s fields and reports through `Table._emit`, `_settle` and
-    `_game_over`, like every part of the table.
+    Reads the board (`seen`, `now`), the game and the session's setup (lenient play);
+    changes the roll being played (`state.moving`: the partial play shown, the readings,
+    the candidates), the phase between move and choose, and the refusal lit
+    (`state.rejected`); emits ``step``, ``undo``, ``rejected``, ``ambiguous``, ``play``
+    and the game's end, and tells the `Watch` whether the board shows the game.
     """
 
-    def _track(self) -> None:
-        tree, tracker = self.tree, self.tracker
-        self.lenient_offer = False
-        readings = [r for r in tracker.explain(self.seen) if tracker.plausible(r)]
-        good = [r for r in readings if tree.is_acceptable(r.node)]
-        strayed = False
-        if self.following:  # the computer's play: no other
-            followed = [r for r in good if self._on_the_way(r.node)]
-            strayed, good = bool(good) and not followed, followed
-        if self.phase == "choose":
-            self.phase = "move"
-            self.candidates = []
-        if good:
-            self.rejected = None
-            self._settle(True)
-            here = [r for r in good if r.node == self.node]
-            settled = [r for r in good if r.settled]
-            nodes = {r.node for r in good}
-            ahead = [r for r in settled if r.node != self.node and self._on_the_way(r.node)]
-            if ahead:
-                # Following a hinted play: a checker gone from its lit point into a tray
-                # without switches is borne off as the hint says, not in hand.
-                chosen = min(ahead, key=lambda r: len(r.node.dice_left))
-            elif here:
-                chosen = min(here, key=lambda r: not r.settled)
-            elif len({r.node.position for r in settled}) == 1:
-                chosen = settled[0]
-            elif len(nodes) == 1:
-                chosen = good[0]
-            else:
-                # Several partial plays explain the board (checkers hidden on full points):
-                # keep the last one we knew; the commit decides, asking if need be.
-                self.reading = Reading(self.node)
-                return
-            if chosen.node != self.node:
-                self._moved(self.node, chosen.node)
-                self.node = chosen.node
-            self.reading = chosen
-            if chosen.in_hand is None:
-                self.in_hand_since = None
-            elif self.in_hand_since is None:
-                self.in_hand_since = self.now
-            self._followed()
-            return
-        move = self._one_checker_moved()
-        if move is not None:
-            self._settle(True)
-            source, destination = move
-            if self.rejected is None or self.rejected["points"] != [destination]:
-                reason = (f"the computer plays {self.hint['move']}: move its checkers as the blue lights show"
-                          if strayed else self._why_not(source, destination))
-                self._emit({
-                    "event": "rejected",
-                    "player": self.turn.label,
-                    "reason": reason,
-                    "points": [destination],
-                })
-                self.rejected = self._out[-1]
-            return
-        self.rejected = None
-        self._settle(False)
+    def __init__(self, state: TableState, board: Board, watch: Watch, emit: Emit) -> None:
+        self.state, self.board, self.watch, self.emit = state, board, watch, emit
 
-    def _one_checker_moved(self) -> tuple[Location, Location] | None:
+    # -- the board changed -----------------------------------------------------------
+
+    def track(self) -> None:
+        """Explain the board's counts as a partial play of the roll: steps, or a refusal."""
+        state, moving = self.state, self.state.current_roll()
+        moving.lenient_offer = False
+        tracker = moving.tracker
+        readings = [r for r in tracker.explain(self._seen()) if tracker.plausible(r)]
+        good = [r for r in readings if moving.tree.is_acceptable(r.node)]
+        strayed = False
+        if moving.following:  # the computer's play: no other
+            followed = [r for r in good if on_the_way(moving, r.node)]
+            strayed, good = bool(good) and not followed, followed
+        if state.phase == Phase.CHOOSE:
+            state.phase = Phase.MOVE
+            moving.candidates = []
+        if good:
+            state.rejected = None
+            self.watch.settle(True)
+            self._follow(moving, good)
+            return
+        move = self._one_checker_moved(moving)
+        if move is None:
+            state.rejected = None
+            self.watch.settle(False)
+            return
+        self.watch.settle(True)
+        source, destination = move
+        if state.rejected is None or state.rejected.points != (destination,):
+            hint = state.advice.hint
+            if strayed and isinstance(hint, ev.ComputerPlay):
+                reason = f"the computer plays {hint.move}: move its checkers as the blue lights show"
+            else:
+                reason = self._why_not(moving, source, destination)
+            state.rejected = ev.Rejected(state.current_turn(), reason, (destination,))
+            self.emit(state.rejected)
+
+    def _follow(self, moving: Moving, good: list[Reading]) -> None:
+        """The board shows legal partial plays (`good`): go on from the likeliest one."""
+        chosen = _likeliest(moving, good)
+        if chosen is None:
+            # Several partial plays explain the board (checkers hidden on full points):
+            # keep the last one we knew; the commit decides, asking if need be.
+            moving.reading = Reading(moving.node)
+            return
+        if chosen.node != moving.node:
+            self._moved(moving, moving.node, chosen.node)
+            moving.node = chosen.node
+        moving.reading = chosen
+        if chosen.in_hand is None:
+            moving.in_hand_since = None
+        elif moving.in_hand_since is None:
+            moving.in_hand_since = self.board.now
+        if moving.following:
+            self.follow_plan()
+        elif moving.hinted is not None and not on_the_way(moving, moving.node):
+            self.state.advice.hint = moving.hinted = None  # the board left a human's hint
+
+    def follow_plan(self) -> None:
+        """Commit the computer's play once the board can show it with nothing in hand (a
+        checker put in a tray without switches reads as lifted until then)."""
+        moving = self.state.moving
+        if moving is None or not moving.following or moving.hinted is None or self.board.seen is None:
+            return
+        tracker = moving.tracker
+        if any(reading.node == moving.hinted and reading.settled
+               for reading in tracker.explain(self.board.seen) if tracker.plausible(reading)):
+            self.commit(moving.hinted)
+
+    def _seen(self) -> tuple[int, ...]:
+        return self.board.seen or ()
+
+    def _one_checker_moved(self, moving: Moving) -> tuple[Location, Location] | None:
         """(from, to) if the board differs from the current node by one of the mover's
         checkers having moved, with a blot hit on the way still allowed for."""
-        missing, extra = self.sensing.difference(self.seen, self.sensing.of(self.node.position))
+        missing, extra = self.board.sensing.difference(self._seen(), self.board.expected(moving.node.position))
         if len(missing) != 1 or len(extra) != 1 or sum(missing.values()) != 1 or sum(extra.values()) != 1:
             return None
         (source,), (destination,) = missing, extra
-        if source == tray(self.turn) or source == bar(self.turn.opponent):
+        side = self.state.current_turn()
+        if source == tray(side) or source == bar(side.opponent):
             return None
-        if isinstance(source, int) and self.node.position.at(source)[0] is not self.turn:
+        if isinstance(source, int) and moving.node.position.at(source)[0] is not side:
             return None
         return source, destination
 
-    def _why_not(self, source: Location, destination: Location) -> str:
+    def _why_not(self, moving: Moving, source: Location, destination: Location) -> str:
         """Why the mover's checker may not go from `source` to `destination` now."""
-        side, node, tree = self.turn, self.node, self.tree
-        own = node.position.checkers(side)
+        side, node = self.state.current_turn(), moving.node
         name = describe(destination)
-        if own[24] and source != bar(side):
+        if node.position.checkers(side)[24] and source != bar(side):
             return "a checker on the bar must enter first"
         if destination in (bar(side), bar(side.opponent), tray(side.opponent)):
             return f"a checker may not be put on {name}"
-        start = BAR if source == bar(side) else absolute_point(side, source)
-        end = OFF if destination == tray(side) else absolute_point(side, destination)
+        if isinstance(source, str) and source != bar(side):
+            return f"a checker may not be taken from {describe(source)}"  # the opponent's tray
+        start = BAR if source == bar(side) else absolute_point(side, int(source))
+        end = OFF if destination == tray(side) else absolute_point(side, int(destination))
         if end >= start:
             return f"checkers move forward only: {describe(source)} to {name} goes backwards"
         if end != OFF and node.position.checkers(side.opponent)[24 - end] >= 2:
             return f"{name} is blocked: {side.opponent.label} holds it"
         if end == OFF and not node.position.all_home(side):
             return "bearing off needs every checker in the home board"
-        for step, child in _paths(tree, node, start, end):
+        tree = moving.tree
+        for _step, child in _paths(tree, node, start, end):
             if not tree.is_acceptable(child):
                 most, _ = _best_finish(tree, child)
                 if most < tree.most_dice:
@@ -138,166 +164,198 @@ class FollowingTurn:
         dice = " and ".join(str(d) for d in node.dice_left) or "none"
         return f"no die moves a checker from {describe(source)} to {name} (dice left: {dice})"
 
-    def _moved(self, before: PartialPlay, after: PartialPlay) -> None:
+    def _moved(self, moving: Moving, before: PartialPlay, after: PartialPlay) -> None:
         """Step (or undo) events for the board going from `before` to `after`."""
-        side = self.turn
-        forward = _path(self.tree, before, after)
-        backward = None if forward is not None else _path(self.tree, after, before)
+        side, tree = self.state.current_turn(), moving.tree
+        forward = steps_between(tree, before, after)
+        backward = None if forward is not None else steps_between(tree, after, before)
         if forward is None and backward is None:
-            backward = _path(self.tree, self.tree.root, before)
-            forward = _path(self.tree, self.tree.root, after)
+            backward = steps_between(tree, tree.root, before)
+            forward = steps_between(tree, tree.root, after)
         for chain in _chains(backward or []):
-            self._emit({
-                "event": "undo",
-                "player": side.label,
-                "from": location_of(side, chain[-1].destination),
-                "to": location_of(side, chain[0].source),
-            })
+            self.emit(ev.Undo(side, location_of(side, chain[-1].destination), location_of(side, chain[0].source)))
         for chain in _chains(forward or []):
-            self._emit({
-                "event": "step",
-                "player": side.label,
-                "from": location_of(side, chain[0].source),
-                "to": location_of(side, chain[-1].destination),
-                "hit": any(step.hit for step in chain),
-            })
+            self.emit(ev.Step(side, location_of(side, chain[0].source), location_of(side, chain[-1].destination),
+                              any(step.hit for step in chain)))
 
-    def _try_commit(self) -> None:
-        tree, tracker = self.tree, self.tracker
-        readings = [r for r in tracker.explain(self.seen) if tracker.plausible(r)] if self.seen else []
-        complete = {}
+    # -- the turn button -----------------------------------------------------------------
+
+    def choose_next(self) -> None:
+        """Show the next of the plays the switches cannot tell apart."""
+        moving = self.state.current_roll()
+        moving.choice = (moving.choice + 1) % len(moving.candidates)
+
+    def choose_this(self) -> None:
+        """Commit the play shown among those the switches cannot tell apart."""
+        moving = self.state.current_roll()
+        self.commit(moving.candidates[moving.choice])
+
+    def try_commit(self) -> None:
+        """The mover pressed *turn*: commit the play the board shows, ask which one it
+        is, or say what is missing."""
+        moving = self.state.current_roll()
+        tree, tracker = moving.tree, moving.tracker
+        seen = self.board.seen
+        readings = [r for r in tracker.explain(seen) if tracker.plausible(r)] if seen else []
+        complete: dict[object, PartialPlay] = {}
         for reading in readings:
             if reading.settled and tree.is_complete(reading.node):
                 complete.setdefault(reading.node.position, reading.node)
         if len(complete) == 1:
-            self._commit(next(iter(complete.values())))
+            self.commit(next(iter(complete.values())))
             return
         if len(complete) > 1:
-            self.candidates = list(complete.values())
-            self.choice = 0
-            self.phase = "choose"
-            self._emit({
-                "event": "ambiguous",
-                "player": self.turn.label,
-                "candidates": [format_play(_steps_to(tree, node)) for node in self.candidates],
-            })
+            moving.candidates = list(complete.values())
+            moving.choice = 0
+            self.state.phase = Phase.CHOOSE
+            self.emit(ev.Ambiguous(self.state.current_turn(),
+                                   tuple(format_play(steps_to(tree, node)) for node in moving.candidates)))
             return
-        if self._contradicts_a_choice(readings):
+        if self._contradicts_a_choice(moving, readings):
             return
-        held = {reading.in_hand for reading in readings}
-        if (len(held) == 1 and None not in held and self.mismatch is None and self.in_hand_since is not None
-                and self.now - self.in_hand_since + 1e-9 >= GRACE):
-            # A checker "in hand" all along while the player commits: more likely a switch
-            # that does not close under a checker than a hand holding one.
-            self._mismatch({held.pop(): 1}, {})
+        if self._held_all_along(moving, readings):
             return
-        reason, points = self._why_not_complete(readings)
-        refusal = {"event": "rejected", "player": self.turn.label, "reason": reason, "points": points}
-        if self.lenient:
-            self.lenient_offer = True
-            refusal["lenient"] = f"{self.turn.opponent.label} may accept the play as made with {self.turn.opponent.label}.turn"
-        self._emit(refusal)
-        self.rejected = refusal  # lit until the board changes
+        self._refuse_commit(moving, readings)
 
-    def _contradicts_a_choice(self, readings: list[Reading]) -> bool:
+    def _held_all_along(self, moving: Moving, readings: list[Reading]) -> bool:
+        """A checker "in hand" all along while the player commits: more likely a switch
+        that does not close under a checker than a hand holding one (a mismatch)."""
+        held = {reading.in_hand for reading in readings}
+        since = moving.in_hand_since
+        if (len(held) == 1 and None not in held and self.state.trouble.mismatch is None and since is not None
+                and self.board.now - since + 1e-9 >= GRACE):
+            hand = held.pop()
+            assert hand is not None  # `None not in held`
+            self.watch.pause({hand: 1}, {})
+            return True
+        return False
+
+    def _refuse_commit(self, moving: Moving, readings: list[Reading]) -> None:
+        side = self.state.current_turn()
+        reason, points = self._why_not_complete(moving, readings)
+        lenient = None
+        if self.state.setup.lenient:
+            moving.lenient_offer = True
+            lenient = f"{side.opponent.label} may accept the play as made with {side.opponent.label}.turn"
+        self.state.rejected = ev.Rejected(side, reason, tuple(points), lenient)  # lit until the board changes
+        self.emit(self.state.rejected)
+
+    def _contradicts_a_choice(self, moving: Moving, readings: list[Reading]) -> bool:
         """A commit that the switches only explain with a checker in hand from a point the
         game believes fuller than its switches can count, after a reading was chosen this
         game: the chosen reading may have been the wrong one, and the board holds fewer
         checkers there than the game has.  Said as a mismatch (put a checker back there),
         never as a checker in hand; play goes on once the board is put right."""
-        if not self.guessed or self.rejected is not None:
+        if not self.state.guessed or self.state.rejected is not None:
             return False
-        complete = [r for r in readings if r.in_hand is not None and self.tree.is_complete(r.node)]
+        complete = [r for r in readings if r.in_hand is not None and moving.tree.is_complete(r.node)]
         if not complete:
             return False
         reading = complete[0]
         hand = reading.in_hand
-        believed = checkers_on(reading.node.position, hand)
-        if believed < self.sensing.limits[self.sensing.index[hand]]:
+        assert hand is not None  # the readings kept have a checker in hand
+        sensing = self.board.sensing
+        if checkers_on(reading.node.position, hand) < sensing.limits[sensing.index[hand]]:
             return False
-        missing, extra = self.sensing.difference(self.seen, self.sensing.of(reading.node.position))
-        self.mismatch = {"missing": missing, "extra": extra}
-        self.unexplained_since = self.now
-        self._emit({
-            "event": "mismatch",
-            "missing": {str(loc): n for loc, n in missing.items()},
-            "extra": {str(loc): n for loc, n in extra.items()},
-            "reason": (f"the board has fewer checkers on {describe(hand)} than the game: a reading "
-                       "chosen earlier this game was not the play made; put the checkers as lit"),
-        })
+        missing, extra = sensing.difference(self._seen(), sensing.of(reading.node.position))
+        self.state.trouble.unexplained_since = self.board.now
+        self.watch.pause(missing, extra, reason=(
+            f"the board has fewer checkers on {describe(hand)} than the game: a reading "
+            "chosen earlier this game was not the play made; put the checkers as lit"))
         return True
 
-    def _why_not_complete(self, readings: list[Reading]) -> tuple[str, list[Location]]:
-        side = self.turn
-        if self.rejected is not None and self.rejected["points"]:
-            reason, take_back = self.rejected["reason"], "take back the checker that may not stand there: "
-            return take_back + reason.removeprefix(take_back), self.rejected["points"]
+    def _why_not_complete(self, moving: Moving, readings: list[Reading]) -> tuple[str, list[Location]]:
+        rejected = self.state.rejected
+        if rejected is not None and rejected.points:
+            reason, take_back = rejected.reason, "take back the checker that may not stand there: "
+            return take_back + reason.removeprefix(take_back), list(rejected.points)
         for reading in readings:
             if reading.in_hand is not None:
                 return "a checker is still in hand: put it down first", [reading.in_hand]
             if reading.pending:
                 return "the hit checker must go to the bar first", in_order(reading.pending)
-        if self.mismatch is not None or not readings:
+        if self.state.trouble.mismatch is not None or not readings:
             return "the board does not show a legal play", []
-        node = readings[0].node
-        if not self.tree.is_acceptable(node):
+        node, tree = readings[0].node, moving.tree
+        if not tree.is_acceptable(node):
             return "this play cannot be completed legally", []
-        movable = in_order({location_of(side, step.source) for step, _ in self.tree.steps(node)})
+        side = self.state.current_turn()
+        movable = in_order({location_of(side, step.source) for step, _ in tree.steps(node)})
         dice = " and ".join(str(d) for d in node.dice_left)
         return f"the play is not finished: {dice} still to play", movable
 
-    def _commit(self, node: PartialPlay) -> None:
-        side = self.turn
-        self.phase = "move"
-        self.candidates = []
-        if node != self.node:
+    def commit(self, node: PartialPlay) -> None:
+        """Commit the play that ends at `node` (steps the switches could not see first)."""
+        state, moving = self.state, self.state.current_roll()
+        side = state.current_turn()
+        state.phase = Phase.MOVE
+        moving.candidates = []
+        if node != moving.node:
             # Steps the switches could not see (a checker put down on a full point).
-            self._moved(self.node, node)
-            self.node = node
-        steps = _steps_to(self.tree, node)
+            self._moved(moving, moving.node, node)
+            moving.node = node
         after = node.position
         over = after.winner() is not None
-        game = self.game.end_turn()
-        coach = self.coach_request()  # asked with the position before the play
-        self._emit({
-            "event": "play",
-            "player": side.label,
-            "dice": list(self.dice),
-            "move": format_play(steps),
-            "position_id": position_id(after, side.opponent),
-            "match_id": match_id(game.match_key(over=over)),
-        })
+        game = state.current_game().end_turn()
+        coach = state.coach_request()  # asked with the position before the play
+        dice = moving.dice
+        play = ev.Play(side, (dice.first, dice.second), format_play(steps_to(moving.tree, node)),
+                       position_id(after, side.opponent), match_id(game.match_key(over=over)))
+        self.emit(play)
         if over:
-            self._game_over(self.game.result(after))
+            self.end_game(state.current_game().result(after))
         elif coach is not None:
-            self.wants_advice = coach | {"played": self._out[-1]["move"], "after": self._out[-1]["position_id"]}
+            state.advice.wants = replace(coach, played=play.move, after=play.position_id)
 
-    def _accept_as_made(self) -> None:
+    def accept_as_made(self) -> None:
         """Lenient mode: the opponent accepts an illegal play; the game goes on from the board."""
-        side = self.turn
-        self.lenient_offer = False
+        state, moving = self.state, self.state.current_roll()
+        side = state.current_turn()
+        moving.lenient_offer = False
         try:
-            after = position_as_made(self.sensing, self.seen, self.position, side)
+            after = position_as_made(self.board.sensing, self._seen(), state.position, side)
         except ValueError as error:
-            self._emit({"event": "rejected", "player": side.opponent.label,
-                        "reason": f"cannot accept the play as made: {error}", "points": []})
+            self.emit(ev.Rejected(side.opponent, f"cannot accept the play as made: {error}"))
             return
         over = after.winner() is not None
-        self._emit({
-            "event": "play",
-            "player": side.label,
-            "dice": list(self.dice),
-            "move": describe_change(self.position, after, side),
-            "position_id": position_id(after, side.opponent),
-            "match_id": match_id(self.game.end_turn().match_key(over=over)),
-            "lenient": True,
-        })
+        dice = moving.dice
+        self.emit(ev.Play(side, (dice.first, dice.second), describe_change(state.position, after, side),
+                          position_id(after, side.opponent),
+                          match_id(state.current_game().end_turn().match_key(over=over)), lenient=True))
         if over:
-            self._game_over(self.game.result(after))
+            self.end_game(state.current_game().result(after))
+
+    def end_game(self, result: GameResult) -> None:
+        """The game is won: its ``game_over``, and the match's end if it ends the match."""
+        for event in ev.game_end(self.state.session, result):
+            self.emit(event)
 
 
+def _likeliest(moving: Moving, good: list[Reading]) -> Reading | None:
+    """The reading of the board to go on from, among legal ones; None when the switches
+    cannot tell several partial plays apart."""
+    settled = [r for r in good if r.settled]
+    ahead = [r for r in settled if r.node != moving.node and on_the_way(moving, r.node)]
+    if ahead:
+        # Following a hinted play: a checker gone from its lit point into a tray
+        # without switches is borne off as the hint says, not in hand.
+        return min(ahead, key=lambda r: len(r.node.dice_left))
+    here = [r for r in good if r.node == moving.node]
+    if here:
+        return min(here, key=lambda r: not r.settled)
+    if len({r.node.position for r in settled}) == 1:
+        return settled[0]
+    if len({r.node for r in good}) == 1:
+        return good[0]
+    return None
 
-def _path(tree: PlayTree, start: PartialPlay, goal: PartialPlay) -> list[Step] | None:
+
+def on_the_way(moving: Moving, node: PartialPlay) -> bool:
+    """Whether the hinted play can still be reached from `node`."""
+    return moving.hinted is not None and steps_between(moving.tree, node, moving.hinted) is not None
+
+
+def steps_between(tree: PlayTree, start: PartialPlay, goal: PartialPlay) -> list[Step] | None:
     """The steps from `start` down the tree to `goal`, or None if `goal` is not below it.
 
     Breadth first; each node found keeps the node and step it was found from, so
@@ -325,8 +383,9 @@ def _path(tree: PlayTree, start: PartialPlay, goal: PartialPlay) -> list[Step] |
     return None
 
 
-def _steps_to(tree: PlayTree, node: PartialPlay) -> list[Step]:
-    return _path(tree, tree.root, node) or []
+def steps_to(tree: PlayTree, node: PartialPlay) -> list[Step]:
+    """The steps from the roll's start to `node`."""
+    return steps_between(tree, tree.root, node) or []
 
 
 def _chains(steps: list[Step]) -> list[list[Step]]:
@@ -340,7 +399,7 @@ def _chains(steps: list[Step]) -> list[list[Step]]:
     return chains
 
 
-def _paths(tree: PlayTree, node: PartialPlay, start: int, end: int):
+def _paths(tree: PlayTree, node: PartialPlay, start: int, end: int) -> Iterator[tuple[Step, PartialPlay]]:
     """Every (last step, node) a single checker reaches from `start` to `end` (own count)."""
     frontier = [(node, start)]
     while frontier:

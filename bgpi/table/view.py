@@ -9,87 +9,151 @@ are `bgpi.table.lights`' business.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from bgpi.board.locations import (
+    BARS,
     LOCATIONS,
+    TRAYS,
     Location,
     bar,
     checkers_on,
     location_of,
-    tray,
 )
 from bgpi.rules.ids import match_id, position_id
 from bgpi.rules.position import BAR, Position, Side, absolute_point
+from bgpi.rules.session import Game
+from bgpi.table import events as ev
 from bgpi.table.lights import Lighting, Prompt
+from bgpi.table.phases import CubeWord, Phase
+from bgpi.table.state import Board, Moving, TableState
+from bgpi.table.turn import on_the_way, steps_between
+
+Roles = dict[Location, str]
+
+_EMPTY = Position((0,) * 25, (0,) * 25)
 
 
 class TableView:
-    """The part of `Table` that says what the board shows."""
+    """The part of the table that says what the board shows.
 
-    _lights: Lighting | None = None  # lighting() until an input changes the table
+    Reads the whole state and the board; changes nothing."""
+
+    def __init__(self, state: TableState, board: Board) -> None:
+        self.state, self.board = state, board
 
     def lighting(self) -> Lighting:
-        """The roles of the board's locations now (blinking is the lights layer's business).
-
-        The shell asks at every scan; it is worked out again only after an input
-        that may have changed it (`Table.handle`)."""
-        if self._lights is None:
-            self._lights = self._lighting()
-        return self._lights
-
-    def _lighting(self) -> Lighting:
+        """The roles of the board's locations now (blinking is the lights layer's business)."""
+        state = self.state
         roles, hint_from = self.hint_roles()  # under everything else
         combined: set[Location] = set()
-        dice = self._dice_shown()
-        if self.phase == "setup":
-            missing, extra = self.sensing.difference(self.seen or self.sensing.of(Position((0,) * 25, (0,) * 25)), self._expected())
-            roles.update({location: "setup" for location in missing})
-            roles.update({location: "extra" for location in extra})
-        elif self.mismatch is not None:
-            roles.update({location: "missing" for location in self.mismatch["missing"]})
-            roles.update({location: "extra" for location in self.mismatch["extra"]})
-        elif self.phase == "choose":
-            # The candidate shown as a play: where its checkers came from and went to.
-            shown = self.candidates[self.choice].position
-            for location in LOCATIONS:
-                after, before = checkers_on(shown, location), checkers_on(self.position, location)
-                if after != before:
-                    roles[location] = "destination" if after > before else "source"
-        elif self.phase == "move" and self.reading is not None:
-            reading, side = self.reading, self.turn
-            for point in reading.pending:
-                roles[point] = "hit"
-            if reading.in_hand is not None and reading.node == self.node:
-                source = reading.in_hand
-                roles[source] = "source"
-                if source in (bar(side), tray(side)) or (isinstance(source, int) and self.node.position.at(source)[0] is side):
-                    start = BAR if source == bar(side) else absolute_point(side, source) if isinstance(source, int) else None
-                    if start is not None:
-                        for reach in self.tree.reaches(self.node, start):
-                            location = location_of(side, reach.destination)
-                            if roles.get(location) != "destination":
-                                roles[location] = "destination"
-                                if reach.dice > 1:
-                                    combined.add(location)
-                                else:
-                                    combined.discard(location)
-            if self.rejected is not None:
-                for location in self.rejected["points"]:
-                    roles[location] = "rejected"
+        moving = state.moving
+        if state.phase == Phase.SETUP:
+            self._setup_roles(roles)
+        elif state.trouble.mismatch is not None:
+            roles.update({location: "missing" for location in state.trouble.mismatch.missing})
+            roles.update({location: "extra" for location in state.trouble.mismatch.extra})
+        elif state.phase == Phase.CHOOSE and moving is not None:
+            self._candidate_roles(roles, moving)
+        elif state.phase == Phase.MOVE and moving is not None:
+            combined = self._moving_roles(roles, moving)
         combined = {location for location in combined if roles[location] == "destination"}
         hint_from = {location for location in hint_from if roles.get(location) == "hint"}
         return Lighting(roles=roles, combined=frozenset(combined), hint_from=frozenset(hint_from),
-                        dice=dice, turn=self.turn, prompt=self.prompt())
+                        dice=self._dice_shown(), turn=state.turn, prompt=self.prompt())
+
+    def _setup_roles(self, roles: Roles) -> None:
+        """Setting up: where checkers are missing, and where there are too many."""
+        board = self.board
+        seen = board.seen or board.expected(_EMPTY)
+        missing, extra = board.sensing.difference(seen, board.expected(self.state.position))
+        roles.update({location: "setup" for location in missing})
+        roles.update({location: "extra" for location in extra})
+
+    def _candidate_roles(self, roles: Roles, moving: Moving) -> None:
+        """The candidate shown as a play: where its checkers came from and went to."""
+        shown = moving.candidates[moving.choice].position
+        for location in LOCATIONS:
+            after, before = checkers_on(shown, location), checkers_on(self.state.position, location)
+            if after != before:
+                roles[location] = "destination" if after > before else "source"
+
+    def _moving_roles(self, roles: Roles, moving: Moving) -> set[Location]:
+        """Moving: hits awaited on the bar, the lifted checker's source and where it may
+        go (returned: those reached with more than one die), refused placements."""
+        reading, combined = moving.reading, set()
+        for point in reading.pending:
+            roles[point] = "hit"
+        source = reading.in_hand
+        if source is not None and reading.node == moving.node:
+            roles[source] = "source"
+            combined = self._destinations(roles, moving, source)
+        if self.state.rejected is not None:
+            for location in self.state.rejected.points:
+                roles[location] = "rejected"
+        return combined
+
+    def _destinations(self, roles: Roles, moving: Moving, source: Location) -> set[Location]:
+        side, node = self.state.current_turn(), moving.node
+        if source == bar(side):
+            start = BAR
+        elif isinstance(source, int) and node.position.at(source)[0] is side:
+            start = absolute_point(side, source)
+        else:
+            return set()  # a checker from the tray, or not the mover's: nowhere to go
+        combined: set[Location] = set()
+        for reach in moving.tree.reaches(node, start):
+            location = location_of(side, reach.destination)
+            if roles.get(location) != "destination":
+                roles[location] = "destination"
+                if reach.dice > 1:
+                    combined.add(location)
+                else:
+                    combined.discard(location)
+        return combined
+
+    def hint_roles(self) -> tuple[Roles, set[Location]]:
+        """The `hint` roles now, and which of them blink (the checker to move, or a 'no')."""
+        advice = self.state.advice
+        hint = advice.hint
+        if hint is None and advice.hint_failed is not None:
+            # No engine answered the hint button: all four corners of the bar and trays
+            # blink blue for a moment, a look no advice ever has.
+            corners: set[Location] = {*BARS, *TRAYS}
+            return dict.fromkeys(corners, "hint"), corners
+        if hint is None and advice.coached is not None:
+            # The better play, flashed where the play made lost too much: its checkers' points.
+            coached = advice.coached
+            return ({**dict.fromkeys(coached.from_, "hint"), **dict.fromkeys(coached.to, "hint")},
+                    set(coached.from_) - set(coached.to))
+        if hint is None:
+            return {}, set()
+        if isinstance(hint, ev.CubeHint):
+            sides = tuple(Side) if hint.advice == CubeWord.BEAVER else (hint.player,)
+            roles: Roles = {bar(side): "hint" for side in sides}
+            return roles, set() if hint.advice.yes else set(roles)
+        moving = self.state.moving
+        if self.state.phase != Phase.MOVE or moving is None or moving.hinted is None \
+                or not on_the_way(moving, moving.node):
+            return {}, set()
+        steps = steps_between(moving.tree, moving.node, moving.hinted)
+        if not steps:
+            return {}, set()
+        side = self.state.current_turn()
+        source, destination = location_of(side, steps[0].source), location_of(side, steps[0].destination)
+        return {source: "hint", destination: "hint"}, {source}
 
     def _dice_shown(self) -> tuple[int, int] | None:
         """The roll on the dice LEDs; when only one of two different dice can be played,
         the playable one first (the lights show the second die red)."""
-        if not self.dice:
+        dice = self.state.dice
+        if not dice:
             return None
-        first, second = self.dice
-        if self.tree is not None and first != second and self.tree.most_dice == 1:
-            playable = {step.die for step, child in self.tree.steps(self.tree.root)
-                        if self.tree.is_acceptable(child)}
+        first, second = dice.first, dice.second
+        moving = self.state.moving
+        if moving is not None and first != second and moving.tree.most_dice == 1:
+            tree = moving.tree
+            playable = {step.die for step, child in tree.steps(tree.root) if tree.is_acceptable(child)}
             if playable == {second}:
                 return second, first
         return first, second
@@ -97,78 +161,87 @@ class TableView:
     def prompt(self) -> Prompt | None:
         """What the board waits for, who answers and with which button; None in the
         moments nobody is asked (the dice rolling, a game ending)."""
-        phase, turn = self.phase, self.turn
-        if self.mismatch is not None:
+        state = self.state
+        phase = state.phase
+        if state.trouble.mismatch is not None:
             return Prompt("mismatch")
-        if phase == "new_session":
+        if phase == Phase.NEW_SESSION:
             return Prompt("new_session", None, {**_both("cube", "next choice"), **_both("turn", "start it"),
                                                 **_both("cube", "back", held=True)},
-                          number=self.choosing)
-        if phase == "match_over":
-            winner = self.session.winner
+                          number=state.choosing)
+        if phase == Phase.MATCH_OVER:
+            winner = state.session.winner
             return Prompt("match_over", winner, {**_both("turn", "new match"), **_both("cube", "choose session")},
-                          number=self.session.score[winner])
-        if phase == "setup":
+                          number=None if winner is None else state.session.score[winner])
+        if phase == Phase.SETUP:
             return self._setup_prompt()
-        if phase == "roll":
-            return self._roll_prompt(turn, self.game)
-        if phase == "doubled":
-            taker = self.game.cube.offer.taker
-            if self.drop_asked is not None:
-                return Prompt("confirm_drop", taker, _own(taker, cube="drop", turn="back"))
-            answers = _own(taker, turn="take", cube="drop (press twice)")
-            if self.game.why_not_beaver(taker) is None:
-                answers[f"hold {taker.label}.cube"] = "beaver"
-            return Prompt("doubled", taker, answers)
-        if phase == "choose":
+        if phase == Phase.ROLL:
+            return _roll_prompt(state.current_turn(), state.current_game())
+        if phase == Phase.DOUBLED:
+            return self._doubled_prompt()
+        if phase == Phase.CHOOSE:
+            turn = state.current_turn()
             return Prompt("choose", turn, _own(turn, cube="next reading", turn="this reading"))
-        if phase == "move":
-            most, steps = self.tree.most_dice, len(self.dice.steps)
-            dead = 0 if most == steps else 2 if most == 0 else 1
-            answers = _own(turn, turn="pass" if dead == 2 else "commit")
-            if self.lenient_offer:
-                answers[f"{turn.opponent.label}.turn"] = "accept the play as made"
-            return Prompt("no_play" if dead == 2 else "move", turn, answers, dead_dice=dead)
+        if phase == Phase.MOVE:
+            return self._move_prompt(state.current_turn(), state.current_roll())
         return None
 
+    def _doubled_prompt(self) -> Prompt:
+        game = self.state.current_game()
+        taker = self.state.asked()
+        if self.state.drop_asked is not None:
+            return Prompt("confirm_drop", taker, _own(taker, cube="drop", turn="back"))
+        answers = _own(taker, turn="take", cube="drop (press twice)")
+        if game.why_not_beaver(taker) is None:
+            answers[f"hold {taker.label}.cube"] = "beaver"
+        return Prompt("doubled", taker, answers)
+
+    def _move_prompt(self, turn: Side, moving: Moving) -> Prompt:
+        most, steps = moving.tree.most_dice, len(moving.dice.steps)
+        dead = 0 if most == steps else 2 if most == 0 else 1
+        answers = _own(turn, turn="pass" if dead == 2 else "commit")
+        if moving.lenient_offer:
+            answers[f"{turn.opponent.label}.turn"] = "accept the play as made"
+        return Prompt("no_play" if dead == 2 else "move", turn, answers, dead_dice=dead)
+
     def _setup_prompt(self) -> Prompt:
-        set_up = self.seen is not None and self.seen == self._expected()
+        state = self.state
+        set_up = self.board.seen is not None and self.board.seen == self.board.expected(state.position)
         new_session = _both("cube", "new session")
-        if set_up and self.practice_turn is not None:
+        on_roll = state.setup.practice_turn
+        if set_up and on_roll is not None:
             # The practice position is set: its player on roll starts the game.
-            on_roll = self.practice_turn
-            prompt = self._roll_prompt(on_roll, self.practice_game())
+            prompt = _roll_prompt(on_roll, state.practice_game())
             others = _own(on_roll.opponent, cube="new session")
             return replace(prompt, answers={**others, **prompt.answers})
         if set_up:
             return Prompt("opening", None, {**_both("turn", "opening roll"), **new_session})
-        if self.last_result is not None:
-            winner = Side.parse(self.last_result["winner"])
-            return Prompt("game_over", winner, new_session, number=self.last_result["points"])
+        if state.last_result is not None:
+            return Prompt("game_over", state.last_result.winner, new_session, number=state.last_result.points)
         return Prompt("setup", None, new_session)
 
-    @staticmethod
-    def _roll_prompt(side: Side, game) -> Prompt:
-        if game.may_double(side):
-            return Prompt("roll_or_double", side, _own(side, turn="roll", cube="double"))
-        return Prompt("roll", side, _own(side, turn="roll"))
+    def state_event(self) -> dict[str, Any]:
+        """The `state` event: where the table stands, in its JSON form."""
+        state = self.state
+        turn = state.turn
+        dice = (state.dice.first, state.dice.second) if state.dice else None
+        moving = state.moving
+        board = None
+        if moving is not None and moving.node != moving.tree.root and turn is not None:
+            board = position_id(moving.node.position, turn)
+        game_match = None
+        if state.game is not None:
+            game_match = match_id(state.game.match_key(dice or (0, 0)))
+        return ev.State(
+            state.phase, turn, dice, position_id(state.position, Side.WHITE if turn is None else turn),
+            game_match, state.session.score.as_dict(), board,
+        ).to_json()
 
-    def state_event(self) -> dict:
-        """The `state` event: where the table stands."""
-        turn = self.turn
-        phase = {"over": "game_over"}.get(self.phase, self.phase)
-        event = {
-            "event": "state",
-            "phase": phase,
-            "turn": None if turn is None else turn.label,
-            "dice": list(self.dice) if self.dice else None,
-            "position_id": position_id(self.position, Side.WHITE if turn is None else turn),
-            "match_id": None if turn is None else match_id(self.game.match_key(tuple(self.dice) if self.dice else (0, 0))),
-            "score": self.session.score.as_dict(),
-        }
-        if self.node is not None and self.node != self.tree.root:
-            event["board_position_id"] = position_id(self.node.position, turn)
-        return event
+
+def _roll_prompt(side: Side, game: Game) -> Prompt:
+    if game.may_double(side):
+        return Prompt("roll_or_double", side, _own(side, turn="roll", cube="double"))
+    return Prompt("roll", side, _own(side, turn="roll"))
 
 
 def _both(kind: str, word: str, held: bool = False) -> dict[str, str]:

@@ -40,8 +40,8 @@ from aiohttp import web
 
 from bgpi.board.profile import Geometry
 from bgpi.exc import JournalError, MatError, ScriptError
-from bgpi.rules.matfile import mat_record
-from bgpi.rules.sgffile import sgf_record
+from bgpi.records.matfile import mat_record
+from bgpi.records.sgffile import sgf_record
 from bgpi.shell.journal import journal_path
 from bgpi.shell.script import StartingBoard, Wait, parse_script
 from bgpi.shell.sessions import sessions

@@ -9,14 +9,17 @@ sentences and the current game's plays and cube actions.  Pure: no clock, no I/O
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from bgpi.shell.words import say
+from bgpi.table import events as ev
 
 SENTENCES = 40
 """How many recent sentences a `Story` keeps: what fits beside the board."""
 
-PLAY_LIST_EVENTS = ("play", "double", "take", "drop", "beaver")
+PLAY_LIST_EVENTS = (ev.Play.kind, ev.Double.kind, ev.Take.kind, ev.Drop.kind, ev.Beaver.kind)
 """The events the play list of a game shows, as GNU Backgammon's game list does."""
 
 
@@ -31,24 +34,24 @@ class Story:
     """
 
     sentences: deque[str] = field(default_factory=lambda: deque(maxlen=SENTENCES))
-    plays: list[dict] = field(default_factory=list)
+    plays: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
-    def of(cls, events) -> Story:
+    def of(cls, events: Iterable[Mapping[str, Any]]) -> Story:
         """The story of `events` so far (a journal read back on resuming)."""
         story = cls()
         for event in events:
             story.hear(event)
         return story
 
-    def hear(self, event: dict) -> None:
-        """Take in one table-log event."""
+    def hear(self, event: Mapping[str, Any]) -> None:
+        """Take in one table-log event (its JSON form: the page hears older logs too)."""
         kind = event.get("event")
-        if kind in ("session", "start"):
+        if kind in (ev.NewSession.kind, ev.Start.kind):
             self.plays = []
         elif kind in PLAY_LIST_EVENTS:
             entry = {"player": event.get("player"), "kind": kind}
-            if kind == "play":
+            if kind == ev.Play.kind:
                 entry |= {"dice": event.get("dice"), "move": event.get("move", "")}
             else:
                 entry["cube"] = event.get("cube")
@@ -57,6 +60,6 @@ class Story:
         if sentence:
             self.sentences.append(sentence)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The story as the page's view holds it (copies: safe to hand to another thread)."""
         return {"words": list(self.sentences), "plays": [dict(entry) for entry in self.plays]}

@@ -16,8 +16,8 @@ from bgpi.cli import export as export_cli
 from bgpi.cli import main
 from bgpi.cli.selfplay import self_play_log
 from bgpi.exc import MatError, UsageError
+from bgpi.records.matfile import mat_record
 from bgpi.rules.ids import position_from_id
-from bgpi.rules.matfile import mat_record
 from bgpi.rules.position import Side
 from bgpi.rules.result import GameResult, ResultKind
 from bgpi.rules.session import Session, Settings

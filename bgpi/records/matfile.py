@@ -40,25 +40,30 @@ A session starts at its `session` event, which the controller writes as
 ``"players": {"white": NAME, "black": NAME}`` are read from ``config`` or from
 the event itself, all optional.  Without a session event the log is money
 play between "white" and "black".  Only the last session of the log is
-written.  What the format cannot hold comes with a warning naming the game: automatic doubles (gnubg counts such a game at a
-lower cube), and a play that does not follow from the game's position (a
-practice position, or an illegal play accepted in lenient mode): that game is
-written up to the play before it, and its ``Wins`` line lets gnubg score it
+written.  What the format cannot hold comes with a warning naming the game:
+automatic doubles (gnubg counts such a game at a lower cube), and a play
+that does not follow from the game's position (a practice position, or an
+illegal play accepted in lenient mode): that game is written up to the play
+before it, and its ``Wins`` line lets gnubg score it
 as a resignation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bgpi.exc import MatError
+from bgpi.exc import MatError, RecordError
 from bgpi.rules.ids import position_id
 from bgpi.rules.movegen import legal_plays
 from bgpi.rules.notation import format_play
 from bgpi.rules.play import Dice, Play, Step
 from bgpi.rules.position import BAR, OFF, Position, Side
+from bgpi.table import events as ev
+
+Handlers = Mapping[str, Callable[[Mapping[str, Any]], None]]
+"""A record's writer: the handler of each kind of event it writes."""
 
 LEFT_WIDTH = 27  # gnubg writes the left cell as "%3d) %-27s "
 WINS_INDENT = {Side.WHITE: 6, Side.BLACK: 34}  # where gnubg puts "Wins" under each column
@@ -83,7 +88,7 @@ def mat_record(events: Iterable[Mapping[str, Any]]) -> MatRecord:
     """
     session, played = last_session(events)
     writer = _Writer()
-    hand_over(played, writer, writer.warnings)
+    hand_over(played, writer.handlers, writer.warnings)
     config = session.get("config")
     settings = {**session, **config} if isinstance(config, Mapping) else session
     text = _layout(_match_length(settings), _names(settings), writer.games)
@@ -110,7 +115,7 @@ class _Game:
 
 
 class _Writer:
-    """Collects the games of a session from its events, one `on_<event>` per kind.
+    """Collects the games of a session from its events, one handler a kind (`handlers`).
 
     A handler raises KeyError, TypeError or ValueError for an event it cannot
     use; `mat_record` turns that into a warning.
@@ -120,6 +125,12 @@ class _Writer:
         self.games: list[_Game] = []
         self.warnings: list[str] = []
         self._score = (0, 0)
+
+    @property
+    def handlers(self) -> Handlers:
+        return {ev.Opening.kind: self.on_opening, ev.Play.kind: self.on_play, ev.Double.kind: self.on_double,
+                ev.Beaver.kind: self.on_beaver, ev.Take.kind: self.on_take, ev.Drop.kind: self.on_drop,
+                ev.GameOver.kind: self.on_game_over, ev.MatchOver.kind: self.on_match_over}
 
     def warn(self, text: str) -> None:
         self.warnings.append(text)
@@ -188,14 +199,14 @@ class _Writer:
 
     def on_match_over(self, event: Mapping[str, Any]) -> None:
         if not self.games or self.games[-1].wins is None:
-            raise ValueError("no game has ended")
+            raise RecordError("no game has ended")
         self.games[-1].match_won = True
 
     def _game(self) -> _Game:
         """The game in progress."""
         if self.games and self.games[-1].wins is None:
             return self.games[-1]
-        raise ValueError("no game in progress (no opening event before it)")
+        raise RecordError("no game in progress (no opening event before it)")
 
     def _pending_double(self) -> _Game | None:
         """The game in progress with a double on offer; None when the game was cut."""
@@ -203,7 +214,7 @@ class _Writer:
         if game.cut:
             return None
         if not game.offered:
-            raise ValueError("no double is on offer")
+            raise RecordError("no double is on offer")
         return game
 
     def _cut(self, game: _Game, reason: str) -> None:
@@ -298,27 +309,29 @@ def _names(session: Mapping[str, Any]) -> tuple[str, str]:
 
 def _count(value: object) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"expected a whole number 0 or more, not {value!r}")
+        raise RecordError(f"expected a whole number 0 or more, not {value!r}")
     return value
 
 
 def last_session(events: Iterable[Mapping[str, Any]]) -> tuple[Mapping[str, Any], list[Mapping[str, Any]]]:
     """The last `session` event of a table log ({} when it has none) and the events after it."""
     events = list(events)
-    starts = [i for i, event in enumerate(events) if event.get("event") == "session"]
+    starts = [i for i, event in enumerate(events) if event.get("event") == ev.NewSession.kind]
     if not starts:
         return {}, events
     return events[starts[-1]], events[starts[-1] + 1 :]
 
 
-def hand_over(events: Iterable[Mapping[str, Any]], writer: object, warnings: list[str]) -> None:
-    """Give each event to the writer's `on_<event>` method, where it has one.  An event
-    the method cannot read (a field missing or wrong, or out of place) is skipped, and
+def hand_over(events: Iterable[Mapping[str, Any]], handlers: Handlers, warnings: list[str]) -> None:
+    """Give each event to the handler of its kind, where there is one.  An event the
+    handler cannot read (a field missing or wrong, or out of place) is skipped, and
     `warnings` gets a line naming it and its number in the session: the exporters write
-    what they can of a damaged log rather than nothing."""
+    what they can of a damaged log rather than nothing.  The events are read in their
+    JSON form, as written: a hand-made log or an older version's may leave out keys
+    (the IDs of a play) a record does without."""
     for number, event in enumerate(events, start=1):
         kind = event.get("event")
-        handler = getattr(writer, f"on_{kind}", None) if isinstance(kind, str) else None
+        handler = handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
             continue
         try:

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from bgpi.cli.selfplay import self_play_log
+from bgpi.records.sgffile import sgf_record
 from bgpi.rules.ids import decode_match_id
-from bgpi.rules.sgffile import sgf_record
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios"
 GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")

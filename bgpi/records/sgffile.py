@@ -34,12 +34,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bgpi.exc import RecordError
+from bgpi.records.matfile import Handlers, hand_over, last_session, read_play
 from bgpi.rules.cube import Cube
 from bgpi.rules.ids import decode_match_id, position_from_id
-from bgpi.rules.matfile import hand_over, last_session, read_play
 from bgpi.rules.position import BAR, OFF, Position, Side, absolute_point
 from bgpi.rules.result import GameResult, ResultKind
 from bgpi.rules.session import Score, Session, Settings
+from bgpi.table import events as ev
 
 _PLAYER = {Side.WHITE: "W", Side.BLACK: "B"}
 
@@ -75,7 +77,7 @@ def sgf_record(events: Iterable[Mapping[str, Any]]) -> SgfRecord:
     """
     session_event, played = last_session(events)
     writer = _Writer(session_event)
-    hand_over(played, writer, writer.warnings)
+    hand_over(played, writer.handlers, writer.warnings)
     text = "".join(writer.tree(game) for game in writer.games)
     return SgfRecord(text, len(writer.games), tuple(writer.warnings))
 
@@ -98,6 +100,12 @@ class _Writer:
         self.first_cube = Cube(key.cube_value, key.cube_owner) if key is not None else Cube()
         self.games: list[_Game] = []
         self.warnings: list[str] = []
+
+    @property
+    def handlers(self) -> Handlers:
+        return {ev.Start.kind: self.on_start, ev.Play.kind: self.on_play, ev.Double.kind: self.on_double,
+                ev.Take.kind: self.on_take, ev.Drop.kind: self.on_drop, ev.Beaver.kind: self.on_beaver,
+                ev.GameOver.kind: self.on_game_over}
 
     def on_start(self, event: Mapping[str, Any]) -> None:
         position, on_roll = self.practice or (Position.start(), None)
@@ -151,7 +159,7 @@ class _Writer:
 
     def _game(self) -> _Game:
         if not self.games:
-            raise ValueError("no game has started (no start event before it)")
+            raise RecordError("no game has started (no start event before it)")
         return self.games[-1]
 
     def tree(self, game: _Game) -> str:
@@ -166,7 +174,7 @@ class _Writer:
                 f"[ws:{game.score.white}][bs:{game.score.black}]PW[white]PB[black]"
                 + (f"RU[{rules}]" if rules else "") + (f"RE[{game.result}]" if game.result else ""))
         nodes = [root]
-        if game.on_roll is not None:
+        if game.on_roll is not None and self.practice is not None:
             nodes.append(_setup(*self.practice))
         if game.cube.value != 1:
             nodes.append(f"CV[{game.cube.value}]")

@@ -1,0 +1,56 @@
+"""The table's words for where it stands: its phase, what a roll is wanted for, cube advice.
+
+These are string enums: each compares equal to the word the table log writes, and the
+log's words are read and written only at its edge (`bgpi.table.events`).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Phase(StrEnum):
+    """Where the game stands, as the table's state machine knows it."""
+
+    SETUP = "setup"  # the checkers are being set up for a game
+    NEW_SESSION = "new_session"  # the session chooser is shown
+    OPENING = "opening"  # waiting for the opening roll
+    ROLL = "roll"  # the player on turn rolls or doubles
+    DOUBLED = "doubled"  # a double awaits its answer
+    MOVE = "move"  # the player on turn moves checkers
+    CHOOSE = "choose"  # the switches cannot tell several plays apart: the mover chooses
+    OVER = "over"  # the game is won, its game_over not yet recorded
+    MATCH_OVER = "match_over"
+
+    @property
+    def json(self) -> str:
+        """The phase as the ``state`` event names it: a game won is "game_over"."""
+        return "game_over" if self is Phase.OVER else self.value
+
+    @classmethod
+    def parse(cls, word: str) -> Phase:
+        """The phase a ``state`` event names.  Raises ValueError for another word."""
+        return cls.OVER if word == "game_over" else cls(word)
+
+
+class RollFor(StrEnum):
+    """What the dice the table asks for are for."""
+
+    OPENING = "opening"
+    TURN = "turn"
+
+
+class CubeWord(StrEnum):
+    """The engine's cube advice, in the words gnubg uses."""
+
+    DOUBLE = "double"
+    NO_DOUBLE = "no double"
+    TOO_GOOD = "too good"
+    TAKE = "take"
+    DROP = "drop"
+    BEAVER = "beaver"
+
+    @property
+    def yes(self) -> bool:
+        """Whether the advice says yes (double, take, beaver): shown steady, the rest blinks."""
+        return self in (CubeWord.DOUBLE, CubeWord.TAKE, CubeWord.BEAVER)
