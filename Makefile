@@ -6,13 +6,18 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench clean
+.PHONY: run test lint bench clean
 
 run: $(STAMP)
 	$(BIN)/bgpi run
 
-test: $(STAMP)
+test: lint
 	$(BIN)/python -m pytest -q
+
+# ruff over the whole tree, mypy --strict over the pure core (both configured in pyproject.toml).
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/plays.py

@@ -44,6 +44,7 @@ from bgpi.rules.selfplay import corpus
 from bgpi.shell.advisor import Advisor
 from bgpi.shell.simtable import SimulatedTable
 from bgpi.table.controller import Table
+from bgpi.table.requests import AdviceRequest, Purpose, Question
 from bgpi.table.tracker import Sensing
 
 
@@ -79,20 +80,19 @@ def hint_presses(cases, advisor: Advisor) -> list[float]:
     return times
 
 
-def computer_requests(cases, kind: str) -> list[dict]:
+def computer_requests(cases, kind: str) -> list[AdviceRequest]:
     """The table's requests for the computer's play ("plays") or cube decision ("cube"),
     one per case, the mover as the computer, in money play."""
-    return [{"kind": kind, "for": "computer", "player": side.label,
-             "position_id": position_id(position, side),
-             "match_id": match_id(MatchKey(dice_owner=side, turn=side,
-                                           dice=tuple(dice) if kind == "plays" else (0, 0))),
-             "jacoby": True, "beavers": False}
+    return [AdviceRequest(Question(kind), Purpose.COMPUTER, side, position_id(position, side),
+                          match_id(MatchKey(dice_owner=side, turn=side,
+                                            dice=tuple(dice) if kind == "plays" else (0, 0))),
+                          jacoby=True, beavers=False)
             for position, side, dice in cases]
 
 
-def bridge_query(request: dict, strength: Strength) -> dict:
+def bridge_query(request: AdviceRequest, strength: Strength) -> dict:
     """The backend's request for a table's request (as `Engine.plays` makes it)."""
-    situation, dice = Situation.from_ids(request["position_id"], request["match_id"])
+    situation, dice = Situation.from_ids(request.position_id, request.match_id)
     return {"op": "plays", "limit": 1, **situation.query(dice, strength)}
 
 

@@ -167,7 +167,8 @@ def main() -> None:
             hands = PicoHands(profile, pico)
             whole, host = switch_to_event(profile, board, hands)
             verdict = "met" if statistics.median(whole) < GOAL_MS / 1000 else "MISSED"
-            print(f"switch change -> host's table input ({SWITCH_CHANGES} changes): median {ms(statistics.median(whole))}, "
+            print(f"switch change -> host's table input ({SWITCH_CHANGES} changes): "
+                  f"median {ms(statistics.median(whole))}, "
                   f"max {ms(max(whole))}; goal < {GOAL_MS:g} ms (median): {verdict}")
             firmware = [w - h for w, h in zip(whole, host, strict=True)]
             print(f"  of which the firmware's scan phase and debounce ({profile.sensors.debounce_frames} frames at "

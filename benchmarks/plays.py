@@ -97,7 +97,8 @@ def batch(cases) -> None:
 
         if gnubg_nn is None:
             engine = best_of(5, engine_job)
-            print(f"batch job ({len(cases)} lines, process start included): engine {engine:.2f} s (no gnubg-nn here: no reference)")
+            print(f"batch job ({len(cases)} lines, process start included): engine {engine:.2f} s "
+                  "(no gnubg-nn here: no reference)")
             return
         script = Path(folder, "gnubg_batch.py")
         script.write_text(GNUBG_BATCH)

@@ -67,8 +67,8 @@ from timing import best_of
 
 from bgpi.board.locations import Location, bar, location_of
 from bgpi.hardware.profile import load_profile
+from bgpi.rules import legal_plays
 from bgpi.rules.ids import position_id
-from bgpi.rules.movegen import legal_plays
 from bgpi.rules.play import Dice, Play
 from bgpi.rules.playtree import PlayTree
 from bgpi.rules.position import Position, Side
@@ -219,7 +219,8 @@ class Session:
         self.expect(self.roll(rng.choice(("white.turn", "black.turn")), dice), "opening", starts=side.label)
         while True:
             play = rng.choice(legal_plays(position, side, dice))
-            sim.doing = f"game {number}, {side.label} to play {dice.first}{dice.second} in {position_id(position, side)}"
+            sim.doing = (f"game {number}, {side.label} to play {dice.first}{dice.second} "
+                         f"in {position_id(position, side)}")
             self.perform(play, rng)
             self.commit(play, side)
             position = play.position
@@ -359,7 +360,8 @@ def roll(positions: int, seed: int) -> None:
     # Five rounds over them, each case once a round: a burst spoils a round, not the
     # five runs of one case.
     rounds = [[build(partial(built, case))[0] for case in slowest] for _ in range(5)]
-    seconds, (position, side, dice) = max(zip(map(min, zip(*rounds)), slowest), key=itemgetter(0))
+    fastest_rounds = map(min, zip(*rounds, strict=True))
+    seconds, (position, side, dice) = max(zip(fastest_rounds, slowest, strict=True), key=itemgetter(0))
     tree = PlayTree(position, side, dice)
     alone = min(build(lambda: PlayTree(position, side, dice))[0] for _ in range(5))
     tracker = min(build(lambda: Tracker(tree, sensing))[0] for _ in range(5))

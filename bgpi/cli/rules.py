@@ -25,10 +25,11 @@ from bgpi.rules.ids import (
     decode_position_id,
     result_ids,
 )
-from bgpi.rules.movegen import legal_plays, packed_results
+from bgpi.rules.movegen import packed_results
 from bgpi.rules.notation import format_play
 from bgpi.rules.play import Dice
 from bgpi.rules.position import Position, Side
+from bgpi.rules.reference import legal_plays
 from bgpi.shell.textboard import draw
 
 

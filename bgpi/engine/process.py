@@ -9,6 +9,7 @@ answering) is restarted and the request asked once more.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import selectors
@@ -145,7 +146,5 @@ class ProcessBackend:
             process.kill()
         process.wait()
         for stream in (process.stdin, process.stdout):
-            try:
+            with contextlib.suppress(OSError):  # a broken pipe has nothing left to flush
                 stream.close()
-            except OSError:
-                pass  # a broken pipe has nothing left to flush

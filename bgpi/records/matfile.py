@@ -54,12 +54,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bgpi.exc import MatError, RecordError
-from bgpi.rules.ids import position_id
-from bgpi.rules.movegen import legal_plays
-from bgpi.rules.notation import format_play
+from bgpi.exc import MatError, PlayNotationError, RecordError
+from bgpi.rules.notation import find_play
 from bgpi.rules.play import Dice, Play, Step
 from bgpi.rules.position import BAR, OFF, Position, Side
+from bgpi.rules.reference import legal_plays
 from bgpi.table import events as ev
 
 Handlers = Mapping[str, Callable[[Mapping[str, Any]], None]]
@@ -235,9 +234,11 @@ def _find_play(position: Position, side: Side, dice: Dice, event: Mapping[str, A
     plays = legal_plays(position, side, dice)
     wanted = event.get("position_id")
     if wanted is not None:
-        return next((p for p in plays if position_id(p.position, side.opponent) == wanted), None)
-    move = event["move"]
-    return next((p for p in plays if format_play(p.steps) == move), None)
+        return next((play for play in plays if play.position_id == wanted), None)
+    try:
+        return find_play(position, side, dice, event["move"], among=plays)
+    except PlayNotationError:
+        return None
 
 
 def _format_roll(dice: Dice, steps: tuple[Step, ...]) -> str:

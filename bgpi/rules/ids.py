@@ -39,7 +39,7 @@ _POSITION_KEY_BYTES = _POSITION_KEY_BITS // 8
 _POSITION_KEY_FORMAT = f"0{_POSITION_KEY_BITS}b"
 _LOCATIONS = 25
 
-Board = tuple[Checkers, Checkers]
+GnubgBoard = tuple[Checkers, Checkers]
 """gnubg's anBoard: [0] the player not on roll, [1] the player on roll, each in its own count."""
 
 
@@ -88,7 +88,7 @@ def position_id(position: Position, on_roll: Side) -> str:
     return board_id((position.checkers(on_roll.opponent), position.checkers(on_roll)))
 
 
-def board_id(board: Board) -> str:
+def board_id(board: GnubgBoard) -> str:
     """The Position ID of gnubg's anBoard (the caller vouches for a valid board)."""
     waiting, moving = board
     return _key_id(_side_bits(moving) + _side_bits(waiting))
@@ -133,7 +133,7 @@ def _key_id(bits: str) -> str:
     return _to_base64(int(bits, 2).to_bytes(_POSITION_KEY_BYTES, "little"), POSITION_ID_LENGTH)
 
 
-def decode_position_id(text: str) -> Board:
+def decode_position_id(text: str) -> GnubgBoard:
     """gnubg's anBoard for a Position ID: (player not on roll, player on roll).
 
     Stricter than gnubg, which reads what it can: raises PositionIdError naming the
@@ -178,7 +178,7 @@ def position_from_id(text: str, on_roll: Side) -> Position:
     return Position.of(on_roll, own, opponent)
 
 
-def board_problems(board: Board) -> list[str]:
+def board_problems(board: GnubgBoard) -> list[str]:
     """Why gnubg's CheckPosition refuses `board`: [] when it accepts it."""
     names = ("the player not on roll", "the player on roll")
     found = [

@@ -41,10 +41,9 @@ from typing import Any
 
 from bgpi.rules.play import Dice
 from bgpi.rules.position import OFF, Checkers
-from bgpi.rules.reference import legal_plays
 from bgpi.rules.steps import BLOT, CLOSED, LANDING, OPEN, bears_off
 
-__all__ = ["legal_plays", "legal_results", "packed_results", "result_keys"]
+__all__ = ["legal_results", "packed_results", "result_keys"]
 
 _OFF = bytes([OPEN])  # location 0 when every checker is home
 _BEYOND = bytes([CLOSED] * 11)  # kind[26..36], read as kind[-11..-1]: two dice past point 1

@@ -22,8 +22,8 @@ from bgpi.engine import (
     parse_opponent,
 )
 from bgpi.exc import EngineError, EngineKindError
-from bgpi.rules.position import Side
 from bgpi.shell.analysis import Decision, assess
+from bgpi.table.requests import AdviceRequest, Purpose, Question
 
 ENGINE_KEYS = ("engine", "opponent", "hint_level", "coach")
 """The session config's keys for the engine (the table reads `opponent` too: the computer plays black)."""
@@ -43,25 +43,24 @@ class Advisor:
         self.kind = kind
         """The kind of engine asked for (`bgpi.engine.KINDS`), which `engine` is."""
 
-    def __call__(self, request: dict) -> tuple[dict | None, str | None]:
+    def __call__(self, request: AdviceRequest) -> tuple[dict | None, str | None]:
         """(the answer, None) or (None, why there is none)."""
-        situation, dice = Situation.from_ids(request["position_id"], request["match_id"])
-        situation = replace(situation, jacoby=request["jacoby"], beavers=request["beavers"])
-        strength = self.computer if request["for"] == "computer" else self.hint
+        situation, dice = Situation.from_ids(request.position_id, request.match_id)
+        situation = replace(situation, jacoby=request.jacoby, beavers=request.beavers)
+        strength = self.computer if request.purpose is Purpose.COMPUTER else self.hint
         try:
-            if request["for"] == "coach":
+            if request.purpose is Purpose.COACH:
                 return self._coach(request), None
-            if request["kind"] == "plays":
+            if request.question is Question.PLAYS:
                 return self.engine.plays(situation, dice, strength, limit=1)[0].as_json(), None
             return self.engine.cube(situation, strength).as_json(), None
         except EngineError as error:
             return None, str(error)
 
-    def _coach(self, request: dict) -> dict:
+    def _coach(self, request: AdviceRequest) -> dict:
         """The best play and what the play made (`played`, leading to `after`) lost against it."""
-        decision = Decision(0, Side.parse(request["player"]), "play", request["position_id"],
-                            request["match_id"], request["jacoby"], request["beavers"],
-                            request["played"], request["after"])
+        decision = Decision(0, request.player, "play", request.position_id, request.match_id,
+                            request.jacoby, request.beavers, request.played, request.after)
         assessed = assess(decision, Engine(self.engine.backend, self.hint, self.engine.timeout))
         return {"move": assessed.best, "position_id": assessed.best_position_id, "loss": round(assessed.loss, 4)}
 

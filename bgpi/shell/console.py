@@ -16,7 +16,7 @@ import threading
 from dataclasses import dataclass
 from typing import TextIO
 
-from bgpi.board.locations import TRAYS, checkers_on, parse_location
+from bgpi.board.locations import TRAYS, checkers_on, owner, parse_location
 from bgpi.exc import HandError, ScriptError
 from bgpi.rules.position import Position, Side
 from bgpi.shell.script import (
@@ -192,7 +192,7 @@ def as_read(table) -> Position:
         if location in TRAYS:
             continue  # borne-off checkers are the ones missing from 15
         if isinstance(location, str):  # a bar half holds one colour
-            side = Side.parse(location.partition(":")[2])
+            side = owner(location)
             (white if side is Side.WHITE else black)[24] = seen
             continue
         side = believed.at(location)[0]

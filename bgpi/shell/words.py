@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bgpi.board.locations import Location
+from bgpi.board.locations import Location, is_bar
 from bgpi.rules.position import Side
 from bgpi.table import events as ev
 
@@ -32,7 +32,7 @@ def _dice(dice: list[int]) -> str:
 def point_name(player: str | None, location: Location) -> str:
     """How `player` names `location` in notation: in their own count, "bar", "off"."""
     if isinstance(location, str):
-        return "bar" if location.startswith("bar:") else "off"
+        return "bar" if is_bar(location) else "off"
     return str(location if player == "white" else 25 - location)
 
 

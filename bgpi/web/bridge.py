@@ -94,7 +94,7 @@ class Bridge:
         self._hands(runner)
         table = runner.table
         shown = (table, table.seen, runner.lighting)
-        if self._heard or self.view is None or any(a is not b for a, b in zip(shown, self._shown)):
+        if self._heard or self.view is None or any(a is not b for a, b in zip(shown, self._shown, strict=False)):
             self._shown = shown
             self.view = table_view(table, runner.profile.geometry, runner.profile.leds, self.story,
                                    simulated=isinstance(runner, SimulatedTable))

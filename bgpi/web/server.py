@@ -27,6 +27,7 @@ cookie; it is compared in constant time.  A POST from another origin is refused.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import secrets
@@ -234,10 +235,8 @@ async def _carry_out(bridge: Bridge, lines: tuple, waits: float) -> tuple[list[d
         def settle() -> None:
             if not answer.done():
                 answer.set_result((caused, problem))
-        try:
+        with contextlib.suppress(RuntimeError):  # the server has stopped: nobody waits for the answer
             loop.call_soon_threadsafe(settle)
-        except RuntimeError:
-            pass  # the server has stopped: nobody waits for the answer, and the scan goes on
 
     bridge.submit(Request(lines, done))
     try:
@@ -389,10 +388,8 @@ class WebServer:
         loop.close()
 
     def _call(self, function: Callable, *args: object) -> None:
-        try:
+        with contextlib.suppress(RuntimeError):  # the server has stopped: nobody is watching
             self._loop.call_soon_threadsafe(function, *args)
-        except RuntimeError:
-            pass  # the server has stopped: nobody is watching
 
     def stop(self) -> None:
         if not self._thread.is_alive():

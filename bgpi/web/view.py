@@ -18,14 +18,15 @@ object.  It is the `state` event of the table log (board-script.md) with extra k
   shows them; ``prompt``: what the board waits for (``asks``, ``side``, ``answers``, as
   the ``lights`` event says it) and ``asking``, the same in words.
 * ``cube``: value, owner, and the double on offer; ``match_length`` (0: money play),
-  ``crawford`` (this game, or the next, is the Crawford game); ``board`` (``"sim"`` or ``"pi"``) and ``actions`` (whether the page
-  may move checkers and press buttons); ``slots``; ``words`` and ``plays`` (`Story`).
+  ``crawford`` (this game, or the next, is the Crawford game); ``board`` (``"sim"`` or
+  ``"pi"``) and ``actions`` (whether the page may move checkers and press buttons);
+  ``slots``; ``words`` and ``plays`` (`Story`).
 """
 
 from __future__ import annotations
 
 from bgpi.board.colours import Colour
-from bgpi.board.locations import LOCATIONS, Location, checkers_on
+from bgpi.board.locations import LOCATIONS, Location, checkers_on, owner
 from bgpi.board.profile import Geometry, LedConfig
 from bgpi.shell.words import ask
 from bgpi.table.controller import Table
@@ -62,7 +63,7 @@ def checkers_view(table: Table, geometry: Geometry) -> dict[str, dict]:
     """The checkers on each location as the switches read them, coloured by the game."""
     explained = table.node.position if table.node is not None else table.position
     sensing: Sensing = table.sensing
-    seen = dict(zip(sensing.locations, table.seen)) if table.seen is not None else {}
+    seen = dict(zip(sensing.locations, table.seen, strict=True)) if table.seen is not None else {}
     mover = table.turn.label if table.phase in ("move", "choose") and table.turn is not None else None
     view: dict[str, dict] = {}
     for location in LOCATIONS:
@@ -77,7 +78,7 @@ def checkers_view(table: Table, geometry: Geometry) -> dict[str, dict]:
 
 def _colour(position, location: Location, game: int, mover: str | None) -> str | None:
     if isinstance(location, str):
-        return location.split(":")[1]
+        return owner(location).label
     if game:
         side, _ = position.at(location)
         return side.label

@@ -42,7 +42,8 @@ class Config:
             raise ValueError("order must be one of " + ",".join(ORDERS))
         if self.led_pin not in PINS:
             raise ValueError("led pin GP%d does not exist" % self.led_pin)
-        if self.debounce < 1 or not 1 <= self.hz <= 2000 or self.settle_us < 0 or self.long_ms < 1 or self.bounce_ms < 0:
+        if (self.debounce < 1 or not 1 <= self.hz <= 2000 or self.settle_us < 0
+                or self.long_ms < 1 or self.bounce_ms < 0):
             raise ValueError("deb >= 1, hz 1..2000, settle >= 0, long >= 1 and bounce >= 0 are needed")
         used = self.select + self.signal + self.buttons + [self.led_pin]
         for pin in used:

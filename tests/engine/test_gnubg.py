@@ -39,7 +39,7 @@ def after_pairs(situation: Situation, pairs: list[int]) -> str:
     mover's count, 25 the bar, 0 off (and 0, 0 for an unused die)."""
     own = list(situation.position.checkers(situation.mover))
     theirs = list(situation.position.checkers(situation.mover.opponent))
-    for source, destination in zip(pairs[::2], pairs[1::2]):
+    for source, destination in zip(pairs[::2], pairs[1::2], strict=True):
         if source <= 0:
             continue
         own[source - 1] -= 1
@@ -62,7 +62,7 @@ def assert_best(plays: list, expected: str) -> None:
 def test_best_play_is_gnubg_best_move(engine, gnubg_path, tmp_path):
     cases = situations(80, seed=11)
     expected = ask_gnubg(gnubg_path, [s.query(dice, Strength()) for s, dice in cases], tmp_path)
-    for (situation, dice), answer in zip(cases, expected):
+    for (situation, dice), answer in zip(cases, expected, strict=True):
         plays = engine.plays(situation, dice, Strength(0), limit=100)
         assert_best(plays, after_pairs(situation, answer["best"]))
 
@@ -90,7 +90,7 @@ def test_cube_advice_is_gnubg_recommendation(engine, gnubg_path, tmp_path):
               if situation.cube_owner is not situation.mover.opponent]
     expected = ask_gnubg(gnubg_path, [s.query(None, Strength()) for s in cases], tmp_path)
     seen = set()
-    for situation, answer in zip(cases, expected):
+    for situation, answer in zip(cases, expected, strict=True):
         advice = engine.cube(situation, Strength(0))
         assert (advice.action, advice.response) == _gnubg_words(answer["cube"]), (situation, answer)
         seen.add((advice.action, advice.response))

@@ -110,7 +110,8 @@ def test_bgpi_run_says_why_in_one_line_and_on_the_status(real_board, tmp_path, c
         status = main(["run", "--board", "pi", "--state", str(tmp_path / "state"), "--no-page"])
         told = listener.recv(4096).decode()
     err = capsys.readouterr().err
-    line = f"cannot open the pi board: GPIO4 (button black.cube) is taken by 1-Wire (dtoverlay=w1-gpio) in {tmp_path / 'config.txt'}"
+    line = ("cannot open the pi board: GPIO4 (button black.cube) is taken by 1-Wire (dtoverlay=w1-gpio) "
+            f"in {tmp_path / 'config.txt'}")
     assert status == 2 and err.splitlines()[-1].startswith(f"bgpi run: {line}")
     assert "warning: GPIO4 (button black.cube) is taken by 1-Wire" in err  # said before opening, too
     assert told.startswith(f"STATUS=stopped: {line}")

@@ -76,7 +76,7 @@ def test_dice_are_fair():
     if min(first) > P_VALUE:
         return
     second = fairness_p_values()
-    rejected = [name for name, p1, p2 in zip(("die 1", "die 2", "pair"), first, second)
+    rejected = [name for name, p1, p2 in zip(("die 1", "die 2", "pair"), first, second, strict=True)
                 if p1 <= P_VALUE and p2 <= P_VALUE]
     assert not rejected, (rejected, first, second)
 

@@ -15,7 +15,7 @@ from bgpi.hardware.scanner import Scanner, gray_code
 def test_gray_code_changes_one_line_per_step_including_the_wrap():
     order = gray_code(4)
     assert sorted(order) == list(range(16))
-    for previous, channel in zip(order[-1:] + order[:-1], order):
+    for previous, channel in zip(order[-1:] + order[:-1], order, strict=True):
         assert (previous ^ channel).bit_count() == 1
 
 

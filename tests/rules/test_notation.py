@@ -180,7 +180,7 @@ def test_gnubg_plays_survive_format_and_parse():
             _, hits = apply(board, gnubg_steps)
             played = [
                 Step(source, destination, die=max(dice), hit=hit)
-                for (source, destination), hit in zip(gnubg_steps, hits)
+                for (source, destination), hit in zip(gnubg_steps, hits, strict=True)
             ]
             text = format_play(played)
             assert apply(board, parse_play(text))[0] == expected, (

@@ -80,7 +80,8 @@ def test_the_live_loop_plays_typed_hands_at_the_pace_of_a_clock():
 
 
 def test_bgpi_run_as_a_service_journals_and_stops_on_sigterm(tmp_path):
-    command = [sys.executable, "-m", "bgpi", "run", "--board", "sim", "--state", str(tmp_path), "--seed", "2", "--no-page"]
+    command = [sys.executable, "-m", "bgpi", "run", "--board", "sim", "--state", str(tmp_path), "--seed", "2",
+               "--no-page"]
     with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True,
                           env=os.environ | {"NOTIFY_SOCKET": ""}) as service:
         first = service.stdout.readline()
@@ -114,7 +115,7 @@ def test_bgpi_replay_refuses_a_bad_script_listing_every_problem(capsys, tmp_path
 def test_a_recorded_session_replays_to_the_same_plays(tmp_path):
     from bgpi.board.locations import location_of
     from bgpi.hardware.frames import closed_switches
-    from bgpi.rules.movegen import legal_plays
+    from bgpi.rules import legal_plays
     from bgpi.rules.play import Dice
     from bgpi.rules.position import Side
     from bgpi.shell.recorder import Recorder
@@ -147,7 +148,9 @@ def test_a_recorded_session_replays_to_the_same_plays(tmp_path):
     runner.close()
     replayed: list[dict] = []
     replay(load_script(recording, profile.geometry), profile, replayed.append)
-    kinds = lambda events: [e for e in events if e["event"] in ("opening", "rejected", "play")]
+    def kinds(events: list[dict]) -> list[dict]:
+        return [e for e in events if e["event"] in ("opening", "rejected", "play")]
+
     assert kinds(replayed) == kinds(played)
     assert kinds(played)[-1]["event"] == "play"
 

@@ -218,7 +218,7 @@ WHITE_LIGHT, AMBER, RED, GREEN = TURN_COLOUR, CUBE_COLOUR, (255, 0, 0), (0, 255,
 
 def pips(leds: LedConfig, faces: tuple[int, int]) -> set[int]:
     lit = set()
-    for die, face in zip(("die:1", "die:2"), faces):
+    for die, face in zip(("die:1", "die:2"), faces, strict=True):
         pattern = range(7) if face == FULL else PIP_PATTERNS.get(face, ())
         lit |= {leds.targets[die][pip] for pip in pattern}
     return lit

@@ -25,7 +25,7 @@ def playing(first: int = 3, second: int = 1) -> Table:
 def test_checkers_are_counted_by_the_switches_and_coloured_by_the_game():
     table = playing()
     sensing = table.sensing
-    start = dict(zip(sensing.locations, sensing.of(Position.start())))
+    start = dict(zip(sensing.locations, sensing.of(Position.start()), strict=True))
     start[8] -= 1  # a white checker lifted from the 8-point ...
     start[1] += 1  # ... put down on black's 24-point (an illegal place)
     table.handle(Sensed(tuple(start[location] for location in sensing.locations)))
@@ -51,7 +51,7 @@ def test_a_point_the_switches_read_full_shows_the_games_count():
 def test_an_unexplained_checker_on_an_empty_point_is_the_movers():
     table = playing()
     sensing = table.sensing
-    counts = dict(zip(sensing.locations, sensing.of(Position.start())))
+    counts = dict(zip(sensing.locations, sensing.of(Position.start()), strict=True))
     counts[8] -= 1
     counts[2] += 1
     table.handle(Sensed(tuple(counts[location] for location in sensing.locations)))
@@ -87,7 +87,7 @@ def test_a_double_shows_on_the_turn_light_in_two_colours():
     table.handle(Sensed(sensing.of(table.position)))
     table.handle(Press("white.turn"))
     table.handle(Rolled(3, 1))
-    counts = dict(zip(sensing.locations, sensing.of(Position.start())))
+    counts = dict(zip(sensing.locations, sensing.of(Position.start()), strict=True))
     counts[8] -= 1
     counts[6] -= 1
     counts[5] += 2
