@@ -300,15 +300,21 @@ def game_end(session: Session, result: GameResult) -> list[GameOver | MatchOver]
 
 
 @dataclass(frozen=True, slots=True)
-class Hint(_Event):
+class _AdvisedPlay(_Event):
     """The engine's best play of the roll; `position_id` after it, the next player on roll."""
 
-    kind: ClassVar[str] = "hint"
     player: Side
     dice: tuple[int, int]
     move: str
     position_id: str
     equity: float
+
+
+@dataclass(frozen=True, slots=True)
+class Hint(_AdvisedPlay):
+    """The engine's best play of the roll, shown to the player who asked."""
+
+    kind: ClassVar[str] = "hint"
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,15 +347,10 @@ class Coach(_Event):
 
 
 @dataclass(frozen=True, slots=True)
-class ComputerPlay(_Event):
+class ComputerPlay(_AdvisedPlay):
     """The computer's play, which the human then moves on the board."""
 
     kind: ClassVar[str] = "computer_play"
-    player: Side
-    dice: tuple[int, int]
-    move: str
-    position_id: str
-    equity: float
 
 
 @dataclass(frozen=True, slots=True)
