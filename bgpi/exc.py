@@ -145,3 +145,9 @@ class UnreadableBoardError(BgpiError, ValueError):
 
 class LightingError(BgpiError, ValueError):
     """Lights the board cannot show: an unknown prompt, role or location, a die face beyond 1..6."""
+
+
+# -- the build (issue 24: drawings, header map, Pico pinout) ---
+
+class HeaderPinError(BgpiError, ValueError):
+    """A GPIO (or Pico GP) number that no pin of the header brings out."""

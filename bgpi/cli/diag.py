@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from bgpi.board.profile import Profile
     from bgpi.hardware.board import BoardDevices
 
-TESTS = ("sensors", "leds", "buttons", "wiring", "walk")
+TESTS = ("sensors", "leds", "buttons", "wiring", "walk", "schematic", "layout")
 WHITE = (255, 255, 255)
 LED_STEP_SECONDS = 0.3
 WALK_SETTLE_SECONDS = 0.6
@@ -41,8 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Check the board's sensors, lights and buttons. Give a test or --check.")
     parser.add_argument("test", nargs="?", choices=TESTS,
                         help="sensors: live switch map; leds: walk the LED chain; "
-                             "buttons: print each press; wiring: print the wiring tables; "
-                             "walk: a guided check of every switch, checker by checker")
+                             "buttons: print each press; wiring: print the wiring tables (the Pico's with "
+                             "--board serial:...); walk: a guided check of every switch, checker by checker; "
+                             "schematic, layout: print the drawing as SVG")
     parser.add_argument("--locations", metavar="LIST",
                         help="walk only these locations, e.g. 7,8,bar:white (default: all sensed)")
     parser.add_argument("--check", action="store_true",
@@ -75,7 +76,6 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     )
     from bgpi.hardware.board import default_board_kind
     from bgpi.hardware.profile import load_profile
-    from bgpi.hardware.wiring import wiring_tables
     from bgpi.link.board import LinkBoard, open_any_board
 
     out = out or sys.stdout
@@ -88,8 +88,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         profile = load_profile(args.profile)
     except ProfileError as error:
         raise UsageError(str(error)) from None
-    if args.test == "wiring":
-        out.write(wiring_tables(profile))
+    if args.test in ("wiring", "schematic", "layout"):
+        out.write(drawing(args.test, profile, args.board))
         return 0
     locations = _locations(args.locations, profile)
     kind = args.board or default_board_kind()
@@ -126,6 +126,20 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             # Ctrl-C is how a live test is meant to end.
             out.write("\n")
     return 0
+
+
+def drawing(name: str, profile: Profile, kind: str | None) -> str:
+    """The wiring tables (a Pico's for a serial board `kind`), the schematic or the layout, as hardware/ keeps them."""
+    from bgpi.hardware.layout import layout_svg
+    from bgpi.hardware.schematic import schematic_svg
+    from bgpi.hardware.wiring import wiring_tables
+    from bgpi.link.board import PTY, SCHEME
+    from bgpi.link.pinout import pico_wiring_tables
+
+    if name == "wiring":
+        pico = kind is not None and (kind == PTY or kind.startswith(SCHEME))
+        return pico_wiring_tables(profile) if pico else wiring_tables(profile)
+    return schematic_svg(profile) if name == "schematic" else layout_svg(profile)
 
 
 def _locations(text: str | None, profile: Profile) -> list:

@@ -1,9 +1,11 @@
-"""The wiring tables of a profile, as `bgpi diag wiring` prints them and hardware/ keeps them."""
+"""The wiring tables of a profile, as `bgpi diag wiring` prints them and hardware/ keeps them
+(wiring.txt for the Pi's header; the Pico's are `bgpi.link.pinout.pico_wiring_tables`)."""
 
 from __future__ import annotations
 
 from bgpi.board.locations import describe
 from bgpi.board.profile import BUTTON_NAMES, CHANNELS, DICE, LED_DRIVER_PINS, LedConfig, Profile
+from bgpi.hardware.header import header_pin, pins_named
 
 
 def led_labels(leds: LedConfig) -> list[str]:
@@ -31,21 +33,42 @@ def pin_roles(profile: Profile) -> dict[int, str]:
     return roles
 
 
-def wiring_tables(profile: Profile) -> str:
-    """Pins, multiplexer channels and LED indices of `profile`, as plain text tables."""
-    sensors, leds = profile.sensors, profile.leds
-    lines = [f"Wiring of {profile.source}", "", "GPIO pins (BCM numbers)"]
-    lines += [f"  GPIO{pin:<3} {role}{PIN_NOTES.get(role.split()[0], '')}"
-              for pin, role in sorted(pin_roles(profile).items())]
+SUPPLIES = {
+    "3V3": "the multiplexers' VCC and the pull-ups",
+    "GND": "ground: multiplexers, switches, buttons, LED supply",
+    "5V": "not connected (the LEDs have their own fused supply)",
+}
+"""The header's supply pins and what each is for."""
 
+
+def pin_line(name: str, role: str, where: str) -> str:
+    """One row of a pin table: "  GPIO17  select S0 (all multiplexers), header pin 11"."""
+    return f"  {name:<7} {role}{PIN_NOTES.get(role.split()[0], '')}, {where}"
+
+
+def wiring_tables(profile: Profile) -> str:
+    """Pins, multiplexer channels and LED indices of `profile` on the Pi's header, as plain text."""
+    leds = profile.leds
+    pins = [pin_line(f"GPIO{pin}", role, f"header pin {header_pin(pin)}")
+            for pin, role in sorted(pin_roles(profile).items())]
+    pins += [f"  {name:<7} {job}, header pins {', '.join(map(str, pins_named(name)))}"
+             for name, job in SUPPLIES.items()]
+    chain = f"{leds.count} x WS2812B, {leds.driver} on GPIO{leds.pin}, colour order {leds.order}"
+    return board_tables(profile, ["GPIO pins (BCM numbers)", *pins], [f"GPIO{pin}" for pin in profile.sensors.signal],
+                        chain)
+
+
+def board_tables(profile: Profile, pins: list[str], signal_names: list[str], chain: str) -> str:
+    """The wiring tables: the `pins` table as given, then each multiplexer's channels (its
+    signal line named by `signal_names`) and the LED chain (described by `chain`)."""
+    sensors, leds = profile.sensors, profile.leds
+    lines = [f"Wiring of {profile.source}", "", *pins]
     lines += ["", "Multiplexer channels (CD74HC4067; channel = S0 + 2 S1 + 4 S2 + 8 S3)"]
     for mux in range(len(sensors.signal)):
-        lines.append(f"  mux {mux} (signal GPIO{sensors.signal[mux]})")
+        lines.append(f"  mux {mux} (signal {signal_names[mux]})")
         for channel in range(CHANNELS):
             switch = sensors.switches[mux * CHANNELS + channel]
             lines.append(f"    channel {channel:>2}: {switch if switch else '(not connected)'}")
-
-    chain = f"{leds.count} x WS2812B, {leds.driver} on GPIO{leds.pin}, colour order {leds.order}"
     lines += ["", f"LED chain ({chain})"]
     lines += [f"  {index:>3}  {label}" for index, label in enumerate(led_labels(leds))]
     return "\n".join(lines) + "\n"
