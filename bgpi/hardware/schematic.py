@@ -81,6 +81,7 @@ def header_jobs(profile: Profile) -> dict[int, tuple[str, str]]:
 
 
 def _short(role: str) -> str:
+    """A pin's role (`wiring.pin_roles`) as short as the header map has room for."""
     words = role.split()
     match words[0]:
         case "select":
@@ -91,7 +92,9 @@ def _short(role: str) -> str:
             return f"button {words[1]}"
         case "SPI0":
             return f"{words[0]} {words[1]}: keep free"
-    return "LED data -> 74AHCT125 pin 2"
+        case "the":  # the LED data line
+            return "LED data -> 74AHCT125 pin 2"
+    return role
 
 
 def _header(drawing: Drawing, profile: Profile, x: float, y: float) -> None:
