@@ -1,9 +1,10 @@
 """The Pico's program (`bgfw.pico.main`) under MicroPython's unix port, one case a run.
 
-    micropython firmware_main.py FIRMWARE_DIR repl|safe|crash  < what the host sends
+    micropython firmware_main.py FIRMWARE_DIR repl|safe|crash [LEFT]  < what the host sends
 
 The simulated `machine` (FIRMWARE_DIR/sim) stands in for the RP2040's pins, watchdog and
-reset; `micropython.kbd_intr` is recorded.  The firmware's frames go to standard output,
+reset; `micropython.kbd_intr` is recorded.  LEFT (hex) is what the REPL must find
+unread on the port after `repl`.  The firmware's frames go to standard output,
 then "main checks passed: CASE" (``tests/link/test_firmware.py`` reads both).
 """
 
@@ -12,6 +13,7 @@ then "main checks passed: CASE" (``tests/link/test_firmware.py`` reads both).
 import sys
 
 FIRMWARE, CASE = sys.argv[1], sys.argv[2]
+LEFT = bytes.fromhex(sys.argv[3]) if len(sys.argv) > 3 else b""
 sys.path.insert(0, FIRMWARE)
 sys.path.insert(0, FIRMWARE + "/sim")
 
@@ -36,7 +38,8 @@ from bgfw.app import Firmware
 def check_repl():
     """The host's frames are answered until Ctrl-C; the REPL gets the rest, unwatched."""
     pico.main("bgpi.cfg")
-    assert sys.stdin.buffer.read() == b"\x03\r\x01"  # mpremote's Ctrl-C and Ctrl-A reach the REPL
+    left = sys.stdin.buffer.read()
+    assert left == LEFT, left  # what mpremote sent after the first Ctrl-C reaches the REPL
     stopped = machine.BOARD.stopped
     assert machine.BOARD.watchdog is None and stopped is not None, "the watchdog still runs"
     assert stopped.timeout == pico.WATCHDOG_MS and stopped.feeds >= 1, (stopped.timeout, stopped.feeds)
