@@ -129,17 +129,19 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def drawing(name: str, profile: Profile, kind: str | None) -> str:
-    """The wiring tables (a Pico's for a serial board `kind`), the schematic or the layout, as hardware/ keeps them."""
+    """The wiring tables, the schematic or the layout as hardware/ keeps them: for the Pi's
+    header, or for a Pico if the board `kind` is one (serial:DEVICE, pty)."""
     from bgpi.hardware.layout import layout_svg
     from bgpi.hardware.schematic import schematic_svg
-    from bgpi.hardware.wiring import wiring_tables
+    from bgpi.hardware.wiring import pi_host, wiring_tables
     from bgpi.link.board import PTY, SCHEME
-    from bgpi.link.pinout import pico_wiring_tables
+    from bgpi.link.pinout import pico_host, pico_wiring_tables
 
+    pico = kind is not None and (kind == PTY or kind.startswith(SCHEME))
     if name == "wiring":
-        pico = kind is not None and (kind == PTY or kind.startswith(SCHEME))
         return pico_wiring_tables(profile) if pico else wiring_tables(profile)
-    return schematic_svg(profile) if name == "schematic" else layout_svg(profile)
+    host = pico_host(profile) if pico else pi_host(profile)
+    return schematic_svg(profile, host) if name == "schematic" else layout_svg(profile, host)
 
 
 def _locations(text: str | None, profile: Profile) -> list:

@@ -1,4 +1,5 @@
-"""The board seen from above, drawn from the profile: `bgpi diag layout` > hardware/layout.svg.
+"""The board seen from above, drawn from the profile: `bgpi diag layout` > hardware/layout.svg
+(the buttons' pins on a Pico: ``--board serial:...`` > hardware/layout-pico.svg).
 
 Where every reed switch goes (its multiplexer and channel beside it), where each LED sits
 and the order the chain runs through them, the buttons, and a detail of one slot: the
@@ -13,7 +14,7 @@ from __future__ import annotations
 from bgpi.board.locations import describe
 from bgpi.board.pips import PIPS
 from bgpi.board.profile import BUTTON_NAMES, CHANNELS, DICE, Profile
-from bgpi.hardware.header import header_pin
+from bgpi.hardware.header import HostPins
 from bgpi.hardware.svg import Drawing
 
 CHECKER = 40.0
@@ -115,8 +116,8 @@ BUTTON_PLACES = {
 any place works, the profile says only which pin each is on)."""
 
 
-def layout_svg(profile: Profile) -> str:
-    """The top view of `profile`'s board, as SVG text."""
+def layout_svg(profile: Profile, host: HostPins) -> str:
+    """The top view of `profile`'s board, its buttons' pins on `host`, as SVG text."""
     drawing = Drawing(BOARD_RIGHT + 110, Y_BOTTOM + FRAME + 230, STYLE, scale=1.6)
     drawing.text(MARGIN_X, 24, f"bgpi board layout, seen from above: {profile.source}", "title")
     drawing.text(MARGIN_X, 36, "Generated from the board profile by `bgpi diag layout`. Millimetres, to scale for "
@@ -127,7 +128,7 @@ def layout_svg(profile: Profile) -> str:
     _board(drawing)
     _switches(drawing, profile)
     _leds(drawing, profile)
-    _buttons(drawing, profile)
+    _buttons(drawing, host)
     _marks(drawing, profile)
     _detail(drawing, MARGIN_X, Y_BOTTOM + FRAME + 60)
     return drawing.svg()
@@ -200,13 +201,13 @@ def route(spots: list[tuple[float, float]]) -> list[tuple[float, float]]:
     return path
 
 
-def _buttons(drawing: Drawing, profile: Profile) -> None:
-    pins = profile.buttons.pins
+def _buttons(drawing: Drawing, host: HostPins) -> None:
+    pins = host.buttons
     for name in BUTTON_NAMES:
         x, y = BUTTON_PLACES[name]
         drawing.circle(x, y, 6, "button")
         drawing.text(x + 9, y - 1, name, "note")
-        drawing.text(x + 9, y + 7, f"GPIO{pins[name]}, pin {header_pin(pins[name])}", "note")
+        drawing.text(x + 9, y + 7, host.where(pins[name]), "note")
 
 
 def _marks(drawing: Drawing, profile: Profile) -> None:

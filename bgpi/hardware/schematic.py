@@ -1,6 +1,8 @@
-"""The board's schematic, drawn from the profile: `bgpi diag schematic` > hardware/schematic.svg.
+"""The board's schematic, drawn from the profile: `bgpi diag schematic` > hardware/schematic.svg
+(on a Pico: ``--board serial:...`` > hardware/schematic-pico.svg).
 
-Four parts on one sheet: the Pi's 40-pin header with every pin's job (physical numbers),
+Four parts on one sheet: the host's pins (the Pi's 40-pin header, or the Pico's) with
+every pin's job by its physical number,
 one multiplexer with its pull-up, decoupling and reed switches and a table of all of them,
 the LED supply and the 74AHCT125 level shifter pin by pin with the chain's order, and the
 buttons.  Parts are joined by net names (S0, SIG0, LED DIN, ...) rather than by lines
@@ -13,9 +15,9 @@ from itertools import groupby
 
 from bgpi.board.locations import describe
 from bgpi.board.profile import BUTTON_NAMES, CHANNELS, Profile
-from bgpi.hardware.header import PI_HEADER, header_pin, pins_named
+from bgpi.hardware.header import HostPins
 from bgpi.hardware.svg import Drawing
-from bgpi.hardware.wiring import led_labels, pin_roles
+from bgpi.hardware.wiring import led_labels
 
 STYLE = """
 text { font-family: 'DejaVu Sans', Arial, sans-serif; font-size: 12px; fill: #111; }
@@ -44,16 +46,17 @@ ROW = 26
 """Height of one row of the header map."""
 
 
-def schematic_svg(profile: Profile) -> str:
-    """The schematic of `profile`'s board on the Raspberry Pi's header, as SVG text."""
+def schematic_svg(profile: Profile, host: HostPins) -> str:
+    """The schematic of `profile`'s board wired to `host`, as SVG text."""
     drawing = Drawing(1500, 1500, STYLE)
-    drawing.text(30, 36, f"bgpi board schematic: {profile.source}, wired to a Raspberry Pi", "title")
-    drawing.text(30, 56, "Generated from the board profile by `bgpi diag schematic`; pin numbers are the "
-                         "header's physical pins, GPIO numbers are BCM numbers (hardware/wiring.txt).", "note")
-    _header(drawing, profile, 30, 90)
-    _multiplexer(drawing, profile, 760, 90)
-    _leds(drawing, profile, 30, 770)
-    _buttons(drawing, profile, 30, 1190)
+    drawing.text(30, 36, f"bgpi board schematic: {profile.source}, wired to {host.host}", "title")
+    drawing.text(30, 56, f"Generated from the board profile by `bgpi diag schematic`. \"pin\" numbers are "
+                         f"physical pins; {host.prefix} numbers are the ones the software and the wiring tables "
+                         "use (hardware/wiring.txt, wiring-pico.txt).", "note")
+    _header(drawing, host, 30, 90)
+    _multiplexer(drawing, profile, host, 760, 90)
+    _leds(drawing, profile, host, 30, 770)
+    _buttons(drawing, host, 30, 1190)
     return drawing.svg()
 
 
@@ -63,20 +66,24 @@ PIN_CLASSES = {"select": "psel", "signal": "psig", "the": "pled", "SPI0": "pspi"
 """A header pin's colour, by the first word of its role (`wiring.pin_roles`)."""
 
 
-def header_jobs(profile: Profile) -> dict[int, tuple[str, str]]:
-    """Physical pin -> (its job on this board, its colour class), for all 40 pins."""
-    roles = pin_roles(profile)
+SUPPLY_CLASSES = {"3V3": "p3v3", "3V3(OUT)": "p3v3", "5V": "p5v", "VBUS": "p5v", "VSYS": "p5v", "GND": "pgnd"}
+"""A supply pin's colour, by its name; others (RUN, 3V3_EN, ADC_VREF) are left free."""
+
+
+def header_jobs(host: HostPins) -> dict[int, tuple[str, str]]:
+    """Physical pin -> (its job on this board, its colour class), for every pin of `host`."""
     jobs = {}
-    for pin, name in PI_HEADER.items():
-        if name == "3V3":
-            jobs[pin] = ("3V3: multiplexers' VCC, pull-ups", "p3v3")
-        elif name == "5V":
-            jobs[pin] = ("5V: leave unconnected", "p5v")
-        elif name == "GND":
-            jobs[pin] = ("GND", "pgnd")
-        else:
-            role = roles.get(int(name[4:]))
+    for pin, name in host.header.items():
+        number = name.removeprefix(host.prefix)
+        if number.isdigit():
+            role = host.roles.get(int(number))
             jobs[pin] = (_short(role), PIN_CLASSES[role.split()[0]]) if role else ("-", "pfree")
+        elif name == host.supply:
+            jobs[pin] = ("multiplexers' VCC, pull-ups", "p3v3")
+        elif name == "GND":
+            jobs[pin] = ("ground", "pgnd")
+        else:
+            jobs[pin] = ("leave unconnected", SUPPLY_CLASSES.get(name, "pfree"))
     return jobs
 
 
@@ -97,34 +104,28 @@ def _short(role: str) -> str:
     return role
 
 
-def _header(drawing: Drawing, profile: Profile, x: float, y: float) -> None:
-    drawing.text(x, y, "1. Raspberry Pi 40-pin header (looking down on the pins)", "heading")
-    drawing.text(x, y + 18, "Pin 1 has the square pad, at the end away from the USB ports; even pins "
-                            "are the row at the board's edge.", "note")
-    jobs = header_jobs(profile)
+def _header(drawing: Drawing, host: HostPins, x: float, y: float) -> None:
+    drawing.text(x, y, f"1. {host.title}", "heading")
+    drawing.text(x, y + 18, host.orientation, "note")
+    jobs = header_jobs(host)
     left, right = x + 330, x + 362
     top = y + 44
-    drawing.rect(left - 16, top - 14, right - left + 32, 20 * ROW + 2, "header", radius=4)
-    for row in range(20):
+    drawing.rect(left - 16, top - 14, right - left + 32, len(host.rows) * ROW + 2, "header", radius=4)
+    for row, (left_pin, right_pin) in enumerate(host.rows):
         cy = top + row * ROW
-        for pin, px, side in ((2 * row + 1, left, "end"), (2 * row + 2, right, "start")):
+        for pin, px, side in ((left_pin, left, "end"), (right_pin, right, "start")):
             job, cls = jobs[pin]
             drawing.circle(px, cy, 10, cls)
             drawing.text(px, cy + 3.5, str(pin), "pinno on" if cls in ("pgnd", "psel", "psig", "pled") else "pinno",
                          "middle")
-            name = PI_HEADER[pin]
+            name = host.header[pin]
             if side == "end":
                 drawing.text(px - 18, cy + 4, name, "label", "end")
-                drawing.text(px - 70, cy + 4, job, "small", "end")
+                drawing.text(px - 82, cy + 4, job, "small", "end")
             else:
                 drawing.text(px + 18, cy + 4, name, "label")
-                drawing.text(px + 70, cy + 4, job, "small")
-    notes = [
-        "GPIO0 and GPIO1 (pins 27, 28) belong to a HAT's EEPROM: never used.",
-        "The ribbon: keyed (shrouded) connectors on both ends, the stripe on pin 1;",
-        "power off before plugging. 5 V never goes over the ribbon.",
-    ]
-    drawing.lines(x, top + 20 * ROW + 14, notes, 16, "note")
+                drawing.text(px + 82, cy + 4, job, "small")
+    drawing.lines(x, top + len(host.rows) * ROW + 14, host.notes, 16, "note")
 
 
 # -- the multiplexers ----------------------------------------------------------------
@@ -163,16 +164,16 @@ def _ground(drawing: Drawing, x: float, y: float) -> None:
     drawing.line(x - 3, y + 8, x + 3, y + 8)
 
 
-def _multiplexer(drawing: Drawing, profile: Profile, x: float, y: float) -> None:
+def _multiplexer(drawing: Drawing, profile: Profile, host: HostPins, x: float, y: float) -> None:
     sensors = profile.sensors
     drawing.text(x, y, f"2. Multiplexers: {len(sensors.signal)} x CD74HC4067 (breakout board), "
                        "each wired like mux 0", "heading")
     rail, ground = y + 40, y + 420
     chip_x, chip_y, chip_w, chip_h = x + 200, y + 120, 170, 250
     drawing.line(x, rail, x + 690, rail, "bus")
-    drawing.text(x, rail - 6, "3V3 (header pin 1 or 17)", "small")
+    drawing.text(x, rail - 6, f"{host.supply} (pin {' or '.join(map(str, host.pins_named(host.supply)))})", "small")
     drawing.line(x, ground, x + 690, ground, "bus")
-    drawing.text(x, ground + 16, "GND (any header GND pin)", "small")
+    drawing.text(x, ground + 16, "GND (any GND pin)", "small")
     drawing.rect(chip_x, chip_y, chip_w, chip_h, "chip")
     drawing.text(chip_x + chip_w / 2, chip_y + 120, "CD74HC4067", "label", "middle")
     drawing.text(chip_x + chip_w / 2, chip_y + 136, "mux 0", "small", "middle")
@@ -189,11 +190,11 @@ def _multiplexer(drawing: Drawing, profile: Profile, x: float, y: float) -> None
         drawing.line(px, chip_y + chip_h, px, ground)
         drawing.circle(px, ground, 2.5, "dot")
     # Left side: the four select lines, shared by every multiplexer.
-    for line, pin in enumerate(sensors.select):
+    for line, pin in enumerate(host.select):
         py = chip_y + 40 + line * 40
         drawing.text(chip_x + 6, py + 4, f"S{line}", "small")
         drawing.line(chip_x - 40, py, chip_x, py)
-        drawing.text(chip_x - 44, py + 4, f"S{line} <- GPIO{pin} (pin {header_pin(pin)})", "small", "end")
+        drawing.text(chip_x - 44, py + 4, f"S{line} <- {host.where(pin)}", "small", "end")
     # Right side: the common line with its pull-up, then the channels and their switches.
     sig_y = chip_y + 30
     drawing.text(chip_x + chip_w - 6, sig_y + 4, "SIG", "small", "end")
@@ -202,8 +203,7 @@ def _multiplexer(drawing: Drawing, profile: Profile, x: float, y: float) -> None
     _resistor(drawing, pull_x, rail, sig_y, "10 kOhm")
     drawing.circle(pull_x, rail, 2.5, "dot")
     drawing.circle(pull_x, sig_y, 2.5, "dot")
-    drawing.text(pull_x + 144, sig_y + 4, f"SIG0 -> GPIO{sensors.signal[0]} (pin {header_pin(sensors.signal[0])})",
-                 "small")
+    drawing.text(pull_x + 144, sig_y + 4, f"SIG0 -> {host.where(host.signal[0])}", "small")
     switch_x = chip_x + chip_w + 180
     for row, channel in enumerate((0, 1, 2, CHANNELS - 1)):
         py = chip_y + 80 + row * 42 + (20 if channel == CHANNELS - 1 else 0)
@@ -218,7 +218,7 @@ def _multiplexer(drawing: Drawing, profile: Profile, x: float, y: float) -> None
     drawing.text(chip_x + chip_w + 20, chip_y + 80 + 3 * 42, "...", "heading")
     drawing.lines(x, chip_y + 196, ["Each channel C0..C15:", "a reed switch to GND;", "closed reads low.",
                                     "E and GND to GND."], 16, "note")
-    _mux_table(drawing, profile, x, ground + 44)
+    _mux_table(drawing, profile, host, x, ground + 44)
 
 
 def channel_runs(profile: Profile, mux: int) -> list[str]:
@@ -242,15 +242,15 @@ def channel_runs(profile: Profile, mux: int) -> list[str]:
     return runs
 
 
-def _mux_table(drawing: Drawing, profile: Profile, x: float, y: float) -> None:
+def _mux_table(drawing: Drawing, profile: Profile, host: HostPins, x: float, y: float) -> None:
     drawing.text(x, y, "mux", "label")
     drawing.text(x + 34, y, "SIG", "label")
     drawing.text(x + 150, y, "channels (each channel: a reed switch to GND)", "label")
     drawing.line(x, y + 6, x + 700, y + 6, "thin")
     row = y + 22
-    for mux, pin in enumerate(profile.sensors.signal):
+    for mux, pin in enumerate(host.signal):
         drawing.text(x, row, str(mux), "small")
-        drawing.text(x + 34, row, f"GPIO{pin} (pin {header_pin(pin)})", "small")
+        drawing.text(x + 34, row, host.where(pin), "small")
         runs = channel_runs(profile, mux)
         half = (len(runs) + 1) // 2 if len(", ".join(runs)) > 90 else len(runs)
         row = drawing.lines(x + 150, row, [", ".join(runs[:half]), ", ".join(runs[half:])][:2 if runs[half:] else 1],
@@ -261,7 +261,7 @@ def _mux_table(drawing: Drawing, profile: Profile, x: float, y: float) -> None:
 
 SHIFTER_PINS = (
     # pin, name, what it connects to
-    (1, "1OE", "GND (gate 1 on)"), (2, "1A", "LED data from GPIO{led} (pin {header})"),
+    (1, "1OE", "GND (gate 1 on)"), (2, "1A", "LED data from {led}"),
     (3, "1Y", "330 Ohm -> first pixel DIN"), (4, "2OE", "5V (gate off)"), (5, "2A", "GND"),
     (6, "2Y", "not connected"), (7, "GND", "GND"),
     (8, "3Y", "not connected"), (9, "3A", "GND"), (10, "3OE", "5V (gate off)"), (11, "4Y", "not connected"),
@@ -270,7 +270,7 @@ SHIFTER_PINS = (
 """The 74AHCT125 (DIP-14 or SOIC-14) pin by pin: one gate used, the others off."""
 
 
-def _leds(drawing: Drawing, profile: Profile, x: float, y: float) -> None:
+def _leds(drawing: Drawing, profile: Profile, host: HostPins, x: float, y: float) -> None:
     leds = profile.leds
     drawing.text(x, y, f"3. LEDs: {leds.count} x WS2812B on their own fused 5 V supply, data through a "
                        "74AHCT125", "heading")
@@ -285,7 +285,7 @@ def _leds(drawing: Drawing, profile: Profile, x: float, y: float) -> None:
     drawing.line(x + 170, top, x + 700, top, "bus")
     drawing.line(x + 90, bottom, x + 700, bottom, "bus")
     drawing.text(x + 200, top - 8, "5 V bus, at least 0.5 mm2 (20 AWG); feed it at 2-3 points of the chain", "small")
-    drawing.text(x + 180, bottom + 16, "GND bus, the same wire; joined to the Pi's GND at one point", "small")
+    drawing.text(x + 180, bottom + 16, "GND bus, the same wire; joined to the host's GND at one point", "small")
     _capacitor(drawing, x + 200, top, bottom, "1000 uF 10 V", left=True)
     for dot_y in (top, bottom):
         drawing.circle(x + 200, dot_y, 2.5, "dot")
@@ -309,12 +309,11 @@ def _leds(drawing: Drawing, profile: Profile, x: float, y: float) -> None:
     chip_x, chip_y = x + 180, y + 200
     drawing.rect(chip_x, chip_y, 110, 7 * 24 + 10, "chip")
     drawing.text(chip_x + 55, chip_y - 8, "74AHCT125", "label", "middle")
-    header = header_pin(leds.pin)
     for pin, name, net in SHIFTER_PINS:
         left = pin <= 7
         row = pin - 1 if left else 14 - pin
         py = chip_y + 17 + row * 24
-        text = net.format(led=leds.pin, header=header)
+        text = net.format(led=host.where(host.led))
         if left:
             drawing.line(chip_x - 20, py, chip_x, py)
             drawing.text(chip_x + 6, py + 4, f"{pin} {name}", "small")
@@ -360,16 +359,16 @@ def _chain(drawing: Drawing, profile: Profile, x: float, y: float) -> None:
     notes = [
         f"Colour order {profile.leds.order}; the software caps the current at "
         f"{round(profile.leds.current_budget_ma)} mA.",
-        "Never power the pixels from the Pi's 5V pin or over the ribbon.",
-        "Join the LED supply's GND to the Pi's GND once, at the shifter.",
+        "Never power the pixels from the host's 5 V pin or over the ribbon.",
+        "Join the LED supply's GND to the host's GND once, at the shifter.",
     ]
     drawing.lines(x, end + 10, notes, 16, "note")
 
 
 # -- the buttons ---------------------------------------------------------------------
 
-def _buttons(drawing: Drawing, profile: Profile, x: float, y: float) -> None:
-    pins = profile.buttons.pins
+def _buttons(drawing: Drawing, host: HostPins, x: float, y: float) -> None:
+    pins = host.buttons
     drawing.text(x, y, "4. Buttons: momentary, normally open, to GND", "heading")
     line_y, ground = y + 40, y + 120
     drawing.text(x, line_y - 8, "GPIO (internal pull-up)", "small")
@@ -386,7 +385,7 @@ def _buttons(drawing: Drawing, profile: Profile, x: float, y: float) -> None:
     drawing.text(x + 270, line_y + 44, "button", "small")
     drawing.line(x + 150, ground, x + 250, ground)
     _ground(drawing, x + 200, ground)
-    rows = [f"{name:<11} GPIO{pins[name]} (pin {header_pin(pins[name])})" for name in BUTTON_NAMES]
+    rows = [f"{name:<11} {host.where(pins[name])}" for name in BUTTON_NAMES]
     end = drawing.lines(x, ground + 36, rows, 16, "small")
-    drawing.lines(x, end + 8, [f"Power pins: 3V3 on {', '.join(map(str, pins_named('3V3')))}; "
-                               f"GND on {', '.join(map(str, pins_named('GND')))}."], 16, "note")
+    drawing.lines(x, end + 8, [f"Power pins: {host.supply} on {', '.join(map(str, host.pins_named(host.supply)))}; "
+                               f"GND on {', '.join(map(str, host.pins_named('GND')))}."], 16, "note")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bgpi.board.locations import describe
 from bgpi.board.profile import BUTTON_NAMES, CHANNELS, DICE, LED_DRIVER_PINS, LedConfig, Profile
-from bgpi.hardware.header import header_pin, pins_named
+from bgpi.hardware.header import PI_HEADER, PI_ROWS, HostPins
 
 
 def led_labels(leds: LedConfig) -> list[str]:
@@ -41,6 +41,25 @@ SUPPLIES = {
 """The header's supply pins and what each is for."""
 
 
+PI_NOTES = (
+    "GPIO0 and GPIO1 (pins 27, 28) belong to a HAT's EEPROM: never used.",
+    "The ribbon: keyed (shrouded) connectors on both ends, the stripe on pin 1;",
+    "power off before plugging. 5 V never goes over the ribbon.",
+)
+
+
+def pi_host(profile: Profile) -> HostPins:
+    """Where `profile`'s lines meet the Pi's 40-pin header."""
+    sensors = profile.sensors
+    return HostPins(
+        host="a Raspberry Pi", title="Raspberry Pi 40-pin header (looking down on the pins)",
+        orientation="Pin 1 has the square pad, at the end away from the USB ports; even pins are the row "
+                    "at the board's edge.",
+        prefix="GPIO", header=PI_HEADER, rows=PI_ROWS, roles=pin_roles(profile), select=tuple(sensors.select),
+        signal=tuple(sensors.signal), led=profile.leds.pin, buttons=profile.buttons.pins, supply="3V3",
+        notes=PI_NOTES)
+
+
 def pin_line(name: str, role: str, where: str) -> str:
     """One row of a pin table: "  GPIO17  select S0 (all multiplexers), header pin 11"."""
     return f"  {name:<7} {role}{PIN_NOTES.get(role.split()[0], '')}, {where}"
@@ -48,10 +67,10 @@ def pin_line(name: str, role: str, where: str) -> str:
 
 def wiring_tables(profile: Profile) -> str:
     """Pins, multiplexer channels and LED indices of `profile` on the Pi's header, as plain text."""
-    leds = profile.leds
-    pins = [pin_line(f"GPIO{pin}", role, f"header pin {header_pin(pin)}")
-            for pin, role in sorted(pin_roles(profile).items())]
-    pins += [f"  {name:<7} {job}, header pins {', '.join(map(str, pins_named(name)))}"
+    leds, host = profile.leds, pi_host(profile)
+    pins = [pin_line(f"GPIO{pin}", role, f"header pin {host.physical(pin)}")
+            for pin, role in sorted(host.roles.items())]
+    pins += [f"  {name:<7} {job}, header pins {', '.join(map(str, host.pins_named(name)))}"
              for name, job in SUPPLIES.items()]
     chain = f"{leds.count} x WS2812B, {leds.driver} on GPIO{leds.pin}, colour order {leds.order}"
     return board_tables(profile, ["GPIO pins (BCM numbers)", *pins], [f"GPIO{pin}" for pin in profile.sensors.signal],

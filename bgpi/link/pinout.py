@@ -8,7 +8,8 @@ and the profile says how many multiplexers, LEDs and which timings.
 from __future__ import annotations
 
 from bgpi.board.profile import BUTTON_NAMES, Profile
-from bgpi.exc import HeaderPinError, PinoutError
+from bgpi.exc import PinoutError
+from bgpi.hardware.header import HostPins
 from bgpi.hardware.wiring import board_tables, pin_line
 
 SELECT = (2, 3, 4, 5)
@@ -20,25 +21,28 @@ BUTTONS = dict(zip(BUTTON_NAMES, (17, 18, 19, 20, 21), strict=True))
 """GP pin of each button."""
 
 
-PICO_PINS: dict[int, int] = {
-    0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16, 13: 17,
-    14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29, 26: 31, 27: 32, 28: 34,
+PICO_HEADER: dict[int, str] = {
+    1: "GP0", 2: "GP1", 3: "GND", 4: "GP2", 5: "GP3", 6: "GP4", 7: "GP5", 8: "GND", 9: "GP6", 10: "GP7",
+    11: "GP8", 12: "GP9", 13: "GND", 14: "GP10", 15: "GP11", 16: "GP12", 17: "GP13", 18: "GND", 19: "GP14",
+    20: "GP15", 21: "GP16", 22: "GP17", 23: "GND", 24: "GP18", 25: "GP19", 26: "GP20", 27: "GP21", 28: "GND",
+    29: "GP22", 30: "RUN", 31: "GP26", 32: "GP27", 33: "GND", 34: "GP28", 35: "ADC_VREF", 36: "3V3(OUT)",
+    37: "3V3_EN", 38: "GND", 39: "VSYS", 40: "VBUS",
 }
-"""GP number -> the Pico's physical pin (pin 1 at the USB end, counted down one side and up
-the other, as on the Pico's own pinout card)."""
+"""The Pico's physical pins: pin 1 at the USB end, 1-20 down one side and 21-40 back up the
+other, as on its pinout card (pin 33 is AGND, a ground like the others)."""
+PICO_ROWS = tuple((pin, 41 - pin) for pin in range(1, 21))
+"""The Pico seen from above, USB at the top: pins 1-20 down the left, 40-21 down the right."""
 PICO_SUPPLIES = {
-    "3V3(OUT)": ("the multiplexers' VCC and the pull-ups", (36,)),
-    "GND": ("ground: multiplexers, switches, buttons, LED supply", (3, 8, 13, 18, 23, 28, 33, 38)),
-    "VBUS": ("not connected: USB powers the Pico, the LEDs have their own supply", (40,)),
+    "3V3(OUT)": "the multiplexers' VCC and the pull-ups",
+    "GND": "ground: multiplexers, switches, buttons, LED supply",
+    "VBUS": "not connected: USB powers the Pico, the LEDs have their own supply",
 }
-"""The Pico's supply pins: name -> (what it is for, its physical pins)."""
-
-
-def pico_pin(gp: int) -> int:
-    """The physical pin of GP`gp`; HeaderPinError for a number the Pico does not bring out."""
-    if gp not in PICO_PINS:
-        raise HeaderPinError(f"GP{gp} is not a pin of the Pico")
-    return PICO_PINS[gp]
+"""The Pico's supply pins in the wiring tables, and what each is for."""
+PICO_NOTES = (
+    "USB powers the Pico: VBUS, VSYS, 3V3_EN and RUN stay unconnected.",
+    "Every pin is 3.3 V: never 5 V on any of them.",
+    "Power off (unplug USB and the LED supply) before plugging.",
+)
 
 
 def muxes(profile: Profile) -> int:
@@ -59,13 +63,23 @@ def pico_roles(profile: Profile) -> dict[int, str]:
     return roles
 
 
+def pico_host(profile: Profile) -> HostPins:
+    """Where `profile`'s lines meet a Pico (the drawings' `HostPins`)."""
+    return HostPins(
+        host="a Raspberry Pi Pico", title="Raspberry Pi Pico (from above, USB at the top)",
+        orientation="Pin 1 is by the USB socket, marked by the square pad; GP numbers are the Pico's own.",
+        prefix="GP", header=PICO_HEADER, rows=PICO_ROWS, roles=pico_roles(profile), select=SELECT,
+        signal=SIGNAL[:muxes(profile)], led=LED_DATA, buttons=BUTTONS, supply="3V3(OUT)", notes=PICO_NOTES)
+
+
 def pico_wiring_tables(profile: Profile) -> str:
     """The wiring tables of `profile` on a Pico: its GP numbers and physical pins, the
     channels and the LED chain (`bgpi diag wiring --board serial:...`)."""
-    pins = [pin_line(f"GP{pin}", role, f"Pico pin {pico_pin(pin)}")
-            for pin, role in sorted(pico_roles(profile).items())]
-    pins += [f"  {name:<7} {job}, Pico pin{'s' if len(physical) > 1 else ''} {', '.join(map(str, physical))}"
-             for name, (job, physical) in PICO_SUPPLIES.items()]
+    host = pico_host(profile)
+    pins = [pin_line(f"GP{pin}", role, f"Pico pin {host.physical(pin)}") for pin, role in sorted(host.roles.items())]
+    for name, job in PICO_SUPPLIES.items():
+        physical = host.pins_named(name)
+        pins.append(f"  {name:<7} {job}, Pico pin{'s' if len(physical) > 1 else ''} {', '.join(map(str, physical))}")
     leds = profile.leds
     chain = f"{leds.count} x WS2812B on GP{LED_DATA}, colour order {leds.order}"
     return board_tables(profile, ["Pico pins (GP numbers; the Pi's GPIO numbers of the profile do not apply)", *pins],
