@@ -115,10 +115,10 @@ def main(store="bgpi.cfg"):
     stdin = sys.stdin.buffer
     poll = select.poll()
     poll.register(stdin, select.POLLIN)
-    firmware = Firmware(sys.stdout.buffer.write, store)
     micropython.kbd_intr(-1)  # from here a Ctrl-C byte is read as BREAK, between frames, not as an interrupt
-    watchdog = machine.WDT(timeout=WATCHDOG_MS)
     try:
+        firmware = Firmware(sys.stdout.buffer.write, store)
+        watchdog = machine.WDT(timeout=WATCHDOG_MS)
         serve(firmware, stdin, poll, watchdog)
     except Exception as error:  # anything: the REPL must never take the host's frames
         try:

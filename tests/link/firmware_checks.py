@@ -7,6 +7,8 @@ the firmware (FIRMWARE_DIR); prints "firmware checks passed" or fails an assert.
 ``tests/link/test_firmware.py`` runs it under both interpreters.
 """
 
+# ruff: noqa: E402  (the path is set before the firmware is imported)
+
 import sys
 
 FIRMWARE = sys.argv[1]

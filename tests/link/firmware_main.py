@@ -1,6 +1,6 @@
 """The Pico's program (`bgfw.pico.main`) under MicroPython's unix port, one case a run.
 
-    micropython firmware_main.py FIRMWARE_DIR repl|safe|crash [LEFT]  < what the host sends
+    micropython firmware_main.py FIRMWARE_DIR repl|safe|crash|boot-crash [LEFT]  < what the host sends
 
 The simulated `machine` (FIRMWARE_DIR/sim) stands in for the RP2040's pins, watchdog and
 reset; `micropython.kbd_intr` is recorded.  LEFT (hex) is what the REPL must find
@@ -31,7 +31,7 @@ class Keyboard:
 sys.modules["micropython"] = Keyboard
 
 import machine
-from bgfw import pico
+from bgfw import config, pico
 from bgfw.app import Firmware
 
 
@@ -73,5 +73,22 @@ def check_crash():
     assert "RuntimeError: the scan failed" in text, text
 
 
-{"repl": check_repl, "safe": check_safe, "crash": check_crash}[CASE]()
+def check_crash_at_boot():
+    """An exception before the loop (reading the saved CONFIG) resets the Pico too."""
+
+    def fail(path):
+        raise RuntimeError("the flash is unreadable")
+
+    config.load = fail
+    try:
+        pico.main("bgpi.cfg")
+    except machine.Reset:
+        print("reset")
+    assert machine.BOARD.resets == 1 and machine.BOARD.watchdog is None
+    with open(pico.CRASH_LOG) as log:
+        text = log.read()
+    assert "RuntimeError: the flash is unreadable" in text, text
+
+
+{"repl": check_repl, "safe": check_safe, "crash": check_crash, "boot-crash": check_crash_at_boot}[CASE]()
 print("main checks passed: " + CASE)

@@ -70,6 +70,7 @@ def test_the_hint_button_held_at_boot_skips_the_loop(tmp_path) -> None:
 
 
 @needs_micropython
-def test_a_crash_is_logged_and_the_pico_resets(tmp_path) -> None:
-    run_main("crash", tmp_path)
-    assert "the scan failed" in (tmp_path / "bgfw.log").read_text()
+@pytest.mark.parametrize(("case", "error"), [("crash", "the scan failed"), ("boot-crash", "the flash is unreadable")])
+def test_a_crash_is_logged_and_the_pico_resets(tmp_path, case, error) -> None:
+    run_main(case, tmp_path)
+    assert error in (tmp_path / "bgfw.log").read_text()
