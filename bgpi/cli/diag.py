@@ -131,6 +131,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
 def drawing(name: str, profile: Profile, kind: str | None) -> str:
     """The wiring tables, the schematic or the layout as hardware/ keeps them: for the Pi's
     header, or for a Pico if the board `kind` is one (serial:DEVICE, pty)."""
+    from bgpi.exc import PinoutError
     from bgpi.hardware.layout import layout_svg
     from bgpi.hardware.schematic import schematic_svg
     from bgpi.hardware.wiring import pi_host, wiring_tables
@@ -138,9 +139,12 @@ def drawing(name: str, profile: Profile, kind: str | None) -> str:
     from bgpi.link.pinout import pico_host, pico_wiring_tables
 
     pico = kind is not None and (kind == PTY or kind.startswith(SCHEME))
-    if name == "wiring":
-        return pico_wiring_tables(profile) if pico else wiring_tables(profile)
-    host = pico_host(profile) if pico else pi_host(profile)
+    try:
+        if name == "wiring":
+            return pico_wiring_tables(profile) if pico else wiring_tables(profile)
+        host = pico_host(profile) if pico else pi_host(profile)
+    except PinoutError as error:  # more multiplexers than a Pico has pins for
+        raise UsageError(str(error)) from None
     return schematic_svg(profile, host) if name == "schematic" else layout_svg(profile, host)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bgpi.exc import HeaderPinError, PinoutError
+from bgpi.exc import HeaderPinError, PinoutError, UsageError
 from bgpi.hardware.header import PI_HEADER
 from bgpi.hardware.layout import layout_svg
 from bgpi.hardware.profile import default_profile_path, load_profile
@@ -108,3 +108,7 @@ def test_the_pico_tables_refuse_more_multiplexers_than_pins(tmp_path):
     path.write_text(text)
     with pytest.raises(PinoutError, match="a Pico has signal pins for 10"):
         pico_wiring_tables(load_profile(path))
+    for test in ("wiring", "schematic"):
+        with pytest.raises(UsageError, match="a Pico has signal pins for 10"):
+            diag(test, "--board", "pty", "--profile", str(path))
+    assert diag("schematic", "--profile", str(path))[0] == 0  # the Pi has pins for them
