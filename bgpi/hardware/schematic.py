@@ -185,7 +185,7 @@ def _multiplexer(drawing: Drawing, profile: Profile, host: HostPins, x: float, y
     _capacitor(drawing, vcc_x - 50, rail, rail + 50, "100 nF at the VCC pin", left=True)
     drawing.circle(vcc_x - 50, rail, 2.5, "dot")
     _ground(drawing, vcc_x - 50, rail + 50)
-    for name, px in (("GND", chip_x + 30), ("E", chip_x + 70)):
+    for name, px in (("GND", chip_x + 30), ("E (EN)", chip_x + 80)):
         drawing.text(px, chip_y + chip_h - 6, name, "small", "middle")
         drawing.line(px, chip_y + chip_h, px, ground)
         drawing.circle(px, ground, 2.5, "dot")
@@ -200,7 +200,7 @@ def _multiplexer(drawing: Drawing, profile: Profile, host: HostPins, x: float, y
     drawing.text(chip_x + chip_w - 6, sig_y + 4, "SIG", "small", "end")
     pull_x = chip_x + chip_w + 50
     drawing.line(chip_x + chip_w, sig_y, pull_x + 140, sig_y)
-    _resistor(drawing, pull_x, rail, sig_y, "10 kOhm")
+    _resistor(drawing, pull_x, rail, sig_y, "10 kOhm, on the multiplexer board")
     drawing.circle(pull_x, rail, 2.5, "dot")
     drawing.circle(pull_x, sig_y, 2.5, "dot")
     drawing.text(pull_x + 144, sig_y + 4, f"SIG0 -> {host.where(host.signal[0])}", "small")
