@@ -250,3 +250,9 @@ class NoGameError(BgpiError, ValueError):
 
 class RecordError(BgpiError, ValueError):
     """An event a record (.mat, SGF) cannot use where it stands: skipped with a warning."""
+
+
+# -- the build (issue 24: drawings, header map, Pico pinout) ---
+
+class HeaderPinError(BgpiError, ValueError):
+    """A GPIO (or Pico GP) number that no pin of the header brings out."""

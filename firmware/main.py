@@ -1,4 +1,4 @@
 # On the Pico: MicroPython runs main.py at boot (firmware/README.md).
-from bgfw.app import main
+from bgfw.pico import main
 
 main()

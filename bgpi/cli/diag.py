@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from bgpi.board.profile import Profile
     from bgpi.hardware.board import BoardDevices
 
-TESTS = ("sensors", "leds", "buttons", "wiring", "walk")
+TESTS = ("sensors", "leds", "buttons", "wiring", "walk", "schematic", "layout")
 WHITE = (255, 255, 255)
 LED_STEP_SECONDS = 0.3
 WALK_SETTLE_SECONDS = 0.6
@@ -41,8 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Check the board's sensors, lights and buttons. Give a test or --check.")
     parser.add_argument("test", nargs="?", choices=TESTS,
                         help="sensors: live switch map; leds: walk the LED chain; "
-                             "buttons: print each press; wiring: print the wiring tables; "
-                             "walk: a guided check of every switch, checker by checker")
+                             "buttons: print each press; wiring: print the wiring tables (the Pico's with "
+                             "--board serial:...); walk: a guided check of every switch, checker by checker; "
+                             "schematic, layout: print the drawing as SVG")
     parser.add_argument("--locations", metavar="LIST",
                         help="walk only these locations, e.g. 7,8,bar:white (default: all sensed)")
     parser.add_argument("--check", action="store_true",
@@ -66,10 +67,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     profile = _checked_profile(args)
-    if args.test == "wiring":
-        from bgpi.hardware.wiring import wiring_tables
-
-        out.write(wiring_tables(profile))
+    if args.test in ("wiring", "schematic", "layout"):
+        out.write(drawing(args.test, profile, args.board))
         return 0
     from bgpi.hardware.board import default_board_kind
 
@@ -86,6 +85,26 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             # Ctrl-C is how a live test is meant to end.
             out.write("\n")
     return 0
+
+
+def drawing(name: str, profile: Profile, kind: str | None) -> str:
+    """The wiring tables, the schematic or the layout as hardware/ keeps them: for the Pi's
+    header, or for a Pico if the board `kind` is one (serial:DEVICE, pty)."""
+    from bgpi.exc import PinoutError
+    from bgpi.hardware.layout import layout_svg
+    from bgpi.hardware.schematic import schematic_svg
+    from bgpi.hardware.wiring import pi_host, wiring_tables
+    from bgpi.link.board import PTY, SCHEME
+    from bgpi.link.pinout import pico_host, pico_wiring_tables
+
+    pico = kind is not None and (kind == PTY or kind.startswith(SCHEME))
+    try:
+        if name == "wiring":
+            return pico_wiring_tables(profile) if pico else wiring_tables(profile)
+        host = pico_host(profile) if pico else pi_host(profile)
+    except PinoutError as error:  # more multiplexers than a Pico has pins for
+        raise UsageError(str(error)) from None
+    return schematic_svg(profile, host) if name == "schematic" else layout_svg(profile, host)
 
 
 def _checked_profile(args: argparse.Namespace) -> Profile:

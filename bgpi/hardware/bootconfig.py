@@ -5,8 +5,12 @@ pinned, because the SPI clock is derived from it (``core_freq_min=500`` on a Pi 
 ``core_freq=250`` on a Pi 3 or Zero 2 W); a Pi 5's SPI does not depend on it.  Enabled
 interfaces take pins for their kernel drivers: 1-Wire (``dtoverlay=w1-gpio``, GPIO4 unless
 ``gpiopin=``), I2C (``dtparam=i2c_arm=on``, GPIO2 and 3), the serial port
-(``enable_uart=1``, GPIO14 and 15); a profile pin among them reads "GPIO busy" or
-fights the driver.
+(``enable_uart=1``, GPIO14 and 15), SPI1 (``dtoverlay=spi1-1cs`` .. ``spi1-3cs``: GPIO19-21
+and a chip select each on 18, 17, 16), I2S sound cards (``dtparam=i2s=on`` or a DAC HAT's
+overlay: GPIO18-21), PWM audio on the header (``dtoverlay=audremap``: GPIO12 and 13, or
+18 and 19), and the shutdown button (``dtoverlay=gpio-shutdown``: GPIO3 unless
+``gpio_pin=``, which is the default board's hint button: a hint would halt the Pi).  A
+profile pin among them reads "GPIO busy" or fights the driver.
 
 Pure but for `read_boot_config` and `pi_model`: the text is parsed as the firmware
 reads it, conditional sections (``[pi4]``, ``[all]``, ``[none]``, ...) by the model and
@@ -149,16 +153,57 @@ def read_boot_config(model: str | None, paths: Iterable[Path] | None = None) -> 
     return None
 
 
+SPI1_PINS = (19, 20, 21)
+"""MISO, MOSI and SCLK of SPI1 (spi1-Ncs overlays)."""
+SPI1_CHIP_SELECTS = (18, 17, 16)
+"""The default pins of SPI1's chip selects cs0, cs1, cs2 (``csN_pin=`` moves one)."""
+I2S_PINS = (18, 19, 20, 21)
+"""PCM_CLK, PCM_FS, PCM_DIN and PCM_DOUT: every I2S sound card takes them."""
+I2S_OVERLAYS = ("hifiberry-", "iqaudio-", "allo-", "justboom-", "audioinjector-", "pisound", "rpi-dac",
+                "i2s-", "max98357a", "googlevoicehat-", "adau", "dionaudio-", "applepi-dac", "fe-pi-audio",
+                "merus-amp", "akkordion-", "rra-digidac1", "superaudioboard", "wm8960-")
+"""Overlay names (or their starts) of the firmware's sound cards that use I2S."""
+
+
+def _pin(params: dict[str, str], key: str, default: int) -> int | None:
+    """The pin an overlay parameter names (`default` without it); None if it is no number."""
+    try:
+        return int(params.get(key, str(default)), 0)
+    except ValueError:
+        return None
+
+
+def overlay_pins(name: str, params: dict[str, str]) -> list[int]:
+    """The GPIO pins the overlay `name` with `params` takes ([] for overlays not known here)."""
+    if name in ("w1-gpio", "w1-gpio-pullup"):
+        pins = [_pin(params, "gpiopin", 4)]
+    elif name == "gpio-shutdown":
+        pins = [_pin(params, "gpio_pin", 3)]
+    elif name == "audremap":
+        pins = [18, 19] if "pins_18_19" in params else [12, 13]
+    elif match := re.fullmatch(r"spi1-([123])cs", name):
+        selects = [_pin(params, f"cs{n}_pin", SPI1_CHIP_SELECTS[n]) for n in range(int(match[1]))]
+        pins = [*SPI1_PINS, *selects]
+    elif name.startswith(I2S_OVERLAYS):
+        pins = list(I2S_PINS)
+    else:
+        pins = []
+    return [pin for pin in pins if pin is not None]
+
+
+OVERLAY_NAMES = {"w1-gpio": "1-Wire", "w1-gpio-pullup": "1-Wire", "gpio-shutdown": "the shutdown button",
+                 "audremap": "PWM audio"}
+"""How `interface_pins` names an overlay's interface (SPI1 and sound cards by their kind)."""
+
+
 def interface_pins(config: BootConfig) -> dict[int, str]:
     """GPIO pin -> the enabled interface whose kernel driver takes it, with its line."""
     pins: dict[int, str] = {}
     for name, params in config.overlays:
-        if name in ("w1-gpio", "w1-gpio-pullup"):
-            try:
-                pin = int(params.get("gpiopin", "4"), 0)
-            except ValueError:
-                continue
-            pins[pin] = f"1-Wire (dtoverlay={name})"
+        kind = OVERLAY_NAMES.get(name) or ("SPI1" if name.startswith("spi1-") else "an I2S sound card")
+        pins.update(dict.fromkeys(overlay_pins(name, params), f"{kind} (dtoverlay={name})"))
+    if config.dtparam_on("i2s"):
+        pins.update(dict.fromkeys(I2S_PINS, "I2S (dtparam=i2s=on)"))
     if config.dtparam_on("i2c_arm", "i2c", "i2c1"):
         pins.update(dict.fromkeys((2, 3), "I2C (dtparam=i2c_arm=on)"))
     if config.number("enable_uart") == 1:

@@ -1,16 +1,11 @@
-"""The wiring tables of a profile, as `bgpi diag wiring` prints them and hardware/ keeps them."""
+"""The wiring tables of a profile, as `bgpi diag wiring` prints them and hardware/ keeps them
+(wiring.txt for the Pi's header; the Pico's are `bgpi.link.pinout.pico_wiring_tables`)."""
 
 from __future__ import annotations
 
 from bgpi.board.locations import describe
-from bgpi.board.profile import (
-    BUTTON_NAMES,
-    CHANNELS,
-    DICE,
-    LED_DRIVER_PINS,
-    LedConfig,
-    Profile,
-)
+from bgpi.board.profile import BUTTON_NAMES, CHANNELS, DICE, LED_DRIVER_PINS, LedConfig, Profile
+from bgpi.hardware.header import PI_HEADER, PI_ROWS, HostPins
 
 
 def led_labels(leds: LedConfig) -> list[str]:
@@ -38,21 +33,61 @@ def pin_roles(profile: Profile) -> dict[int, str]:
     return roles
 
 
-def wiring_tables(profile: Profile) -> str:
-    """Pins, multiplexer channels and LED indices of `profile`, as plain text tables."""
-    sensors, leds = profile.sensors, profile.leds
-    lines = [f"Wiring of {profile.source}", "", "GPIO pins (BCM numbers)"]
-    lines += [f"  GPIO{pin:<3} {role}{PIN_NOTES.get(role.split()[0], '')}"
-              for pin, role in sorted(pin_roles(profile).items())]
+SUPPLIES = {
+    "3V3": "the multiplexers' VCC and the pull-ups",
+    "GND": "ground: multiplexers, switches, buttons, LED supply",
+    "5V": "not connected (the LEDs have their own fused supply)",
+}
+"""The header's supply pins and what each is for."""
 
+
+PI_NOTES = (
+    "GPIO0 and GPIO1 (pins 27, 28) belong to a HAT's EEPROM: never used.",
+    "The ribbon: keyed (shrouded) connectors on both ends, the stripe on pin 1;",
+    "power off before plugging. 5 V never goes over the ribbon.",
+)
+
+
+def pi_host(profile: Profile) -> HostPins:
+    """Where `profile`'s lines meet the Pi's 40-pin header."""
+    sensors = profile.sensors
+    return HostPins(
+        host="a Raspberry Pi", title="Raspberry Pi 40-pin header (looking down on the pins)",
+        orientation="Pin 1 has the square pad, at the end away from the USB ports; even pins are the row "
+                    "at the board's edge.",
+        prefix="GPIO", header=PI_HEADER, rows=PI_ROWS, roles=pin_roles(profile), select=tuple(sensors.select),
+        signal=tuple(sensors.signal), led=profile.leds.pin, buttons=profile.buttons.pins, supply="3V3",
+        notes=PI_NOTES)
+
+
+def pin_line(name: str, role: str, where: str) -> str:
+    """One row of a pin table: "  GPIO17  select S0 (all multiplexers), header pin 11"."""
+    return f"  {name:<7} {role}{PIN_NOTES.get(role.split()[0], '')}, {where}"
+
+
+def wiring_tables(profile: Profile) -> str:
+    """Pins, multiplexer channels and LED indices of `profile` on the Pi's header, as plain text."""
+    leds, host = profile.leds, pi_host(profile)
+    pins = [pin_line(f"GPIO{pin}", role, f"header pin {host.physical(pin)}")
+            for pin, role in sorted(host.roles.items())]
+    pins += [f"  {name:<7} {job}, header pins {', '.join(map(str, host.pins_named(name)))}"
+             for name, job in SUPPLIES.items()]
+    chain = f"{leds.count} x WS2812B, {leds.driver} on GPIO{leds.pin}, colour order {leds.order}"
+    return board_tables(profile, ["GPIO pins (BCM numbers)", *pins], [f"GPIO{pin}" for pin in profile.sensors.signal],
+                        chain)
+
+
+def board_tables(profile: Profile, pins: list[str], signal_names: list[str], chain: str) -> str:
+    """The wiring tables: the `pins` table as given, then each multiplexer's channels (its
+    signal line named by `signal_names`) and the LED chain (described by `chain`)."""
+    sensors, leds = profile.sensors, profile.leds
+    lines = [f"Wiring of {profile.source}", "", *pins]
     lines += ["", "Multiplexer channels (CD74HC4067; channel = S0 + 2 S1 + 4 S2 + 8 S3)"]
     for mux in range(len(sensors.signal)):
-        lines.append(f"  mux {mux} (signal GPIO{sensors.signal[mux]})")
+        lines.append(f"  mux {mux} (signal {signal_names[mux]})")
         for channel in range(CHANNELS):
             switch = sensors.switches[mux * CHANNELS + channel]
             lines.append(f"    channel {channel:>2}: {switch if switch else '(not connected)'}")
-
-    chain = f"{leds.count} x WS2812B, {leds.driver} on GPIO{leds.pin}, colour order {leds.order}"
     lines += ["", f"LED chain ({chain})"]
     lines += [f"  {index:>3}  {label}" for index, label in enumerate(led_labels(leds))]
     return "\n".join(lines) + "\n"

@@ -2,7 +2,7 @@
 
 `Firmware.receive` takes bytes from the host, `Firmware.tick` runs one scan period;
 both take the time in milliseconds and write frames through the function given.  The
-Pico's `main` (below) and the simulated board (``firmware/sim/run.py``) drive it.
+Pico's loop (`bgfw.pico`) and the simulated board (``firmware/sim/run.py``) drive it.
 """
 
 # ruff: noqa: UP031  (% formatting: MicroPython formats bytes only so; one style for the firmware)
@@ -182,41 +182,3 @@ HANDLERS = {
     "STATS": Firmware.on_stats,
 }
 
-
-def main(store="bgpi.cfg"):  # pragma: no cover - runs on the Pico only
-    """The Pico's loop: USB serial in and out, a scan every period, for ever."""
-    import select
-    import sys
-    import time
-
-    import micropython
-
-    micropython.kbd_intr(-1)  # a stray Ctrl-C byte on the link must not stop the firmware
-    stdin = sys.stdin.buffer
-    out = sys.stdout.buffer
-    poll = select.poll()
-    poll.register(stdin, select.POLLIN)
-    firmware = Firmware(out.write, store)
-    now = 0
-    last = time.ticks_ms()
-    due = 0
-    while True:
-        wait = due - now
-        if wait > 0 and poll.poll(wait):
-            data = stdin.read(1)
-            while poll.poll(0):
-                data += stdin.read(1)
-                if len(data) >= 64:
-                    break
-            tick = time.ticks_ms()
-            now += time.ticks_diff(tick, last)
-            last = tick
-            firmware.receive(data, now)
-            continue
-        tick = time.ticks_ms()
-        now += time.ticks_diff(tick, last)
-        last = tick
-        if now >= due:
-            firmware.tick(now)
-            period = 1000 // (firmware.config.hz if firmware.config is not None else 200)
-            due = max(due + period, now - period)

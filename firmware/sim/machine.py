@@ -4,8 +4,11 @@ Put this directory first on the path and the firmware runs unchanged under CPyth
 the MicroPython unix port.  `BOARD` is the simulated board: which reed switches are
 closed (`closed`, bit ``mux * 16 + channel``) and which buttons are down (`down`, a set
 of pins).  A multiplexer's signal pin reads low while the switch on the channel its
-select pins choose is closed, as the real circuit does.
+select pins choose is closed, as the real circuit does.  The watchdog (`WDT`, stopped
+through `mem32` as on the RP2040) and `reset` are kept on `BOARD` for the tests to read.
 """
+
+# ruff: noqa: UP031  (% formatting: MicroPython formats bytes only so; one style for the firmware)
 
 
 class SimBoard:
@@ -19,6 +22,10 @@ class SimBoard:
         self.down = set()
         self.reads = 0
         self.writes = 0
+        self.watchdog = None
+        """The running `WDT` (None before one starts and once it is stopped)."""
+        self.stopped = None
+        self.resets = 0
 
     def wire(self, select, signal):
         """Which GP pins are the select lines (S0 first) and each multiplexer's signal."""
@@ -79,3 +86,44 @@ class Pin:
 
     def off(self):
         self.value(0)
+
+
+class Reset(BaseException):
+    """`reset` was called: the simulated Pico restarts (the real one never returns)."""
+
+
+def reset():
+    BOARD.resets += 1
+    raise Reset()
+
+
+class WDT:
+    """The watchdog: counts its feeds; `BOARD.watchdog` is the running one (None: stopped)."""
+
+    def __init__(self, id=0, timeout=5000):
+        if BOARD.watchdog is not None:
+            raise OSError("the simulated watchdog is already running")
+        self.timeout = timeout
+        self.feeds = 0
+        BOARD.watchdog = self
+
+    def feed(self):
+        self.feeds += 1
+
+
+class Memory:
+    """`mem32`: of the RP2040's registers only the watchdog's CTRL clear alias, whose
+    ENABLE bit stops the running watchdog (``bgfw/pico.py``)."""
+
+    WATCHDOG_CTRL_CLEAR = 0x40058000 + 0x3000
+    WATCHDOG_ENABLE = 1 << 30
+
+    def __setitem__(self, address, value):
+        if address != self.WATCHDOG_CTRL_CLEAR:
+            raise ValueError("the simulated Pico has no register at %08x" % address)
+        if value & self.WATCHDOG_ENABLE:
+            BOARD.stopped = BOARD.watchdog
+            BOARD.watchdog = None
+
+
+mem32 = Memory()

@@ -111,3 +111,35 @@ def test_diag_check_reads_the_boot_config(tmp_path, capsys, monkeypatch):
 def test_diag_check_names_a_boot_config_it_cannot_read(tmp_path, capsys):
     assert main(["diag", "--check", "--board", "sim", "--boot-config", str(tmp_path / "none.txt")]) == 1
     assert f"boot config: cannot read {tmp_path / 'none.txt'}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("line", "pins"), [
+    ("dtoverlay=spi1-1cs", {18, 19, 20, 21}),
+    ("dtoverlay=spi1-3cs", {16, 17, 18, 19, 20, 21}),
+    ("dtoverlay=spi1-2cs,cs1_pin=26", {18, 19, 20, 21, 26}),
+    ("dtoverlay=hifiberry-dacplus", {18, 19, 20, 21}),
+    ("dtoverlay=iqaudio-dac", {18, 19, 20, 21}),
+    ("dtparam=i2s=on", {18, 19, 20, 21}),
+    ("dtoverlay=audremap", {12, 13}),
+    ("dtoverlay=audremap,pins_18_19", {18, 19}),
+    ("dtoverlay=gpio-shutdown", {3}),
+    ("dtoverlay=gpio-shutdown,gpio_pin=26,active_low=1", {26}),
+    ("dtoverlay=vc4-kms-v3d", set()),
+])
+def test_spi1_sound_cards_pwm_audio_and_the_shutdown_button_take_pins(line, pins):
+    assert set(interface_pins(parse_boot_config(line + "\n", "pi4"))) == pins
+
+
+def test_the_default_board_collides_with_spi1_a_dac_pwm_audio_and_gpio_shutdown(profile):
+    text = GOOD["pi4"] + "dtoverlay=spi1-3cs\ndtoverlay=hifiberry-dac\ndtoverlay=audremap\ndtoverlay=gpio-shutdown\n"
+    problems = boot_problems(parse_boot_config(text, "pi4"), "pi4", profile)
+    assert problems[0] == ("GPIO3 (button hint) is taken by the shutdown button (dtoverlay=gpio-shutdown) in "
+                           "config.txt: turn that off, or move button hint to a free pin in the profile")
+    taken = {problem.split()[0]: problem.split(" is taken by ")[1].split(" in ")[0] for problem in problems}
+    assert taken == {
+        "GPIO3": "the shutdown button (dtoverlay=gpio-shutdown)",
+        "GPIO12": "PWM audio (dtoverlay=audremap)", "GPIO13": "PWM audio (dtoverlay=audremap)",
+        "GPIO16": "SPI1 (dtoverlay=spi1-3cs)", "GPIO17": "SPI1 (dtoverlay=spi1-3cs)",
+        # the sound card's line comes after SPI1's: the last one read is named
+        **dict.fromkeys(("GPIO19", "GPIO20", "GPIO21"), "an I2S sound card (dtoverlay=hifiberry-dac)"),
+    }

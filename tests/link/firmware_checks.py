@@ -7,6 +7,8 @@ the firmware (FIRMWARE_DIR); prints "firmware checks passed" or fails an assert.
 ``tests/link/test_firmware.py`` runs it under both interpreters.
 """
 
+# ruff: noqa: E402  (the path is set before the firmware is imported)
+
 import sys
 
 FIRMWARE = sys.argv[1]
@@ -17,6 +19,7 @@ import machine
 from bgfw import wire
 from bgfw.app import HOST_TIMEOUT_MS, Firmware
 from bgfw.buttons import Buttons
+from bgfw.pico import READ_MAX, read_link
 from bgfw.scan import Debouncer, MuxScanner, frame_hex, gray_code
 
 CONFIG = "sel=2,3,4,5 sig=6,7 settle=0 hz=200 deb=2 led=16 n=4 order=GRB btn=17,18 long=1000 bounce=20"
@@ -168,7 +171,33 @@ def check_firmware():
     assert sum(sum(colour) for colour in firmware.lights.pixels.shown) > 0
 
 
+class Port:
+    """The USB serial port of the Pico's loop: its stdin and its poll in one."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def read(self, count):
+        taken, self.data = self.data[:count], self.data[count:]
+        return taken
+
+    def poll(self, timeout):
+        return [(self, 1)] if self.data else []
+
+
+def check_break():
+    # mpremote's way in: Ctrl-C (twice, in older versions), then Ctrl-A for the raw REPL.
+    port = Port(wire.encode(3, "HB") + b"\r\x03\x03\r\x01")
+    data, stop = read_link(port, port)
+    assert stop and data == wire.encode(3, "HB") + b"\r", data
+    assert port.data == b"\x03\r\x01", port.data  # left in the port for the REPL
+    port = Port(b"x" * 100)
+    data, stop = read_link(port, port)
+    assert not stop and len(data) == READ_MAX and len(port.data) == 100 - READ_MAX
+
+
 check_wire()
+check_break()
 check_scan()
 check_buttons()
 check_firmware()
