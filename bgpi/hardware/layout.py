@@ -118,7 +118,7 @@ any place works, the profile says only which pin each is on)."""
 
 def layout_svg(profile: Profile, host: HostPins) -> str:
     """The top view of `profile`'s board, its buttons' pins on `host`, as SVG text."""
-    drawing = Drawing(BOARD_RIGHT + 110, Y_BOTTOM + FRAME + 230, STYLE, scale=1.6)
+    drawing = Drawing(BOARD_RIGHT + 110, Y_BOTTOM + FRAME + 240, STYLE, scale=1.6)
     drawing.text(MARGIN_X, 24, f"bgpi board layout, seen from above: {profile.source}", "title")
     drawing.text(MARGIN_X, 36, "Generated from the board profile by `bgpi diag layout`. Millimetres, to scale for "
                                "40 mm checkers. Blue: reed switch, labelled mux.channel; purple: LED and its index, "
