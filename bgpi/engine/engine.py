@@ -27,7 +27,7 @@ from bgpi.engine.advice import (
 )
 from bgpi.engine.module import ModuleBackend, import_module
 from bgpi.engine.process import ProcessBackend, find_gnubg, gnubg_command
-from bgpi.exc import NoEngineError
+from bgpi.exc import EngineKindError, NoEngineError
 from bgpi.rules.play import Dice
 
 KINDS = ("auto", "gnubg", "module", "none")
@@ -104,7 +104,7 @@ def open_backend(kind: str) -> Backend:
     Raises ValueError for an unknown kind.
     """
     if kind not in KINDS:
-        raise ValueError(f"unknown engine {kind!r}: expected one of {', '.join(KINDS)}")
+        raise EngineKindError(f"unknown engine {kind!r}: expected one of {', '.join(KINDS)}")
     if kind == "none":
         return MissingBackend("no engine: none is configured")
     if kind in ("auto", "gnubg"):
