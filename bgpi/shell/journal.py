@@ -152,11 +152,11 @@ class Journal:
             raise JournalError(f"the state directory {state_dir} is not a directory")
         try:
             created_dir = not state_dir.is_dir()
-            state_dir.mkdir(parents=True, exist_ok=True)
+            state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)  # the table log is the players' own
             if created_dir:
                 _fsync_dir(state_dir.parent)
             try:
-                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC, 0o644)
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC, 0o600)
                 _fsync_dir(state_dir)
             except FileExistsError:
                 fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
@@ -307,7 +307,7 @@ def free_name(path: Path, kind: str) -> Path:
 
 def _write_file(path: Path, data: bytes) -> None:
     """`data` as the whole of a new file at `path`, on the disk when this returns."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
     try:
         _write_all(fd, data)
         os.fsync(fd)

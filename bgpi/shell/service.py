@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol, TextIO
 
@@ -143,6 +143,8 @@ class BoardService:
         self._journal: Journal | None = None
         self._advisor: Advisor | None = None
         self._console: Console | None = None
+        self._missing: list[str] = []
+        """What this board plays on without, kept in systemd's status line while it runs."""
 
     # -- opening and closing ----------------------------------------------------------
 
@@ -167,7 +169,7 @@ class BoardService:
         if opened.table is not None:
             runner.replace_table(opened.table)
             opening = []
-        self._advisor = runner.advise = self._advisor_for(runner.table)
+        self._advisor = runner.advise = self._advisor_for(runner.table, resumed=opened.table is not None)
         opening += opened.opening()
         if settings.simulated and settings.hands:
             self._console = Console(self._stdin, self._out, words=settings.words)
@@ -193,6 +195,8 @@ class BoardService:
             self._journal.close()
         if self._record is not None:
             self._record.close()
+        for line in self._missing:
+            sdnotify.withdraw(line)
 
     def _warn_of_boot_config(self) -> None:
         """On a Pi: what in its boot configuration keeps the board from working, said before opening it."""
@@ -222,14 +226,32 @@ class BoardService:
             self._say(note)
         return opened
 
-    def _advisor_for(self, table: Table) -> Advisor:
-        """The advisor `table`'s session asks for (`open_advisor`); ServiceError if its
-        computer opponent finds no engine.  The advisor in use stays open either way."""
+    def _advisor_for(self, table: Table, resumed: bool = False) -> Advisor:
+        """The advisor `table`'s session asks for (`open_advisor`).  A new session whose
+        computer opponent finds no engine is refused (ServiceError; the advisor in use
+        stays open); a resumed one plays on without it (`_without_computer`): a journal
+        the board cannot honour now (gnubg removed or broken by an update) must never keep
+        the board from starting."""
         advisor = open_advisor(table.config, self._advisor)
         if table.computer is not None and not advisor.engine.available:
+            reason = advisor.engine.backend.reason
+            if resumed:
+                self._without_computer(table, reason)
+                return advisor
             self._drop(advisor)
-            raise ServiceError(f"the computer opponent needs an engine: {advisor.engine.backend.reason}")
+            raise ServiceError(f"the computer opponent needs an engine: {reason}")
         return advisor
+
+    def _without_computer(self, table: Table, reason: str) -> None:
+        """Resume `table` with both sides played by hand, said in one line (to the log and
+        to systemd's status) and shown with the "no engine" look on the lights.  The
+        journal keeps the opponent: once the engine is back, the next start has it play."""
+        line = f"the computer opponent has no engine ({reason}): black plays by hand"
+        self._say(line)
+        sdnotify.standing(line)
+        self._missing.append(line)
+        table.state.setup = replace(table.state.setup, computer=None)
+        table.state.advice.hint_failed = table.board.now  # the "no engine" look, as after a hint press
 
     def _drop(self, advisor: Advisor) -> None:
         """Close `advisor`'s engine, unless it is the one in use."""
