@@ -70,6 +70,7 @@ def test_a_request_of_too_many_lines_or_too_much_board_time_is_refused(live):
     assert live.act(*OPENING)[0] == 200  # and the board's hands are free
 
 
+@pytest.mark.slow
 def test_a_request_not_begun_in_time_is_cancelled_and_the_answer_says_so(live, monkeypatch):
     monkeypatch.setattr(server, "ANSWER_SECONDS", 0.3)
     first = threading.Thread(target=live.act, args=({"wait": 3},))
@@ -84,6 +85,7 @@ def test_a_request_not_begun_in_time_is_cancelled_and_the_answer_says_so(live, m
     assert "start" not in [event["event"] for event in live.log]  # true: never carried out later
 
 
+@pytest.mark.slow
 def test_a_request_whose_asker_goes_away_carries_out_nothing_more(live):
     lines = b"\n".join(json.dumps(line).encode() for line in ({"wait": 1.5}, *OPENING))
     with socket.create_connection(("127.0.0.1", live.server.port)) as sock:
@@ -244,6 +246,7 @@ def test_connections_beyond_the_cap_are_closed_and_the_board_still_answers(stric
     assert strict.request("GET", "/api/state")[0] == 200
 
 
+@pytest.mark.slow
 def test_streams_beyond_the_cap_are_refused_and_a_stream_outlives_the_idle_timeout(strict):
     streams = [socket.create_connection(("127.0.0.1", strict.server.port)) for _ in range(3)]
     try:
@@ -259,6 +262,7 @@ def test_streams_beyond_the_cap_are_refused_and_a_stream_outlives_the_idle_timeo
             sock.close()
 
 
+@pytest.mark.slow
 def test_slowloris_and_a_stream_flood_leave_the_scan_loop_its_rate(tmp_path, monkeypatch):
     scans = [0]
     after_scan = Bridge.after_scan

@@ -53,6 +53,7 @@ def page_url(first_line: str) -> str:
     return first_line.rsplit("its page: ", 1)[1].strip()
 
 
+@pytest.mark.slow
 def test_a_page_cannot_write_a_session_the_board_cannot_open_and_the_board_starts_again(tmp_path):
     service = start(tmp_path)
     try:
@@ -69,6 +70,7 @@ def test_a_page_cannot_write_a_session_the_board_cannot_open_and_the_board_start
         assert stop(again) == 0
 
 
+@pytest.mark.slow
 def test_a_journal_whose_opponent_has_no_engine_resumes_played_by_hand(tmp_path):
     """As on a Pi where gnubg went missing after an update: the board starts, says so in one
     line (and in systemd's STATUS=), and black's buttons are black's again."""
