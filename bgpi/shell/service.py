@@ -39,11 +39,12 @@ from bgpi.shell import sdnotify
 from bgpi.shell.advisor import Advisor, open_advisor
 from bgpi.shell.console import Console
 from bgpi.shell.diskfull import RETRY_S, append_patiently, show_disk_full
-from bgpi.shell.journal import Journal, free_name, journal_path
+from bgpi.shell.journal import Journal, journal_path
 from bgpi.shell.live import run_live
 from bgpi.shell.recorder import Recorder
 from bgpi.shell.recovery import JOURNAL_ALERT_S, Opened, open_state
 from bgpi.shell.script import BoardPosition
+from bgpi.shell.sessions import next_set_aside, trim_set_aside
 from bgpi.shell.simtable import BOARD_FILE, SimulatedTable, TableRunner
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
@@ -376,9 +377,11 @@ def _state_problem(state: Path, error: OSError) -> str:
 
 
 def _set_aside(state: Path) -> None:
-    """Move an old journal out of the way, as journal.1.jsonl, journal.2.jsonl, ..."""
+    """Move an old journal out of the way, as journal.1.jsonl, journal.2.jsonl, ... (the
+    oldest beyond `MAX_SET_ASIDE` are removed on a thread of their own, off the scan frame)."""
     old = journal_path(state)
     if not old.exists():
         return
-    old.rename(free_name(old, ""))
+    old.rename(next_set_aside(state))
     (state / BOARD_FILE).unlink(missing_ok=True)
+    threading.Thread(target=trim_set_aside, args=(state,), name="bgpi-trim", daemon=True).start()

@@ -12,6 +12,7 @@ import stat
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -153,3 +154,25 @@ def _umask():
     old = os.umask(0o022)
     yield
     os.umask(old)
+
+
+# -- 9: set-aside sessions are bounded, the current one is never lost --------------------------
+
+
+def test_set_aside_sessions_are_bounded_and_keep_their_order(tmp_path, monkeypatch):
+    from bgpi.shell import sessions as kept
+
+    monkeypatch.setattr(kept, "MAX_SET_ASIDE", 3)
+    monkeypatch.setattr(kept.trim_set_aside, "__defaults__", (3,))
+    with service(tmp_path, {}) as board:
+        for match in range(1, 8):
+            board.start_session({"match": match})
+        deadline = time.monotonic() + 10
+        while len(list(tmp_path.glob("journal.*.jsonl"))) > 3 and time.monotonic() < deadline:
+            time.sleep(0.05)  # trimmed on a thread of its own
+        assert sorted(path.name for path in tmp_path.glob("journal.*.jsonl")) == [
+            "journal.5.jsonl", "journal.6.jsonl", "journal.7.jsonl"]
+        found = kept.sessions(tmp_path)
+        assert [session.events[0]["config"] for session in found] == [
+            {"match": 4}, {"match": 5}, {"match": 6}, {"match": 7}]  # the current one last, kept
+    assert read_journal(tmp_path).events[0]["config"] == {"match": 7}
