@@ -39,7 +39,7 @@ from bgpi.shell import sdnotify
 from bgpi.shell.advisor import Advisor, open_advisor
 from bgpi.shell.console import Console
 from bgpi.shell.diskfull import RETRY_S, append_patiently, show_disk_full
-from bgpi.shell.journal import Journal, journal_path
+from bgpi.shell.journal import SPARE_NAME, Journal, journal_path, promote_spare, sync_dir
 from bgpi.shell.live import run_live
 from bgpi.shell.recorder import Recorder
 from bgpi.shell.recovery import JOURNAL_ALERT_S, Opened, open_state
@@ -145,6 +145,9 @@ class BoardService:
         self._advisor: Advisor | None = None
         self._console: Console | None = None
         self._missing: list[str] = []
+        self._spare: Journal | None = None
+        """The next new session's journal, opened ahead on a thread of its own (`_make_ready`)."""
+        self._readying: list[threading.Thread] = []
         """What this board plays on without, kept in systemd's status line while it runs."""
 
     # -- opening and closing ----------------------------------------------------------
@@ -192,8 +195,11 @@ class BoardService:
             self.runner.close()
         if self._advisor is not None:
             self._advisor.close()
-        if self._journal is not None:
-            self._journal.close()
+        for thread in self._readying:
+            thread.join()
+        for journal in (self._spare, self._journal):
+            if journal is not None:
+                journal.close()
         if self._record is not None:
             self._record.close()
         for line in self._missing:
@@ -217,12 +223,15 @@ class BoardService:
     def _open_journal(self) -> Opened:
         state = self.settings.state
         try:
+            if promote_spare(state, next_set_aside(state)):
+                self._say(f"the last new session was not yet settled on the disk: resumed from {SPARE_NAME}")
             if self.settings.new:
                 _set_aside(state)
             opened = open_state(state, self._sensing)
         except OSError as error:  # a JournalError too
             raise ServiceError(_state_problem(state, error)) from None
         self._journal = opened.journal
+        self._make_ready(synced=True)
         for note in opened.notes:
             self._say(note)
         return opened
@@ -306,11 +315,8 @@ class BoardService:
         on, untouched); OSError if the journal cannot be set aside."""
         table, opening = Table.new(self._sensing, config)
         advisor = self._advisor_for(table)
-        state = self.settings.state
         try:
-            self._journal.close()
-            _set_aside(state)
-            self._journal = Journal.open(state)
+            self._take_journal()
         except BaseException:
             self._drop(advisor)
             raise
@@ -323,6 +329,46 @@ class BoardService:
             self.runner.set_position(table.position)
         for event in opening:
             self._emit(event)
+
+    def _take_journal(self) -> None:
+        """Set the journal aside and open the new session's: on the scan frame only two
+        renames when the spare is ready; its directory sync, the trimming of old journals
+        and the next spare follow on a thread of their own (`_make_ready`)."""
+        state = self.settings.state
+        spare, self._spare = self._spare, None
+        if spare is None:  # not ready yet (sessions asked for in quick succession): the slow way
+            self._journal.close()
+            _set_aside(state)
+            self._journal = Journal.open(state)
+        else:
+            try:
+                spare.take_over(next_set_aside(state))
+            except BaseException:
+                spare.close()
+                raise
+            (state / BOARD_FILE).unlink(missing_ok=True)
+            self._journal.close()
+            self._journal = spare
+        self._make_ready(synced=spare is None)
+
+    def _make_ready(self, synced: bool) -> None:
+        """On a thread of its own: sync the state directory (unless `synced`), remove the
+        oldest set-aside journals beyond `MAX_SET_ASIDE`, open the next spare journal.
+        Whatever fails leaves the next new session the slow way, nothing worse."""
+        state = self.settings.state
+
+        def ready() -> None:
+            with contextlib.suppress(OSError):  # a JournalError too: a spare another thread holds
+                if not synced:
+                    sync_dir(state)
+                trim_set_aside(state)
+                if self._spare is None:
+                    self._spare = Journal.open(state, SPARE_NAME)
+
+        self._readying = [thread for thread in self._readying if thread.is_alive()]
+        thread = threading.Thread(target=ready, name="bgpi-journal", daemon=True)
+        thread.start()
+        self._readying.append(thread)
 
     def _page_starts_session(self, runner: object, config: dict) -> None:
         """The page's new session (the runner it hands over is this service's)."""
@@ -378,10 +424,9 @@ def _state_problem(state: Path, error: OSError) -> str:
 
 def _set_aside(state: Path) -> None:
     """Move an old journal out of the way, as journal.1.jsonl, journal.2.jsonl, ... (the
-    oldest beyond `MAX_SET_ASIDE` are removed on a thread of their own, off the scan frame)."""
+    oldest beyond `MAX_SET_ASIDE` are removed by `BoardService._make_ready`)."""
     old = journal_path(state)
     if not old.exists():
         return
     old.rename(next_set_aside(state))
     (state / BOARD_FILE).unlink(missing_ok=True)
-    threading.Thread(target=trim_set_aside, args=(state,), name="bgpi-trim", daemon=True).start()

@@ -21,7 +21,7 @@ import pytest
 from bgpi.engine import LEVELS, parse_opponent
 from bgpi.hardware.profile import load_profile
 from bgpi.shell import sdnotify
-from bgpi.shell.journal import Journal, journal_path, read_journal
+from bgpi.shell.journal import SPARE_NAME, Journal, journal_path, read_journal
 from bgpi.shell.service import BoardService, ServiceSettings, SessionSetup
 from bgpi.shell.simtable import BOARD_FILE
 
@@ -168,11 +168,36 @@ def test_set_aside_sessions_are_bounded_and_keep_their_order(tmp_path, monkeypat
         for match in range(1, 8):
             board.start_session({"match": match})
         deadline = time.monotonic() + 10
-        while len(list(tmp_path.glob("journal.*.jsonl"))) > 3 and time.monotonic() < deadline:
+        while len(set_aside(tmp_path)) > 3 and time.monotonic() < deadline:
             time.sleep(0.05)  # trimmed on a thread of its own
-        assert sorted(path.name for path in tmp_path.glob("journal.*.jsonl")) == [
-            "journal.5.jsonl", "journal.6.jsonl", "journal.7.jsonl"]
+        assert set_aside(tmp_path) == ["journal.5.jsonl", "journal.6.jsonl", "journal.7.jsonl"]
         found = kept.sessions(tmp_path)
         assert [session.events[0]["config"] for session in found] == [
             {"match": 4}, {"match": 5}, {"match": 6}, {"match": 7}]  # the current one last, kept
     assert read_journal(tmp_path).events[0]["config"] == {"match": 7}
+
+
+def set_aside(state) -> list[str]:
+    return sorted(path.name for path in state.glob("journal.[0-9]*.jsonl"))
+
+
+def test_a_new_session_uses_the_spare_journal_and_a_power_cut_before_its_renames_settle_loses_nothing(tmp_path):
+    """The spare journal, made ready off the scan frame, becomes the journal with two renames;
+    if a power cut undid them, the next start finds the spare with the session's events in it."""
+    with service(tmp_path, {}) as board:
+        for thread in board._readying:
+            thread.join()
+        spare = board._spare
+        assert spare is not None and (tmp_path / SPARE_NAME).exists()
+        board.start_session({"match": 5})
+        assert board._journal is spare and spare.path == journal_path(tmp_path)
+    assert read_journal(tmp_path).events[0]["config"] == {"match": 5}
+    # The power cut: the directory as it was before the renames.
+    os.rename(journal_path(tmp_path), tmp_path / SPARE_NAME)
+    os.rename(tmp_path / "journal.1.jsonl", journal_path(tmp_path))
+    said = []
+    settings = ServiceSettings("sim", load_profile(None), tmp_path, seed=1)
+    with BoardService(settings, threading.Event(), say=said.append, out=io.StringIO()) as board:
+        assert board.runner.table.config == {"match": 5}
+    assert any("not yet settled on the disk" in line for line in said)
+    assert read_journal(tmp_path, "journal.1.jsonl").events[0]["config"] == {}
