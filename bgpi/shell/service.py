@@ -11,7 +11,14 @@ play pauses until the line is written (`bgpi.shell.diskfull`).  A new session as
 by the page sets the journal aside, as ``--new`` does, and brings its own engine
 settings: another kind of engine is opened, the strengths (the opponent's level,
 `hint_level`) are the new session's.  A new session chosen on the board's buttons keeps
-the engine settings, so it needs nothing re-opened.
+the engine settings, so it needs nothing re-opened.  The page's new session takes a
+spare journal opened ahead on a thread of its own, so the scan frame only renames; at
+most `bgpi.shell.sessions.MAX_SET_ASIDE` set-aside journals are kept.
+
+A page cannot start a session the board cannot play (a computer opponent without an
+engine); a journal whose opponent finds no engine now (gnubg removed or broken by an
+update) still resumes, black played by hand, said in one line, in systemd's status and
+with the "no engine" look on the lights: nothing in a journal keeps the board from starting.
 
 Nothing here knows the web: the page (`bgpi.web.page.BoardPage`) is handed in as a
 `Page`, which hears every event and looks at the table after every scan.
