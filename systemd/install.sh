@@ -69,7 +69,18 @@ install_service() {
     venv=$(at "$PREFIX/venv")
     [[ -x $venv/bin/python ]] || { say "creating $PREFIX/venv"; python3 -m venv "$venv"; }
     say "installing bgpi from $SOURCE with its Raspberry Pi packages"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$SOURCE[pi]"
+    # The tested releases: with their hashes where systemd/requirements-pi.txt covers this
+    # machine's files (x86_64 with Python 3.11, aarch64 with 3.11 or 3.13), else the same
+    # versions from systemd/constraints.txt (armv7l's wheels come from piwheels).
+    if "$venv/bin/python" -c 'import platform, sys; sys.exit((platform.machine(), sys.version_info[:2]) not in
+            {("x86_64", (3, 11)), ("aarch64", (3, 11)), ("aarch64", (3, 13))})'; then
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --require-hashes \
+            -r "$SOURCE/systemd/requirements-pi.txt"
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade --no-deps "$SOURCE"
+    else
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade \
+            -c "$SOURCE/systemd/constraints.txt" "$SOURCE[pi]"
+    fi
     # The service cannot write under /opt: compile now, not at every start.
     "$venv/bin/python" -m compileall -q "$venv/lib" >/dev/null
 

@@ -12,6 +12,7 @@ mend that.
 from __future__ import annotations
 
 import contextlib
+import errno
 import select
 import time
 from collections import Counter, deque
@@ -66,7 +67,8 @@ class Link:
         self.sender = Sender()
         self.counts: Counter[str] = Counter()
         """Link events: ``connects``, ``disconnects``, ``timeouts``, ``resyncs``, ``errors``,
-        ``presses_lost`` (older than the firmware keeps), ``unknown`` frame types."""
+        ``presses_lost`` (older than the firmware keeps), ``unknown`` frame types,
+        ``out_of_phase`` (BTN or KEYS before the handshake is done), ``rehandshakes``."""
         self.phase = "closed"
         """"closed", "hello" (sent), "config" (sent), "sync" (asked), "up"."""
         self.firmware: dict[str, str] = {}
@@ -81,6 +83,9 @@ class Link:
         self.press_no: int | None = None
         """The number of the last press taken; None until the firmware (this boot of it) said."""
         self._boot: str | None = None
+        """The boot id of the firmware whose presses `press_no` counts (confirmed by STATE)."""
+        self._greeted_boot: str | None = None
+        """The boot id its last HELLO gave."""
         self._gap_asked = False
         self.colours: list[Colour] = []
         self._sent_colours: list[Colour] | None = None
@@ -117,7 +122,7 @@ class Link:
                 self._wait_readable(wait)
             data = self.port.read(READ_SIZE)
         except (serial.SerialException, OSError) as error:
-            self._drop(now, f"read failed: {error}")
+            self._drop(now, _read_failure(error))
             return
         now = self.clock()
         if data:
@@ -160,6 +165,10 @@ class Link:
         try:
             self.port = self.opener(self.url)
             self.port.reset_input_buffer()
+        except FileNotFoundError:
+            self.port = None
+            self._retry(now, f"the co-processor's cable is out: there is no {self.url}")
+            return
         except (serial.SerialException, OSError, ValueError) as error:
             self.port = None
             self._retry(now, f"cannot open: {error}")
@@ -218,10 +227,12 @@ class Link:
             self._on_state(args, now)
         elif kind == "SW" and self.phase in ("sync", "up"):
             self.frame = _hex(args, self.frame)
-        elif kind == "KEYS":
+        elif kind == "KEYS" and self.phase in ("sync", "up"):
             self.keys = _int(args, self.keys)
-        elif kind == "BTN":
-            self._on_button(args)
+        elif kind == "BTN" and self.phase == "up":
+            self._on_button(args)  # only once STATE has said which boot's presses these are
+        elif kind in ("KEYS", "BTN"):
+            self.counts["out_of_phase"] += 1
         elif kind == "STATS":
             self.stats = fields(args)
         elif kind == "ERR":
@@ -248,16 +259,17 @@ class Link:
                 f"the firmware on {self.url} (version {self.firmware.get('fw', '?')}) speaks "
                 f"protocol {spoken}; this bgpi speaks protocol {needed}: flash a firmware for "
                 f"protocol {needed} (firmware/README.md) or update bgpi")
-        if self.firmware.get("boot") != self._boot:
-            # A firmware that (re)started: its presses are numbered afresh, and those it
-            # kept from before we met it are not ours to replay.
-            self._boot = self.firmware.get("boot")
-            self.press_no = None
+        # Whether this is another boot (presses numbered afresh) is settled by the STATE
+        # that ends the handshake: a HELLO alone, such as an earlier boot's replayed,
+        # changes no press numbering.
+        self._greeted_boot = self.firmware.get("boot")
         if self.phase == "hello":
             self._enter("config", now)
             self._send("CONFIG", self.config)
         else:
             # The firmware restarted under us (or greeted before hearing us): start over.
+            self.counts["rehandshakes"] += 1
+            self.error = f"the firmware greeted again during {self.phase} (it restarted?): handshaking afresh"
             self._hello(now)
 
     def _on_state(self, args: str, now: float) -> None:
@@ -266,6 +278,11 @@ class Link:
         given = fields(args)
         self.keys = _int(given.get("keys", ""), 0)
         presses = _int(given.get("presses", ""), 0)
+        if self.phase == "sync" and self._greeted_boot != self._boot:
+            # A firmware that (re)started: its presses are numbered afresh, and those it
+            # kept from before we met it are not ours to replay.
+            self._boot = self._greeted_boot
+            self.press_no = None
         if self.press_no is None or presses < self.press_no:
             self.press_no = presses
         self._lost_seen = self.receiver.counts["lost"]
@@ -323,6 +340,14 @@ class Link:
     def ask_stats(self) -> None:
         """Ask the firmware for its counts; they arrive in `stats`."""
         self._send("STATS")
+
+
+def _read_failure(error: BaseException) -> str:
+    """Why a read failed, in the board's words: a pulled cable is said as one."""
+    text = str(error)
+    if "returned no data" in text or getattr(error, "errno", None) in (errno.EIO, errno.ENXIO, errno.ENODEV):
+        return "the co-processor's cable is out (or it lost power)"  # pyserial: "device reports readiness ..."
+    return f"read failed: {text}"
 
 
 def _hex(text: str, default: int) -> int:

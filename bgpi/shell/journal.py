@@ -31,6 +31,8 @@ from typing import Any, Self
 from bgpi.exc import JournalError
 
 JOURNAL_NAME = "journal.jsonl"
+SPARE_NAME = "journal.next.jsonl"
+"""A journal made ready, off the scan frame, for the next new session (`Journal.take_over`)."""
 _CHECKSUMMED = re.compile(rb"(\{.*\}) ([0-9a-f]{8})", re.DOTALL)
 
 
@@ -135,8 +137,9 @@ class Journal:
         self._repair = repair
 
     @classmethod
-    def open(cls, state_dir: Path) -> Journal:
-        """Open (creating the directory and the file if needed) the journal in `state_dir`.
+    def open(cls, state_dir: Path, name: str = JOURNAL_NAME) -> Journal:
+        """Open (creating the directory and the file if needed) the journal in `state_dir`
+        (or the file `name` there, such as the spare journal).
 
         A new file's directory entry is fsync'd, so the file itself survives a
         power cut.  A last line cut short by a power cut is repaired so that
@@ -147,16 +150,16 @@ class Journal:
         as does a directory or file that cannot be created or written.
         """
         state_dir = Path(state_dir)
-        path = journal_path(state_dir)
+        path = state_dir / name
         if state_dir.exists() and not state_dir.is_dir():
             raise JournalError(f"the state directory {state_dir} is not a directory")
         try:
             created_dir = not state_dir.is_dir()
-            state_dir.mkdir(parents=True, exist_ok=True)
+            state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)  # the table log is the players' own
             if created_dir:
                 _fsync_dir(state_dir.parent)
             try:
-                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC, 0o644)
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC, 0o600)
                 _fsync_dir(state_dir)
             except FileExistsError:
                 fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
@@ -173,6 +176,19 @@ class Journal:
     @property
     def path(self) -> Path:
         return self._path
+
+    def take_over(self, aside: Path) -> None:
+        """This journal (the spare, opened ahead) becomes its directory's journal: the
+        current one is renamed `aside`, this one ``journal.jsonl``.  Two renames and no
+        fsync, for the scan frame: until the directory is synced (`sync_dir`) a power cut
+        may leave the old names, and the start of a run promotes a spare that holds
+        events (`promote_spare`).  The renames are in one directory, so the second is
+        never on the disk without the first."""
+        current = journal_path(self._path.parent)
+        if current.exists():
+            os.rename(current, aside)
+        os.rename(self._path, current)
+        self._path = current
 
     @property
     def repair(self) -> str | None:
@@ -305,9 +321,31 @@ def free_name(path: Path, kind: str) -> Path:
     return kept
 
 
+def promote_spare(state_dir: Path, aside: Path) -> bool:
+    """At the start of a run: a spare journal that holds events is a new session whose
+    `take_over` a power cut undid: it becomes the journal again (the current one renamed
+    `aside`); an empty one is removed.  True if one was promoted."""
+    spare, current = Path(state_dir) / SPARE_NAME, journal_path(state_dir)
+    if not spare.exists():
+        return False
+    if spare.stat().st_size == 0:
+        spare.unlink()
+        return False
+    if current.exists():
+        os.rename(current, aside)
+    os.rename(spare, current)
+    _fsync_dir(Path(state_dir))
+    return True
+
+
+def sync_dir(directory: Path) -> None:
+    """Put `directory`'s entries (the renames of `Journal.take_over`) on the disk."""
+    _fsync_dir(Path(directory))
+
+
 def _write_file(path: Path, data: bytes) -> None:
     """`data` as the whole of a new file at `path`, on the disk when this returns."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
     try:
         _write_all(fd, data)
         os.fsync(fd)

@@ -58,6 +58,25 @@ def watchdog_interval() -> float | None:
     return usec / 2e6 if usec > 0 else None
 
 
+_standing: list[str] = []
+"""What the board runs without (`standing`), kept at the end of every status line."""
+
+
+def standing(text: str) -> bool:
+    """Keep `text` (what the board plays on without, such as its computer opponent's
+    engine) in every status line from now until the process ends; sent at once."""
+    if text not in _standing:
+        _standing.append(text)
+    return status("")
+
+
+def withdraw(text: str) -> None:
+    """No longer keep `text` in the status line (the board that stood without it has closed)."""
+    if text in _standing:
+        _standing.remove(text)
+
+
 def status(text: str) -> bool:
-    """A one-line status for ``systemctl status``; line breaks become spaces."""
-    return notify("STATUS=" + " ".join(text.splitlines()))
+    """A one-line status for ``systemctl status``; line breaks become spaces, and the
+    standing notes (`standing`) follow."""
+    return notify("STATUS=" + "; ".join(" ".join(part.splitlines()) for part in (text, *_standing) if part))

@@ -11,7 +11,14 @@ play pauses until the line is written (`bgpi.shell.diskfull`).  A new session as
 by the page sets the journal aside, as ``--new`` does, and brings its own engine
 settings: another kind of engine is opened, the strengths (the opponent's level,
 `hint_level`) are the new session's.  A new session chosen on the board's buttons keeps
-the engine settings, so it needs nothing re-opened.
+the engine settings, so it needs nothing re-opened.  The page's new session takes a
+spare journal opened ahead on a thread of its own, so the scan frame only renames; at
+most `bgpi.shell.sessions.MAX_SET_ASIDE` set-aside journals are kept.
+
+A page cannot start a session the board cannot play (a computer opponent without an
+engine); a journal whose opponent finds no engine now (gnubg removed or broken by an
+update) still resumes, black played by hand, said in one line, in systemd's status and
+with the "no engine" look on the lights: nothing in a journal keeps the board from starting.
 
 Nothing here knows the web: the page (`bgpi.web.page.BoardPage`) is handed in as a
 `Page`, which hears every event and looks at the table after every scan.
@@ -25,7 +32,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol, TextIO
 
@@ -39,11 +46,12 @@ from bgpi.shell import sdnotify
 from bgpi.shell.advisor import Advisor, open_advisor
 from bgpi.shell.console import Console
 from bgpi.shell.diskfull import RETRY_S, append_patiently, show_disk_full
-from bgpi.shell.journal import Journal, free_name, journal_path
+from bgpi.shell.journal import SPARE_NAME, Journal, journal_path, promote_spare, sync_dir
 from bgpi.shell.live import run_live
 from bgpi.shell.recorder import Recorder
 from bgpi.shell.recovery import JOURNAL_ALERT_S, Opened, open_state
 from bgpi.shell.script import BoardPosition
+from bgpi.shell.sessions import next_set_aside, trim_set_aside
 from bgpi.shell.simtable import BOARD_FILE, SimulatedTable, TableRunner
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
@@ -143,6 +151,11 @@ class BoardService:
         self._journal: Journal | None = None
         self._advisor: Advisor | None = None
         self._console: Console | None = None
+        self._missing: list[str] = []
+        self._spare: Journal | None = None
+        """The next new session's journal, opened ahead on a thread of its own (`_make_ready`)."""
+        self._readying: list[threading.Thread] = []
+        """What this board plays on without, kept in systemd's status line while it runs."""
 
     # -- opening and closing ----------------------------------------------------------
 
@@ -167,7 +180,7 @@ class BoardService:
         if opened.table is not None:
             runner.replace_table(opened.table)
             opening = []
-        self._advisor = runner.advise = self._advisor_for(runner.table)
+        self._advisor = runner.advise = self._advisor_for(runner.table, resumed=opened.table is not None)
         opening += opened.opening()
         if settings.simulated and settings.hands:
             self._console = Console(self._stdin, self._out, words=settings.words)
@@ -189,10 +202,15 @@ class BoardService:
             self.runner.close()
         if self._advisor is not None:
             self._advisor.close()
-        if self._journal is not None:
-            self._journal.close()
+        for thread in self._readying:
+            thread.join()
+        for journal in (self._spare, self._journal):
+            if journal is not None:
+                journal.close()
         if self._record is not None:
             self._record.close()
+        for line in self._missing:
+            sdnotify.withdraw(line)
 
     def _warn_of_boot_config(self) -> None:
         """On a Pi: what in its boot configuration keeps the board from working, said before opening it."""
@@ -212,24 +230,45 @@ class BoardService:
     def _open_journal(self) -> Opened:
         state = self.settings.state
         try:
+            if promote_spare(state, next_set_aside(state)):
+                self._say(f"the last new session was not yet settled on the disk: resumed from {SPARE_NAME}")
             if self.settings.new:
                 _set_aside(state)
             opened = open_state(state, self._sensing)
         except OSError as error:  # a JournalError too
             raise ServiceError(_state_problem(state, error)) from None
         self._journal = opened.journal
+        self._make_ready(synced=True)
         for note in opened.notes:
             self._say(note)
         return opened
 
-    def _advisor_for(self, table: Table) -> Advisor:
-        """The advisor `table`'s session asks for (`open_advisor`); ServiceError if its
-        computer opponent finds no engine.  The advisor in use stays open either way."""
+    def _advisor_for(self, table: Table, resumed: bool = False) -> Advisor:
+        """The advisor `table`'s session asks for (`open_advisor`).  A new session whose
+        computer opponent finds no engine is refused (ServiceError; the advisor in use
+        stays open); a resumed one plays on without it (`_without_computer`): a journal
+        the board cannot honour now (gnubg removed or broken by an update) must never keep
+        the board from starting."""
         advisor = open_advisor(table.config, self._advisor)
         if table.computer is not None and not advisor.engine.available:
+            reason = advisor.engine.backend.reason
+            if resumed:
+                self._without_computer(table, reason)
+                return advisor
             self._drop(advisor)
-            raise ServiceError(f"the computer opponent needs an engine: {advisor.engine.backend.reason}")
+            raise ServiceError(f"the computer opponent needs an engine: {reason}")
         return advisor
+
+    def _without_computer(self, table: Table, reason: str) -> None:
+        """Resume `table` with both sides played by hand, said in one line (to the log and
+        to systemd's status) and shown with the "no engine" look on the lights.  The
+        journal keeps the opponent: once the engine is back, the next start has it play."""
+        line = f"the computer opponent has no engine ({reason}): black plays by hand"
+        self._say(line)
+        sdnotify.standing(line)
+        self._missing.append(line)
+        table.state.setup = replace(table.state.setup, computer=None)
+        table.state.advice.hint_failed = table.board.now  # the "no engine" look, as after a hint press
 
     def _drop(self, advisor: Advisor) -> None:
         """Close `advisor`'s engine, unless it is the one in use."""
@@ -283,11 +322,8 @@ class BoardService:
         on, untouched); OSError if the journal cannot be set aside."""
         table, opening = Table.new(self._sensing, config)
         advisor = self._advisor_for(table)
-        state = self.settings.state
         try:
-            self._journal.close()
-            _set_aside(state)
-            self._journal = Journal.open(state)
+            self._take_journal()
         except BaseException:
             self._drop(advisor)
             raise
@@ -300,6 +336,46 @@ class BoardService:
             self.runner.set_position(table.position)
         for event in opening:
             self._emit(event)
+
+    def _take_journal(self) -> None:
+        """Set the journal aside and open the new session's: on the scan frame only two
+        renames when the spare is ready; its directory sync, the trimming of old journals
+        and the next spare follow on a thread of their own (`_make_ready`)."""
+        state = self.settings.state
+        spare, self._spare = self._spare, None
+        if spare is None:  # not ready yet (sessions asked for in quick succession): the slow way
+            self._journal.close()
+            _set_aside(state)
+            self._journal = Journal.open(state)
+        else:
+            try:
+                spare.take_over(next_set_aside(state))
+            except BaseException:
+                spare.close()
+                raise
+            (state / BOARD_FILE).unlink(missing_ok=True)
+            self._journal.close()
+            self._journal = spare
+        self._make_ready(synced=spare is None)
+
+    def _make_ready(self, synced: bool) -> None:
+        """On a thread of its own: sync the state directory (unless `synced`), remove the
+        oldest set-aside journals beyond `MAX_SET_ASIDE`, open the next spare journal.
+        Whatever fails leaves the next new session the slow way, nothing worse."""
+        state = self.settings.state
+
+        def ready() -> None:
+            with contextlib.suppress(OSError):  # a JournalError too: a spare another thread holds
+                if not synced:
+                    sync_dir(state)
+                trim_set_aside(state)
+                if self._spare is None:
+                    self._spare = Journal.open(state, SPARE_NAME)
+
+        self._readying = [thread for thread in self._readying if thread.is_alive()]
+        thread = threading.Thread(target=ready, name="bgpi-journal", daemon=True)
+        thread.start()
+        self._readying.append(thread)
 
     def _page_starts_session(self, runner: object, config: dict) -> None:
         """The page's new session (the runner it hands over is this service's)."""
@@ -354,9 +430,10 @@ def _state_problem(state: Path, error: OSError) -> str:
 
 
 def _set_aside(state: Path) -> None:
-    """Move an old journal out of the way, as journal.1.jsonl, journal.2.jsonl, ..."""
+    """Move an old journal out of the way, as journal.1.jsonl, journal.2.jsonl, ... (the
+    oldest beyond `MAX_SET_ASIDE` are removed by `BoardService._make_ready`)."""
     old = journal_path(state)
     if not old.exists():
         return
-    old.rename(free_name(old, ""))
+    old.rename(next_set_aside(state))
     (state / BOARD_FILE).unlink(missing_ok=True)

@@ -7,6 +7,11 @@ or money session was chosen with the board's buttons (a `session` event in the m
 `sessions` numbers them all from 1, oldest first: set-aside journals in their order,
 then the current one, each split at its `session` events.  The last is the current
 session.
+
+At most `MAX_SET_ASIDE` set-aside journals are kept: `trim_set_aside` removes the oldest
+beyond them (never the current journal), so that a page asking for new sessions without
+end cannot fill the disk.  A journal set aside takes the number after the highest
+(`next_set_aside`), so the numbers keep their order once the oldest are gone.
 """
 
 from __future__ import annotations
@@ -20,6 +25,34 @@ from bgpi.shell.journal import JOURNAL_NAME, read_journal
 from bgpi.table import events as ev
 
 _SET_ASIDE = re.compile(r"journal\.(\d+)\.jsonl")
+MAX_SET_ASIDE = 50
+"""Set-aside journals kept in a state directory (each a `bgpi run --new` or a page's new session)."""
+
+
+def _set_aside_numbers(state_dir: Path) -> list[int]:
+    return sorted(int(match[1]) for path in Path(state_dir).glob("journal.*.jsonl")
+                  if (match := _SET_ASIDE.fullmatch(path.name)))
+
+
+def next_set_aside(state_dir: Path) -> Path:
+    """Where the current journal goes when it is set aside: the number after the highest."""
+    numbers = _set_aside_numbers(state_dir)
+    return Path(state_dir) / f"journal.{numbers[-1] + 1 if numbers else 1}.jsonl"
+
+
+def trim_set_aside(state_dir: Path, keep: int = MAX_SET_ASIDE) -> list[Path]:
+    """Remove the oldest set-aside journals beyond `keep`; the paths removed.  Never raises
+    (it runs on a thread of its own after a new session): what it cannot remove stays."""
+    removed = []
+    numbers = _set_aside_numbers(state_dir)
+    for number in numbers[: max(0, len(numbers) - keep)]:
+        path = Path(state_dir) / f"journal.{number}.jsonl"
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        removed.append(path)
+    return removed
 
 
 @dataclass(frozen=True)
@@ -56,11 +89,8 @@ def sessions(state_dir: Path) -> list[KeptSession]:
     """Every session kept in `state_dir`, oldest first, numbered from 1.
 
     Raises JournalError when a journal cannot be read."""
-    state_dir = Path(state_dir)
-    aside = sorted((int(match[1]), path.name) for path in state_dir.glob("journal.*.jsonl")
-                   if (match := _SET_ASIDE.fullmatch(path.name)))
     found: list[KeptSession] = []
-    for name in [name for _, name in aside] + [JOURNAL_NAME]:
+    for name in [f"journal.{number}.jsonl" for number in _set_aside_numbers(state_dir)] + [JOURNAL_NAME]:
         read = read_journal(state_dir, name)
         starts = [i for i, event in enumerate(read.events) if event.get("event") == ev.NewSession.kind]
         for at, end in zip(starts, [*starts[1:], len(read.events)], strict=False):

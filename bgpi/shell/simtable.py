@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
 import random
 import secrets
 from collections import deque
@@ -361,7 +362,8 @@ class SimulatedTable(TableRunner):
         checkers = {str(location): self.sim.checkers(location) for location in LOCATIONS if self.sim.checkers(location)}
         path = Path(state_dir) / BOARD_FILE
         partial = path.with_name(BOARD_FILE + ".new")
-        partial.write_text(json.dumps(checkers) + "\n")
+        with os.fdopen(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as file:
+            file.write(json.dumps(checkers) + "\n")  # the owner's only, as the journal
         partial.replace(path)
 
     def restore_board(self, state_dir: Path) -> None:

@@ -13,6 +13,7 @@ replaced whole, never changed in place.
 from __future__ import annotations
 
 import queue
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -44,6 +45,13 @@ class Request:
     next_line: int = 0
     resume_at: int | None = None
     """The scan at which the next line is due."""
+    cancelled: str | None = None
+    """Why the lines not yet begun are not to be carried out (set by `cancel`, on any thread)."""
+
+    def cancel(self, reason: str) -> None:
+        """Carry out no line not begun by now (the asker went away or gave up); `done` is
+        still called, with the events caused so far and what was left undone."""
+        self.cancelled = reason
 
 
 @dataclass(frozen=True)
@@ -53,6 +61,10 @@ class NewSession:
     config: dict
     line: int = 1
 
+
+MAX_PENDING = 8
+"""Requests waiting for the board's hands, the one being carried out included; more are
+refused (`Bridge.submit`), so that no queue of them grows without end."""
 
 SessionStarter = Callable[[object, dict], None]
 """Starts a new session with `config` on the runner (on the scan loop's thread); raises
@@ -70,15 +82,24 @@ class Bridge:
         """The latest view, replaced whole after each change; None before the first scan."""
         self.listener: Listener | None = None
         self._requests: queue.SimpleQueue[Request] = queue.SimpleQueue()
+        self._pending = 0
+        """Requests submitted and not yet done."""
+        self._count_lock = threading.Lock()
         self._request: Request | None = None
         self._heard: list[dict] = []
         self._shown: tuple = ()
 
     # -- any thread ------------------------------------------------------------------
 
-    def submit(self, request: Request) -> None:
-        """Queue `request`; requests are carried out one after another, in order."""
+    def submit(self, request: Request) -> bool:
+        """Queue `request`; requests are carried out one after another, in order.  False
+        (and nothing queued) when `MAX_PENDING` requests already wait."""
+        with self._count_lock:
+            if self._pending >= MAX_PENDING:
+                return False
+            self._pending += 1
         self._requests.put(request)
+        return True
 
     # -- the scan loop's thread ------------------------------------------------------------
 
@@ -115,6 +136,9 @@ class Bridge:
                 self._finish(None)
                 return
             line = request.lines[request.next_line]
+            if request.cancelled is not None:
+                self._finish(f"line {line.line} and the lines after it were not carried out: {request.cancelled}")
+                return
             request.next_line += 1
             seconds = line.seconds if isinstance(line, Wait) else LINE_SECONDS
             request.resume_at = runner.frames + max(1, round(seconds / runner.period))
@@ -133,4 +157,6 @@ class Bridge:
 
     def _finish(self, problem: str | None) -> None:
         request, self._request = self._request, None
+        with self._count_lock:
+            self._pending -= 1
         request.done(request.events, problem)

@@ -8,10 +8,24 @@ Routes (the page uses nothing else; the tests drive the same):
   a ``state`` message (the view) first and after every change.
 * ``POST /api/actions``: board-script lines (JSON Lines) for the simulated board, carried
   out in order; answers ``{"events": [...]}``, the events they caused.  403 on a real
-  board; 400 ``{"problems": [...]}`` for lines that are not board-script actions; 409
-  for a line the board cannot carry out now (nothing to lift), after the lines before it.
+  board; 400 ``{"problems": [...]}`` for lines that are not board-script actions, for
+  more than `MAX_LINES` lines or more than `MAX_BOARD_SECONDS` of board time (0.1 s a
+  line, and the waits); 409 for a line the board cannot carry out now (nothing to lift),
+  after the lines before it.  503 when `bgpi.web.bridge.MAX_PENDING` requests already
+  wait, or when the board has not got to the lines in their board time and
+  `ANSWER_SECONDS` more: the lines not begun by then are never carried out, and the
+  answer lists the events of those that were.  A request whose asker goes away is
+  cancelled the same way.
 * ``POST /api/session``: ``{"config": {...}}`` (a board script's config line) starts a new
-  session, on either board; 400 for bad settings.
+  session, on either board; 400 for bad settings; 409 for a session this board cannot
+  play (a computer opponent without an engine), which is never journaled.
+
+Bodies are at most `MAX_BODY` bytes of UTF-8 (415 for another charset), read within
+`BODY_SECONDS`; a malformed request is a 4xx with one line, never a traceback, and an
+unexpected error writes one line to stderr, at most one every `ERROR_LOG_SECONDS`.
+A connection that sends no complete request within `IDLE_SECONDS` (idle, or headers
+sent a byte at a time) is closed; at most `MAX_CONNECTIONS` are open at once and at most
+`MAX_STREAMS` of them are event streams (which send a comment every `KEEPALIVE_SECONDS`).
 * ``GET /api/session.mat``, ``GET /api/session.sgf``: the current session's games as a
   Jellyfish .mat file or as SGF (GNU Backgammon reads both; .mat cannot hold a practice
   position: 409).
@@ -21,30 +35,35 @@ loopback name (a web page elsewhere cannot reach it by rebinding its DNS name). 
 `token` (required when listening on another address) every request must carry it: as
 ``Authorization: Bearer TOKEN``, as ``?token=TOKEN`` (the address printed in the log;
 the answer then sets a same-site cookie so the page's own requests carry it), or as that
-cookie; it is compared in constant time.  A POST from another origin is refused.
+cookie; it is compared in constant time, and a right token anywhere in the request lets
+it in (an old cookie does not hide the printed address's).  A POST from another origin is
+refused.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import json
 import secrets
 import sys
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from pathlib import Path
 
 from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
 
 from bgpi.board.profile import Geometry
 from bgpi.exc import JournalError, MatError, ScriptError
 from bgpi.records.matfile import mat_record
 from bgpi.records.sgffile import sgf_record
 from bgpi.shell.journal import journal_path
-from bgpi.shell.script import StartingBoard, Wait, parse_script
+from bgpi.shell.script import LINE_SECONDS, StartingBoard, Wait, parse_script
 from bgpi.shell.sessions import sessions
 from bgpi.web import DEFAULT_HOST, DEFAULT_PORT
 from bgpi.web.bridge import Bridge, NewSession, Request
@@ -56,6 +75,21 @@ KEEPALIVE_SECONDS = 15.0
 SUBSCRIBER_BACKLOG = 512
 """Messages a stream may fall behind before it is closed (the page reconnects)."""
 MAX_BODY = 64 * 1024
+BODY_SECONDS = 10.0
+"""How long a request's body may take to arrive."""
+IDLE_SECONDS = 10.0
+"""How long a connection may go without a complete request (aiohttp's keep-alive timeout,
+which also runs from the connection's first byte): idle and slow-header connections end."""
+LINGER_SECONDS = 2.0
+"""How long the rest of a refused body is read (and dropped) before its connection ends."""
+MAX_CONNECTIONS = 64
+"""Connections open at once; more are closed as they come (a flood must not take the
+descriptors the journal and `board.json` need)."""
+MAX_STREAMS = 32
+"""Event streams open at once; more are answered 503."""
+ERROR_LOG_SECONDS = 10.0
+"""At most one line to stderr this often for an unexpected error (a flood of them must
+not push the board's own messages past journald's rate limit)."""
 SHUTDOWN_SECONDS = 1.0
 """How long requests still being answered may take once the board stops."""
 SWITCH_INTERVAL = 0.0005
@@ -64,8 +98,16 @@ page is served (Python's default is 5 ms, a whole scan period: a busy server thr
 could make a frame that late; benchmarks/web.py measures it)."""
 STARTING_SECONDS = 5
 """How long a request waits for the board's first scan before it is told to come back."""
-ACTION_TIMEOUT = 30.0
-"""Seconds a request's lines may take beyond their own waits before the answer gives up."""
+MAX_LINES = 200
+"""Lines one /api/actions request may hold."""
+MAX_BOARD_SECONDS = 60.0
+"""Board time one /api/actions request may take (its lines and waits): a request keeps the
+board's hands from every other one while it is carried out."""
+ANSWER_SECONDS = 10.0
+"""Seconds a request may wait beyond its own board time (for the requests before it, a
+slow scan) before what it has not begun is cancelled."""
+CANCEL_SECONDS = 2.0
+"""How long a cancelled request waits for the board to say what it carried out."""
 
 STATIC = resources.files("bgpi.web") / "static"
 BRIDGE = web.AppKey("bridge", Bridge)
@@ -90,7 +132,10 @@ class Hub:
     def __init__(self) -> None:
         self.streams: set[asyncio.Queue[bytes | None]] = set()
 
-    def subscribe(self) -> asyncio.Queue[bytes | None]:
+    def subscribe(self) -> asyncio.Queue[bytes | None] | None:
+        """A new stream; None when `MAX_STREAMS` are open."""
+        if len(self.streams) >= MAX_STREAMS:
+            return None
         stream: asyncio.Queue[bytes | None] = asyncio.Queue(SUBSCRIBER_BACKLOG)
         self.streams.add(stream)
         return stream
@@ -130,11 +175,16 @@ async def static(request: web.Request) -> web.StreamResponse:
     name = request.match_info["name"]
     kinds = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
     kind = kinds.get(Path(name).suffix)
-    resource = STATIC / name
-    if kind is None or "/" in name or not resource.is_file():
+    if kind is None or name not in _static_names():  # never a path the file system is asked about
         raise web.HTTPNotFound()
+    resource = STATIC / name
     return web.Response(body=resource.read_bytes(), content_type=kind,
                         headers={"Cache-Control": "no-cache"})
+
+
+@functools.cache
+def _static_names() -> frozenset[str]:
+    return frozenset(entry.name for entry in STATIC.iterdir() if entry.is_file())
 
 
 async def first_view(bridge: Bridge) -> dict | None:
@@ -155,11 +205,13 @@ async def state(request: web.Request) -> web.StreamResponse:
 
 async def events(request: web.Request) -> web.StreamResponse:
     hub: Hub = request.app[HUB]
+    stream = hub.subscribe()
+    if stream is None:
+        return _error(503, f"{MAX_STREAMS} pages are watching this board already: close one", retry=True)
     response = web.StreamResponse(headers={
         "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-    await response.prepare(request)
-    stream = hub.subscribe()
     try:
+        await response.prepare(request)
         view = request.app[BRIDGE].view
         if view is not None:
             await response.write(encode(view))
@@ -185,11 +237,12 @@ async def actions(request: web.Request) -> web.StreamResponse:
         return _error(503, "the board is starting: try again in a moment")
     if not view["actions"]:
         return _error(403, "this is a real board: hands on the board move the checkers and press the buttons")
-    text = await request.text()
+    text = await _body(request)
     try:
         script = parse_script(text, "the request", request.app[GEOMETRY])
     except ScriptError as error:
         return web.json_response({"problems": error.problems}, status=400)
+    board_seconds = _board_seconds(script.lines)
     problems = []
     if script.board != StartingBoard() or script.board.line:
         problems.append(f"line {script.board.line}: a board line begins a script; "
@@ -198,13 +251,19 @@ async def actions(request: web.Request) -> web.StreamResponse:
         problems.append("a config line sets up a new session, not hands at the running table")
     if not script.lines and not problems:
         problems.append("no lines: send board-script lines such as {\"lift\": 8}, one per line")
+    if len(script.lines) > MAX_LINES:
+        problems.append(f"{len(script.lines)} lines: a request holds at most {MAX_LINES}")
+    if board_seconds > MAX_BOARD_SECONDS:
+        problems.append(f"{board_seconds:g} s of board time: a request takes at most {MAX_BOARD_SECONDS:g} s "
+                        f"({LINE_SECONDS:g} s a line, and its waits)")
     if problems:
         return web.json_response({"problems": problems}, status=400)
-    waits = sum(line.seconds for line in script.lines if isinstance(line, Wait))
-    caused, problem = await _carry_out(bridge, script.lines, waits)
-    if problem is not None:
-        return web.json_response({"problems": [problem], "events": caused}, status=409)
-    return web.json_response({"events": caused})
+    return await _carry_out(bridge, script.lines, board_seconds)
+
+
+def _board_seconds(lines: tuple) -> float:
+    """The board time `lines` take when carried out (`bgpi.web.bridge`)."""
+    return sum(line.seconds if isinstance(line, Wait) else LINE_SECONDS for line in lines)
 
 
 async def new_session(request: web.Request) -> web.StreamResponse:
@@ -212,22 +271,40 @@ async def new_session(request: web.Request) -> web.StreamResponse:
     if bridge.start_session is None:
         return _error(403, "this board starts no session from the page")
     try:
-        body = await request.json()
-    except ValueError:
+        body = json.loads(await _body(request))
+    except (ValueError, RecursionError):
         return web.json_response({"problems": ["expected JSON such as {\"config\": {\"match\": 5}}"]}, status=400)
     config = body.get("config", {}) if isinstance(body, dict) else None
     try:
         script = parse_script(json.dumps({"config": config}), "the request")
     except ScriptError as error:
         return web.json_response({"problems": error.problems}, status=400)
-    caused, problem = await _carry_out(bridge, (NewSession(dict(script.config)),), 0.0)
-    if problem is not None:
-        return web.json_response({"problems": [problem], "events": caused}, status=409)
-    return web.json_response({"events": caused})
+    return await _carry_out(bridge, (NewSession(dict(script.config)),), LINE_SECONDS)
 
 
-async def _carry_out(bridge: Bridge, lines: tuple, waits: float) -> tuple[list[dict], str | None]:
-    """Hand a request to the scan loop and wait for its answer without blocking either."""
+async def _body(request: web.Request) -> str:
+    """The request's body as text: UTF-8, at most `MAX_BODY` bytes, within `BODY_SECONDS`."""
+    if request.charset is not None and request.charset.lower().replace("_", "-") not in ("utf-8", "utf8"):
+        raise _http(web.HTTPUnsupportedMediaType, f"charset {request.charset[:40]!r}: send UTF-8")
+    if (request.content_length or 0) > MAX_BODY:
+        raise _http(web.HTTPRequestEntityTooLarge, f"a body is at most {MAX_BODY} bytes",
+                    max_size=MAX_BODY, actual_size=request.content_length)
+    try:
+        data = await asyncio.wait_for(request.read(), BODY_SECONDS)
+    except TimeoutError:
+        raise _http(web.HTTPRequestTimeout, f"the body did not arrive within {BODY_SECONDS:g} s") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise _http(web.HTTPBadRequest, f"the body is not UTF-8 (byte {error.start})") from None
+
+
+async def _carry_out(bridge: Bridge, lines: tuple, board_seconds: float) -> web.Response:
+    """Hand a request to the scan loop and answer what it did, without blocking either.
+
+    The answer is only ever what happened: a request the board has not got to in its
+    board time and `ANSWER_SECONDS` more, or whose asker has gone, is cancelled (no line
+    not begun by then is carried out), and the answer lists the events of the lines that were."""
     loop = asyncio.get_running_loop()
     answer: asyncio.Future[tuple[list[dict], str | None]] = loop.create_future()
 
@@ -238,11 +315,24 @@ async def _carry_out(bridge: Bridge, lines: tuple, waits: float) -> tuple[list[d
         with contextlib.suppress(RuntimeError):  # the server has stopped: nobody waits for the answer
             loop.call_soon_threadsafe(settle)
 
-    bridge.submit(Request(lines, done))
+    request = Request(lines, done)
+    if not bridge.submit(request):
+        return _error(503, "the board's hands are busy with other requests: try again in a moment", retry=True)
     try:
-        return await asyncio.wait_for(asyncio.shield(answer), ACTION_TIMEOUT + waits)
+        caused, problem = await asyncio.wait_for(asyncio.shield(answer), ANSWER_SECONDS + board_seconds)
     except TimeoutError:
-        return [], "the board did not carry it out in time"
+        request.cancel(f"the board did not get to them within {ANSWER_SECONDS + board_seconds:g} s")
+        try:
+            caused, problem = await asyncio.wait_for(answer, CANCEL_SECONDS)
+        except TimeoutError:  # the scan loop stands still: it begins nothing more of this request
+            caused, problem = list(request.events), "the board did not answer: it begins no more of these lines"
+        return web.json_response({"problems": [problem], "events": caused}, status=503, headers={"Retry-After": "5"})
+    except asyncio.CancelledError:
+        request.cancel("the page went away")
+        raise
+    if problem is not None:
+        return web.json_response({"problems": [problem], "events": caused}, status=409)
+    return web.json_response({"events": caused})
 
 
 async def session_file(request: web.Request) -> web.StreamResponse:
@@ -269,8 +359,13 @@ async def session_file(request: web.Request) -> web.StreamResponse:
         "Content-Disposition": f'attachment; filename="bgpi-session.{kind}"'})
 
 
-def _error(status: int, message: str) -> web.Response:
-    return web.json_response({"error": message}, status=status)
+def _error(status: int, message: str, retry: bool = False) -> web.Response:
+    return web.json_response({"error": message}, status=status, headers={"Retry-After": "5"} if retry else None)
+
+
+def _http(kind: type[web.HTTPException], message: str, **details: object) -> web.HTTPException:
+    """An HTTP error to raise, its body the JSON `_error` answers."""
+    return kind(text=json.dumps({"error": message}), content_type="application/json", **details)
 
 
 # -- access --------------------------------------------------------------------------
@@ -283,18 +378,17 @@ def access(token: str | None) -> Callable:
 
     @web.middleware
     async def check(request: web.Request, handler: Handler) -> web.StreamResponse:
-        if token is None and (request.url.host or "") not in LOOPBACK_NAMES:
+        if token is None and _host_name(request.host) not in LOOPBACK_NAMES:
             return _error(403, "this page answers only at 127.0.0.1 (use --listen with a token)")
         origin = request.headers.get("Origin")
         if request.method == "POST" and origin is not None and origin.split("://")[-1] != request.host:
             return _error(403, "a request from another site's page")
         from_query = False
         if token is not None:
-            given = _bearer(request) or request.cookies.get(TOKEN_COOKIE)
-            if given is None and "token" in request.query:
-                given, from_query = request.query["token"], True
-            if given is None or not hmac.compare_digest(given.encode(), token.encode()):
+            right = [given for given in _tokens(request) if _same(given, token)]
+            if not right:
                 return _error(401, "an access token is needed: open the address printed in the board's log")
+            from_query = request.cookies.get(TOKEN_COOKIE) not in right  # the cookie is missing or old
         response = await handler(request)
         if from_query and not response.prepared:
             response.set_cookie(TOKEN_COOKIE, token, httponly=True, samesite="Strict")
@@ -303,15 +397,69 @@ def access(token: str | None) -> Callable:
     return check
 
 
-def _bearer(request: web.Request) -> str | None:
+def _tokens(request: web.Request) -> list[str]:
+    """Every token the request carries: its bearer, its cookie, its ``?token=``."""
     scheme, _, value = request.headers.get("Authorization", "").partition(" ")
-    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+    found = [value.strip()] if scheme.lower() == "bearer" and value.strip() else []
+    return found + [given for given in (request.cookies.get(TOKEN_COOKIE), request.query.get("token")) if given]
+
+
+def _same(given: str, token: str) -> bool:
+    """`given` is `token`, compared in constant time (bytes that are not UTF-8, as a header
+    may hold, are simply not it)."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), token.encode())
+
+
+def _host_name(host: str) -> str:
+    """The name in a Host header, without its port (checked by nobody else: a bad port is
+    just not part of the name)."""
+    if host.startswith("["):
+        return host[: host.find("]") + 1]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+class ErrorLog:
+    """One line to stderr for an unexpected error, at most one every `ERROR_LOG_SECONDS`
+    (saying how many were not written), and the asker a 500 with one line."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.last: float | None = None
+        self.unsaid = 0
+
+    def say(self, request: web.Request, error: BaseException) -> None:
+        now = self.clock()
+        if self.last is not None and now - self.last < ERROR_LOG_SECONDS:
+            self.unsaid += 1
+            return
+        more = f" (and {self.unsaid} more since the last line)" if self.unsaid else ""
+        self.last, self.unsaid = now, 0
+        line = f"bgpi run: the page: {request.method} {request.path[:80]!r}: {type(error).__name__}: {error}"
+        print(" ".join(line.splitlines())[:300] + more, file=sys.stderr, flush=True)
+
+
+def unexpected(log: ErrorLog) -> Callable:
+    """The outermost middleware: an unexpected error is a 500 and one line in the log."""
+
+    @web.middleware
+    async def answer(request: web.Request, handler: Handler) -> web.StreamResponse:
+        try:
+            return await handler(request)
+        except (web.HTTPException, asyncio.CancelledError, ConnectionError):
+            raise
+        except RecursionError:
+            return _error(400, "nested too deeply")
+        except Exception as error:  # noqa: BLE001 (anything else: one line, never a traceback)
+            log.say(request, error)
+            return _error(500, "the board could not answer that: its log says why")
+
+    return answer
 
 
 def make_app(bridge: Bridge, geometry: Geometry, token: str | None = None,
              state_dir: Path | None = None) -> web.Application:
     """The web application over `bridge`, a board of `geometry` (see the module docstring)."""
-    app = web.Application(middlewares=[access(token)], client_max_size=MAX_BODY)
+    app = web.Application(middlewares=[unexpected(ErrorLog()), access(token)], client_max_size=MAX_BODY)
     app[BRIDGE] = bridge
     app[HUB] = Hub()
     app[GEOMETRY] = geometry
@@ -324,6 +472,19 @@ def make_app(bridge: Bridge, geometry: Geometry, token: str | None = None,
     app.router.add_post("/api/session", new_session)
     app.router.add_get("/api/session.{kind:mat|sgf}", session_file)
     return app
+
+
+def _cap_connections(server: web.Server) -> None:
+    """Close each connection beyond `MAX_CONNECTIONS` as it is made (aiohttp has no such
+    setting: its `Server` hears every connection made, and is wrapped here)."""
+    made = server.connection_made
+
+    def connection_made(handler: RequestHandler, transport: asyncio.Transport) -> None:
+        made(handler, transport)
+        if len(server.connections) > MAX_CONNECTIONS:
+            transport.abort()
+
+    server.connection_made = connection_made  # type: ignore[method-assign]
 
 
 class WebServer:
@@ -345,7 +506,8 @@ class WebServer:
         self.app = make_app(bridge, geometry, token, state_dir)
         self._loop = asyncio.new_event_loop()
         self._runner = web.AppRunner(self.app, handle_signals=False, access_log=None,
-                                    shutdown_timeout=SHUTDOWN_SECONDS)
+                                    shutdown_timeout=SHUTDOWN_SECONDS, keepalive_timeout=IDLE_SECONDS,
+                                    lingering_time=LINGER_SECONDS, handler_cancellation=True)
         self._thread = threading.Thread(target=self._serve, name="bgpi-web", daemon=True)
         self._started = threading.Event()
         self._failure: BaseException | None = None
@@ -371,6 +533,7 @@ class WebServer:
         asyncio.set_event_loop(loop)
         try:
             loop.run_until_complete(self._runner.setup())
+            _cap_connections(self._runner.server)
             site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
             loop.run_until_complete(site.start())
             self.port = self._runner.addresses[0][1]

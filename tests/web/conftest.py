@@ -108,3 +108,8 @@ def live(tmp_path):
     board, close = start_live(tmp_path)
     yield board
     close()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: an attack or a check that takes seconds (issue 21); "
+                                       "-m 'not slow' leaves them out")
