@@ -32,7 +32,9 @@ gnubg reads with ``import mat FILE``.  The layout is the one gnubg's own
   doubler's take of a beaver is not written: gnubg infers it from the
   doubler's next roll.
 - A game ends with ``Wins N point(s)`` under the winner's column, with
-  `` and the match`` when the match was won.  gnubg scores the game itself
+  `` and the match`` when the match was won: on the line of white's drop when
+  black wins by it (`` 5)  Drops                       Wins 2 points``), else
+  on a line of its own, as gnubg's export writes it.  gnubg scores the game itself
   (from the last position or the drop); the line is for people.
 
 A session starts at its `session` event, which the controller writes as
@@ -259,17 +261,28 @@ def _layout(length: int, names: tuple[str, str], games: list[_Game]) -> str:
         lines.append(f" Game {number}")
         left = f"{names[0]} : {game.score[0]}"
         lines.append(f" {left:<31}{' ' if len(left) >= 31 else ''}{names[1]} : {game.score[1]}")
-        lines.extend(_move_lines(game.cells))
-        if game.wins is not None:
-            winner, points = game.wins
-            tail = " and the match" if game.match_won else ""
-            lines.append(f"{' ' * WINS_INDENT[winner]}Wins {points} point{'s' if points != 1 else ''}{tail}")
+        lines.extend(_move_lines(game.cells, _wins_cell(game)))
         lines.append("")
     return "\n".join(lines) + "\n"
 
 
-def _move_lines(cells: list[tuple[Side, str]]) -> list[str]:
-    """Numbered lines of two cells each, white's left; a missing cell stays blank."""
+def _wins_cell(game: _Game) -> tuple[Side, str] | None:
+    """The game's end as a cell of the winner's column: `` Wins 2 points``."""
+    if game.wins is None:
+        return None
+    winner, points = game.wins
+    tail = " and the match" if game.match_won else ""
+    return winner, f" Wins {points} point{'s' if points != 1 else ''}{tail}"
+
+
+def _move_lines(cells: list[tuple[Side, str]], wins: tuple[Side, str] | None) -> list[str]:
+    """Numbered lines of two cells each, white's left; a missing cell stays blank.
+
+    The `wins` cell goes where gnubg's export puts it: beside white's last cell
+    when black wins on white's drop (gnubg reads a ``Wins`` line of its own after
+    a drop in the left column as another double and a resignation), else on a
+    line of its own, unnumbered, under the winner's column.
+    """
     rows: list[tuple[str, str | None]] = []
     for side, text in cells:
         if side is Side.WHITE:
@@ -278,6 +291,9 @@ def _move_lines(cells: list[tuple[Side, str]]) -> list[str]:
             rows[-1] = (rows[-1][0], text)
         else:
             rows.append(("", text))
+    own_line = wins
+    if wins is not None and wins[0] is Side.BLACK and rows and rows[-1][1] is None:
+        rows[-1], own_line = (rows[-1][0], wins[1]), None
     lines = []
     for number, (left, right) in enumerate(rows, start=1):
         if right is None:
@@ -286,6 +302,8 @@ def _move_lines(cells: list[tuple[Side, str]]) -> list[str]:
             # Two spaces at least: gnubg splits a line without two colons at a double space.
             gap = " " if len(left) < LEFT_WIDTH else "  "
             lines.append(f"{number:3d}) {left:<{LEFT_WIDTH}}{gap}{right}")
+    if own_line is not None:
+        lines.append(f"{' ' * WINS_INDENT[own_line[0]]}{own_line[1].lstrip()}")
     return lines
 
 

@@ -25,7 +25,9 @@ game gets the setup properties gnubg's own ``save game`` writes::
   ``CP`` the cube's value and owner.
 - A roll and its play: ``W[42dzdb]``, the two dice, then a from/to pair of letters per
   step (``W[52]`` when nothing could be played).  Cube actions: ``W[double]``,
-  ``B[take]``, ``B[drop]``; a beaver is the taker's take and double.
+  ``B[take]``, ``B[drop]``; a beaver is the taker's double, then the doubler's take
+  (``W[double]`` ``B[double]`` ``W[take]``), as gnubg writes it.
+- Automatic doubles: the opening's cube is a ``CV`` node before the first roll.
 """
 
 from __future__ import annotations
@@ -105,7 +107,7 @@ class _Writer:
     def handlers(self) -> Handlers:
         return {ev.Start.kind: self.on_start, ev.Play.kind: self.on_play, ev.Double.kind: self.on_double,
                 ev.Take.kind: self.on_take, ev.Drop.kind: self.on_drop, ev.Beaver.kind: self.on_beaver,
-                ev.GameOver.kind: self.on_game_over}
+                ev.GameOver.kind: self.on_game_over, ev.Opening.kind: self.on_opening}
 
     def on_start(self, event: Mapping[str, Any]) -> None:
         position, on_roll = self.practice or (Position.start(), None)
@@ -140,8 +142,14 @@ class _Writer:
         self._cube_action(event, "drop")
 
     def on_beaver(self, event: Mapping[str, Any]) -> None:
-        self._cube_action(event, "take")
+        # gnubg's own encoding: the beaver is the taker's double, and the doubler's
+        # take (the table's next event) gives the cube to the beaverer.
         self._cube_action(event, "double")
+
+    def on_opening(self, event: Mapping[str, Any]) -> None:
+        value = event.get("cube", 1)
+        if value != 1:  # automatic doubles: the game starts at this cube, centred
+            self._game().cube = Cube(value)
 
     def on_game_over(self, event: Mapping[str, Any]) -> None:
         self._game()
