@@ -30,7 +30,8 @@ gnubg reads with ``import mat FILE``.  The layout is the one gnubg's own
 - A roll with no legal play is ``52:`` with nothing after it.
 - Cube: `` Doubles => 2``, `` Takes``, `` Drops``, `` Beavers => 4``.  The
   doubler's take of a beaver is not written: gnubg infers it from the
-  doubler's next roll.
+  doubler's next roll.  A dropped beaver is written `` Doubles => 4``: gnubg
+  would infer a take at the next roll it reads, in the next game.
 - A game ends with ``Wins N point(s)`` under the winner's column, with
   `` and the match`` when the match was won: on the line of white's drop when
   black wins by it (`` 5)  Drops                       Wins 2 points``), else
@@ -189,6 +190,12 @@ class _Writer:
         game = self._pending_double()
         if game is None:
             return
+        if game.beavered:
+            # gnubg's importer takes a "Beavers" line as a beaver it will see taken at the
+            # next roll, in whichever game that is (gnubg's own export of a dropped beaver
+            # loses the next game's first roll): a dropped beaver is the taker's redouble.
+            side, _ = game.cells[-1]
+            game.cells[-1] = (side, f" Doubles => {game.offered}")
         game.cells.append((Side.parse(event["player"]), " Drops"))
         game.offered, game.beavered = 0, False
 

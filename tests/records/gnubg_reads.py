@@ -1,0 +1,18 @@
+"""Run by Debian's gnubg (``gnubg -t -q -p gnubg_reads.py``, which passes the script no
+arguments: the files come in the environment): reads each record $GNUBG_READS names
+(one ``import mat FILE`` or ``load match FILE`` command a line) and writes what gnubg
+made of each, `gnubg.match()` with the boards, as one JSON list to $GNUBG_READ_OUT."""
+
+import json
+import os
+
+import gnubg
+
+commands_file, out_file = os.environ["GNUBG_READS"], os.environ["GNUBG_READ_OUT"]
+read = []
+with open(commands_file) as commands:
+    for command in commands.read().splitlines():
+        gnubg.command(command)
+        read.append(gnubg.match(analysis=0, boards=1, statistics=0, verbose=0))
+with open(out_file, "w") as out:
+    json.dump(read, out)

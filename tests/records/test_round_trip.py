@@ -1,0 +1,301 @@
+"""The round trip: sessions the simulated board really plays (tests/records/sessions.py,
+gnubg deciding for both sides), exported to .mat and SGF and read back by Debian's gnubg,
+agree game by game with the table log: the number of games, every play by the position
+it leads to, every cube action with its player and value, the score before each game,
+the Crawford game, the winner and the points won."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bgpi.engine.engine import open_engine
+from bgpi.hardware.profile import load_profile
+from bgpi.records.matfile import last_session, mat_record
+from bgpi.records.sgffile import sgf_record
+from bgpi.rules.ids import board_id, decode_position_id
+from bgpi.rules.position import Side
+from bgpi.rules.result import GameResult, ResultKind
+from bgpi.rules.session import Session, Settings
+from bgpi.shell.replay import replay
+from bgpi.shell.script import parse_script
+from tests.records.sessions import PLANS, play_session
+from tests.records.test_sgffile import GNUBG, needs_gnubg
+
+READS = Path(__file__).with_name("gnubg_reads.py")
+GNUBG_SIDE = {"X": Side.WHITE, "O": Side.BLACK}  # gnubg.match() calls player 0 X
+
+
+@dataclass(frozen=True, slots=True)
+class GameRead:
+    """One game as both sides are compared: what happened, in order, and how it ended."""
+
+    score: tuple[int, int]
+    crawford: bool
+    actions: tuple[tuple[Any, ...], ...]  # ("play", side, dice, position ID after) or (cube action, side, value)
+    winner: str | None
+    points: int
+
+
+def with_values(actions: Iterable[tuple[str, str, Any]], cube: int) -> tuple[tuple[Any, ...], ...]:
+    """Plays as they are; each cube action ("double", "take", "drop", a beaver being the
+    taker's double) with the cube's value: offered, taken, or given up by the drop."""
+    out: list[tuple[Any, ...]] = []
+    offered = 0
+    for action in actions:
+        kind, side = action[0], action[1]
+        if kind == "play":
+            out.append(action)
+        elif kind == "double":
+            offered = (offered or cube) * 2
+            out.append((kind, side, offered))
+        elif kind == "take":
+            cube, offered = offered, 0
+            out.append((kind, side, cube))
+        else:
+            out.append((kind, side, offered // 2))
+            offered = 0
+    return tuple(out)
+
+
+def table_games(events: list[dict]) -> list[GameRead]:
+    """The games of the table log's last session."""
+    session_event, played = last_session(events)
+    session = Session(Settings.from_config(session_event.get("config") or {}))
+    games: list[GameRead] = []
+    actions: list[tuple[str, str, Any]] = []
+    cube = 1
+    for event in played:
+        kind = event["event"]
+        if kind == "opening":
+            actions, cube = [], event["cube"]
+            start = (session.score.white, session.score.black), session.crawford
+        elif kind == "play":
+            actions.append(("play", event["player"], tuple(sorted(event["dice"])), event["position_id"]))
+        elif kind in ("double", "take", "drop"):
+            actions.append((kind, event["player"], None))
+        elif kind == "beaver":
+            actions.append(("double", event["player"], None))
+        elif kind == "game_over":
+            games.append(GameRead(*start, with_values(actions, cube), event["winner"], event["points"]))
+            result = GameResult(Side.parse(event["winner"]), ResultKind(event["result"]), event["cube"],
+                                event["dropped"])
+            session = session.record(result)
+    return games
+
+
+def after(board: str, mover: Side, move: Iterable[tuple[int, int]]) -> str:
+    """The Position ID after `mover` plays gnubg's `move` (pairs in the mover's count, 25 the
+    bar, 0 off) from `board`, encoded for the opponent, who rolls next."""
+    waiting, moving = (list(side) for side in decode_position_id(board))
+    for source, destination in move:
+        moving[source - 1] -= 1
+        if destination > 0:
+            moving[destination - 1] += 1
+            if waiting[24 - destination] == 1:  # a blot hit: to its bar
+                waiting[24 - destination] = 0
+                waiting[24] += 1
+    return board_id((tuple(moving), tuple(waiting)))
+
+
+def gnubg_games(match: Mapping[str, Any]) -> list[GameRead]:
+    """The games as gnubg read them (`gnubg.match()`: a game's cube set up before its
+    first roll is a "set" action with a "cube")."""
+    games = []
+    for game in match["games"]:
+        info = game["info"]
+        actions: list[tuple[str, str, Any]] = []
+        cube = 1
+        for action in game["game"]:
+            if action["action"] == "set" and set(action) == {"action", "cube"} and not actions:
+                cube = action["cube"]
+                continue
+            side = GNUBG_SIDE[action["player"]]
+            if action["action"] == "move":
+                position = after(action["board"], side, action["move"])
+                actions.append(("play", side.label, tuple(sorted(action["dice"])), position))
+            elif action["action"] in ("double", "take", "drop"):
+                actions.append((action["action"], side.label, None))
+            else:
+                actions.append((action["action"], side.label, str(action)))  # unexpected: a difference
+        winner = GNUBG_SIDE[info["winner"]].label if info["winner"] else None
+        games.append(GameRead((info["score-X"], info["score-O"]), info.get("crawford", False),
+                              with_values(actions, cube), winner, info.get("points-won", 0)))
+    return games
+
+
+def as_mat_holds(games: list[GameRead], cubes: list[int]) -> list[GameRead]:
+    """The games as .mat holds them: without automatic doubles, so a game is counted at
+    the cube its doubles give (the scores before each game are written, and kept)."""
+    return [replace(game, actions=with_values(((*a[:2], None) if a[0] != "play" else a for a in game.actions), 1),
+                    points=game.points // cube)
+            for game, cube in zip(games, cubes, strict=True)]
+
+
+def differences(ours: list[GameRead], theirs: list[GameRead]) -> list[str]:
+    found = [] if len(ours) == len(theirs) else [f"{len(ours)} games, gnubg reads {len(theirs)}"]
+    for number, (mine, read) in enumerate(zip(ours, theirs, strict=False), start=1):
+        for name in ("score", "crawford", "winner", "points"):
+            if getattr(mine, name) != getattr(read, name):
+                found.append(f"game {number}: {name} {getattr(mine, name)}, gnubg {getattr(read, name)}")
+        for index, (a, b) in enumerate(zip(mine.actions, read.actions, strict=False), start=1):
+            if a != b:
+                found.append(f"game {number}, action {index}: {a}, gnubg {b}")
+                break
+        if len(mine.actions) != len(read.actions):
+            found.append(f"game {number}: {len(mine.actions)} actions, gnubg {len(read.actions)}")
+    return found
+
+
+def gnubg_read(tmp_path: Path, commands: list[str]) -> list[dict]:
+    """What Debian's gnubg makes of each record: one gnubg for all (`gnubg_reads.py`)."""
+    listing, out = tmp_path / "reads.txt", tmp_path / "read.json"
+    listing.write_text("".join(command + "\n" for command in commands))
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LANG": "C",
+           "GNUBG_READS": str(listing), "GNUBG_READ_OUT": str(out)}
+    done = subprocess.run([GNUBG, "-t", "-q", "-p", str(READS)], capture_output=True, text=True,
+                          timeout=120, check=False, cwd=tmp_path, env=env)
+    output = done.stdout + done.stderr
+    for complaint in ("WARNING", "Unrecognised", "Invalid", "doesn't follow", "not a valid", "Traceback"):
+        assert complaint not in output, output[-3000:]
+    return json.loads(out.read_text())
+
+
+@pytest.fixture(scope="module")
+def sessions() -> dict[str, list[dict]]:
+    """Each plan played on the board by the generator, then its script replayed by
+    `bgpi replay`'s code: the table log of the board script."""
+    logs = {}
+    profile = load_profile()
+    with open_engine("gnubg") as engine:
+        for plan in PLANS:
+            lines, events = play_session(plan, engine)
+            script = parse_script("".join(json.dumps(line) + "\n" for line in lines))
+            replayed: list[dict] = []
+            replay(script, profile, replayed.append, seed=0)
+            assert replayed[:-1] == events, plan.name  # the script gives the log it was written with
+            logs[plan.name] = replayed
+    return logs
+
+
+def opening_cubes(events: list[dict]) -> list[int]:
+    _, played = last_session(events)
+    return [event["cube"] for event in played if event["event"] == "opening"]
+
+
+@needs_gnubg
+def test_gnubg_reads_every_session_as_the_board_played_it(sessions, tmp_path):
+    commands, expected = [], []
+    for plan in PLANS:
+        events = sessions[plan.name]
+        games, cubes = table_games(events), opening_cubes(events)
+        mat, sgf = mat_record(events), sgf_record(events)
+        assert sgf.warnings == ()
+        doubled = [number for number, cube in enumerate(cubes, start=1) if cube != 1]
+        assert [int(w.split(":")[0].split()[1]) for w in mat.warnings] == doubled, mat.warnings
+        for suffix, text, command, wanted in (
+            ("mat", mat.text, "import mat", as_mat_holds(games, cubes)),
+            ("sgf", sgf.text, "load match", games),
+        ):
+            path = tmp_path / f"{plan.name}.{suffix}"
+            path.write_text(text)
+            commands.append(f"{command} {path}")
+            expected.append((f"{plan.name}.{suffix}", wanted))
+    reads = gnubg_read(tmp_path, commands)
+    found = []
+    for (name, wanted), read in zip(expected, reads, strict=True):
+        found += [f"{name}: {difference}" for difference in differences(wanted, gnubg_games(read))]
+    assert found == []
+
+
+def covered(sessions: Mapping[str, list[dict]]) -> dict[str, int]:
+    counts = {"sessions": len(sessions), "games": 0, "plays": 0, "cube actions": 0, "crawford games": 0}
+    for events in sessions.values():
+        for game in table_games(events):
+            counts["games"] += 1
+            counts["crawford games"] += game.crawford
+            counts["plays"] += sum(1 for action in game.actions if action[0] == "play")
+            counts["cube actions"] += sum(1 for action in game.actions if action[0] != "play")
+    return counts
+
+
+def test_the_sessions_bring_every_cube_action_and_a_crawford_game(sessions):
+    kinds = {event["event"] for events in sessions.values() for event in events}
+    assert {"double", "take", "drop", "beaver", "tie", "match_over"} <= kinds
+    counts = covered(sessions)
+    assert counts["crawford games"] >= 1 and counts["games"] >= 12, counts
+    if os.environ.get("BGPI_SHOW_COVERAGE"):
+        print(counts)
+
+
+def test_plans_cover_matches_and_money():
+    lengths = sorted(plan.config.get("match", 0) for plan in PLANS)
+    assert lengths[:2] == [0, 0] and {5, 7} <= set(lengths)
+    money = [plan.config for plan in PLANS if not plan.config.get("match")]
+    assert any(config.get("jacoby") for config in money) and any(config.get("auto_doubles") for config in money)
+
+
+def test_a_difference_is_found(sessions):
+    games = table_games(sessions["match5"])
+    play = next(i for i, action in enumerate(games[1].actions) if action[0] == "play")
+    changed = [*games[1].actions]
+    changed[play] = (*changed[play][:3], "4HPwATDgc/ABMA")
+    read = [games[0], replace(games[1], actions=tuple(changed), crawford=True), *games[2:-1]]
+    assert differences(games, read) == [
+        f"{len(games)} games, gnubg reads {len(games) - 1}",
+        "game 2: crawford False, gnubg True",
+        f"game 2, action {play + 1}: {games[1].actions[play]}, gnubg {changed[play]}",
+    ]
+
+
+def replayed(script: str) -> list[dict]:
+    events: list[dict] = []
+    replay(parse_script(script), load_profile(), events.append, seed=0)
+    return events
+
+
+WHITE_DROPS = """{"config": {"match": 5}}
+{"dice": [3, 1]}
+{"press": "white.turn"}
+{"move": [8, 5]}
+{"move": [6, 5]}
+{"press": "white.turn"}
+{"press": "black.cube"}
+{"press": "white.cube"}
+{"press": "white.cube"}
+"""
+
+BEAVER = """{"board": "position", "position_id": "d3cHAADu7g4AAA", "turn": "white"}
+{"config": {"beavers": true}}
+{"press": "white.cube"}
+{"hold": "black.cube"}
+{"press": "white.turn"}
+"""
+
+
+@needs_gnubg
+def test_gnubg_reads_a_drop_by_white_as_the_drop_alone(tmp_path):
+    path = tmp_path / "drop.mat"
+    path.write_text(mat_record(replayed(WHITE_DROPS)).text)
+    (read,) = gnubg_read(tmp_path, [f"import mat {path}"])
+    (game,) = read["games"]
+    assert [(a["action"], a["player"]) for a in game["game"]] == [("move", "X"), ("double", "O"), ("drop", "X")]
+    assert (game["info"]["winner"], game["info"]["points-won"]) == ("O", 1)
+
+
+@needs_gnubg
+def test_gnubg_gives_a_beavered_cube_to_the_beaverer(tmp_path):
+    events = replayed(BEAVER)
+    path = tmp_path / "beaver.sgf"
+    path.write_text(sgf_record(events).text)
+    done = subprocess.run([GNUBG, "-t", "-q", "-r"], input=f"load match {path}\nshow board\n",
+                          capture_output=True, text=True, timeout=30, check=False, cwd=tmp_path,
+                          env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LANG": "C"})
+    assert "X: black (Cube: 4)" in done.stdout  # black, gnubg's X, owns the cube at 4
