@@ -44,7 +44,8 @@ A session starts at its `session` event, which the controller writes as
 the event itself, all optional.  Without a session event the log is money
 play between "white" and "black".  Only the last session of the log is
 written.  What the format cannot hold comes with a warning naming the game:
-automatic doubles (gnubg counts such a game at a lower cube), and a play
+automatic doubles (gnubg counts such a game at a lower cube), a cube beyond
+gnubg's 4096 (`GNUBG_MAX_CUBE`: the game is written up to the double), and a play
 that does not follow from the game's position (a practice position, or an
 illegal play accepted in lenient mode): that game is written up to the play
 before it, and its ``Wins`` line lets gnubg score it
@@ -66,6 +67,10 @@ from bgpi.table import events as ev
 
 Handlers = Mapping[str, Callable[[Mapping[str, Any]], None]]
 """A record's writer: the handler of each kind of event it writes."""
+
+GNUBG_MAX_CUBE = 1 << 12
+"""The highest cube gnubg keeps (its MAX_CUBE): it refuses a double from there and reads a
+higher value from either record format as another number."""
 
 LEFT_WIDTH = 27  # gnubg writes the left cell as "%3d) %-27s "
 WINS_INDENT = {Side.WHITE: 6, Side.BLACK: 34}  # where gnubg puts "Wins" under each column
@@ -163,6 +168,9 @@ class _Writer:
         if game.cut:
             return
         side = Side.parse(event["player"])
+        if game.cube * 2 > GNUBG_MAX_CUBE:
+            self._cut(game, f"{side.label} doubles to {game.cube * 2}, {beyond_gnubg()}")
+            return
         game.offered = game.cube * 2
         game.cells.append((side, f" Doubles => {game.offered}"))
 
@@ -171,6 +179,9 @@ class _Writer:
         if game is None:
             return
         side = Side.parse(event["player"])
+        if game.offered * 2 > GNUBG_MAX_CUBE:
+            self._cut(game, f"{side.label} beavers to {game.offered * 2}, {beyond_gnubg()}")
+            return
         game.offered *= 2
         game.beavered = True
         game.cells.append((side, f" Beavers => {game.offered}"))
@@ -228,6 +239,11 @@ class _Writer:
     def _cut(self, game: _Game, reason: str) -> None:
         game.cut = True
         self.warn(f"game {len(self.games)}, play {game.plays + 1}: {reason}; the rest of the game is left out")
+
+
+def beyond_gnubg() -> str:
+    """Why a cube value cannot be written: the words of the warning."""
+    return f"beyond the cube of {GNUBG_MAX_CUBE} gnubg holds (gnubg scores this game differently)"
 
 
 def read_play(position: Position, event: Mapping[str, Any]) -> tuple[Side, Dice, Play | None]:
