@@ -250,3 +250,10 @@ class NoGameError(BgpiError, ValueError):
 
 class RecordError(BgpiError, ValueError):
     """An event a record (.mat, SGF) cannot use where it stands: skipped with a warning."""
+
+
+# -- positions from records ---------------------------------------------------------
+
+
+class RecordFileError(BgpiError, ValueError):
+    """A .mat or SGF file cannot give the position asked for; the message is one line."""
