@@ -1,7 +1,9 @@
 """Run by Debian's gnubg (``gnubg -t -q -p gnubg_reads.py``, which passes the script no
 arguments: the files come in the environment): reads each record $GNUBG_READS names
 (one ``import mat FILE`` or ``load match FILE`` command a line) and writes what gnubg
-made of each, `gnubg.match()` with the boards, as one JSON list to $GNUBG_READ_OUT."""
+made of each, `gnubg.match()` with the boards, as one JSON list to $GNUBG_READ_OUT.
+With $GNUBG_ANALYSE set, each match is analysed first (``analyse match`` at 0 plies),
+and the analysis comes with it."""
 
 import json
 import os
@@ -9,10 +11,16 @@ import os
 import gnubg
 
 commands_file, out_file = os.environ["GNUBG_READS"], os.environ["GNUBG_READ_OUT"]
+analyse = bool(os.environ.get("GNUBG_ANALYSE"))
+if analyse:
+    gnubg.command("set analysis chequerplay evaluation plies 0")
+    gnubg.command("set analysis cubedecision evaluation plies 0")
 read = []
 with open(commands_file) as commands:
     for command in commands.read().splitlines():
         gnubg.command(command)
-        read.append(gnubg.match(analysis=0, boards=1, statistics=0, verbose=0))
+        if analyse:
+            gnubg.command("analyse match")
+        read.append(gnubg.match(analysis=int(analyse), boards=1, statistics=0, verbose=0))
 with open(out_file, "w") as out:
     json.dump(read, out)

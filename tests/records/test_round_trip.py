@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from bgpi.cli import main
 from bgpi.engine.engine import open_engine
 from bgpi.hardware.profile import load_profile
 from bgpi.records.matfile import last_session, mat_record
@@ -24,6 +25,7 @@ from bgpi.rules.ids import board_id, decode_position_id
 from bgpi.rules.position import Side
 from bgpi.rules.result import GameResult, ResultKind
 from bgpi.rules.session import Session, Settings
+from bgpi.shell.journal import Journal
 from bgpi.shell.replay import replay
 from bgpi.shell.script import parse_script
 from tests.records.sessions import PLANS, play_session
@@ -154,12 +156,13 @@ def differences(ours: list[GameRead], theirs: list[GameRead]) -> list[str]:
     return found
 
 
-def gnubg_read(tmp_path: Path, commands: list[str]) -> list[dict]:
-    """What Debian's gnubg makes of each record: one gnubg for all (`gnubg_reads.py`)."""
+def gnubg_read(tmp_path: Path, commands: list[str], analyse: bool = False) -> list[dict]:
+    """What Debian's gnubg makes of each record: one gnubg for all (`gnubg_reads.py`);
+    with `analyse`, gnubg's analysis at 0 plies too."""
     listing, out = tmp_path / "reads.txt", tmp_path / "read.json"
     listing.write_text("".join(command + "\n" for command in commands))
     env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LANG": "C",
-           "GNUBG_READS": str(listing), "GNUBG_READ_OUT": str(out)}
+           "GNUBG_READS": str(listing), "GNUBG_READ_OUT": str(out), **({"GNUBG_ANALYSE": "1"} if analyse else {})}
     done = subprocess.run([GNUBG, "-t", "-q", "-p", str(READS)], capture_output=True, text=True,
                           timeout=120, check=False, cwd=tmp_path, env=env)
     output = done.stdout + done.stderr
@@ -226,6 +229,7 @@ def covered(sessions: Mapping[str, list[dict]]) -> dict[str, int]:
     return counts
 
 
+@needs_gnubg
 def test_the_sessions_bring_every_cube_action_and_a_crawford_game(sessions):
     kinds = {event["event"] for events in sessions.values() for event in events}
     assert {"double", "take", "drop", "beaver", "tie", "match_over"} <= kinds
@@ -242,6 +246,7 @@ def test_plans_cover_matches_and_money():
     assert any(config.get("jacoby") for config in money) and any(config.get("auto_doubles") for config in money)
 
 
+@needs_gnubg
 def test_a_difference_is_found(sessions):
     games = table_games(sessions["match5"])
     play = next(i for i, action in enumerate(games[1].actions) if action[0] == "play")
@@ -299,3 +304,30 @@ def test_gnubg_gives_a_beavered_cube_to_the_beaverer(tmp_path):
                           capture_output=True, text=True, timeout=30, check=False, cwd=tmp_path,
                           env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LANG": "C"})
     assert "X: black (Cube: 4)" in done.stdout  # black, gnubg's X, owns the cube at 4
+
+
+@needs_gnubg
+@pytest.mark.parametrize("name", ["match5", "money_jacoby_beavers"])
+def test_bgpi_analyse_agrees_with_gnubgs_analysis_of_the_export(sessions, tmp_path, capsys, name):
+    events = sessions[name]
+    state = tmp_path / "state"
+    with Journal.open(state) as journal:
+        for event in events[:-1]:  # the replay's closing state event is not journaled
+            journal.append(event)
+    assert main(["analyse", "--state", str(state), "--json", "--engine", "gnubg", "--plies", "0"]) == 0
+    ours = [d for d in json.loads(capsys.readouterr().out)["decisions"] if d["kind"] == "play"]
+    path = tmp_path / f"{name}.sgf"
+    path.write_text(sgf_record(events).text)
+    (read,) = gnubg_read(tmp_path, [f"load match {path}"], analyse=True)
+    theirs = []
+    for number, game in enumerate(read["games"], start=1):
+        for action in game["game"]:
+            analysis = action.get("analysis", {})
+            if action["action"] != "move" or len(analysis.get("moves", ())) < 2:
+                continue  # a forced play or none: no choice to lose equity by
+            moves = analysis["moves"]
+            theirs.append((number, action["board"], moves[0]["score"] - moves[analysis["imove"]]["score"]))
+    chosen = {(d["game"], d["position_id"]): d["loss"] for d in ours}
+    far = [(game, board, loss, chosen.get((game, board))) for game, board, loss in theirs
+           if chosen.get((game, board)) is None or abs(chosen[(game, board)] - loss) > 0.01]
+    assert len(theirs) > 30 and far == []
