@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,6 +74,9 @@ class Hands:
     lines: list[dict[str, Any]] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     played: Play | None = None  # the play being made, for the choice the switches cannot make
+    table: Table = field(init=False)
+    sim: SimulatedTable = field(init=False)
+    rng: random.Random = field(init=False)
 
     def __post_init__(self) -> None:
         profile = load_profile()
@@ -112,26 +114,23 @@ def play_session(plan: Plan, engine: Engine) -> tuple[list[dict[str, Any]], list
     """Play `plan` on the simulated board: (the board script's lines, the table log)."""
     hands = Hands(plan, engine)
     try:
-        for _ in _turns(hands):
-            pass
+        _play(hands)
     finally:
         hands.sim.close()
     return hands.lines, hands.events
 
 
-def _turns(hands: Hands) -> Iterator[Phase]:
+def _play(hands: Hands) -> None:
     """Do what the board asks, one thing at a time, until the session is played."""
     steps = {Phase.SETUP: _set_up, Phase.OPENING: _opening, Phase.ROLL: _roll_or_double,
              Phase.DOUBLED: _answer, Phase.MOVE: _move, Phase.CHOOSE: _choose}
-    for _ in range(20_000):
-        phase = hands.table.phase
-        session = hands.table.session
+    for _ in range(20_000):  # a bound, so that a board stuck in a phase fails the test
+        phase, session = hands.table.phase, hands.table.session
         if phase is Phase.MATCH_OVER or (phase is Phase.SETUP and session.games >= hands.plan.games):
             return
         if phase not in steps:
             raise AssertionError(f"the board asks for {phase} in {hands.plan.name}")
         steps[phase](hands)
-        yield phase
     raise AssertionError(f"{hands.plan.name} does not end")
 
 
