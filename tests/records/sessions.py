@@ -5,7 +5,8 @@
 it, and returns the board script it wrote and the table log it gave:
 
 - the dice of every roll are set by a ``dice`` line (from the plan's seeded generator),
-  and an opening tie now and then brings automatic doubles where the session has them;
+  and an opening tie now and then brings automatic doubles where the session has them
+  (the table rolls the opening again at once, with the replay's seeded dice: seed 0);
 - every play is gnubg's best (`Engine.plays`), made one checker step at a time with a
   ``lift`` and a ``place``; a hit blot is carried to the bar before or after the hitter
   lands, at random; a checker that moves on without hitting is, at random, carried

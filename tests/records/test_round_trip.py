@@ -359,3 +359,29 @@ def test_bgpi_analyse_agrees_with_gnubgs_analysis_of_the_export(sessions, tmp_pa
     far = [(game, board, loss, chosen.get((game, board))) for game, board, loss in theirs
            if chosen.get((game, board)) is None or abs(chosen[(game, board)] - loss) > 0.01]
     assert len(theirs) > 30 and far == []
+
+
+AUTO_DOUBLE = """{"config": {"auto_doubles": 1}}
+{"dice": [3, 3]}
+{"dice": [3, 1]}
+{"press": "white.turn"}
+{"move": [8, 5]}
+{"move": [6, 5]}
+{"press": "white.turn"}
+{"press": "black.cube"}
+{"press": "white.cube"}
+{"press": "white.cube"}
+"""
+
+
+@needs_gnubg
+def test_gnubg_scores_an_automatic_double_from_sgf_and_mat_warns(tmp_path):
+    events = replayed(AUTO_DOUBLE)
+    assert [e["points"] for e in events if e["event"] == "game_over"] == [2]
+    path = tmp_path / "auto.sgf"
+    path.write_text(sgf_record(events).text)
+    (read,) = gnubg_read(tmp_path, [f"load match {path}"])
+    assert read["games"][0]["info"]["points-won"] == 2
+    assert mat_record(events).warnings == (
+        "game 1: the opening ties doubled the cube to 2; .mat has no automatic doubles, "
+        "so gnubg counts this game at a lower cube",)
