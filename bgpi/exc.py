@@ -256,3 +256,10 @@ class RecordError(BgpiError, ValueError):
 
 class HeaderPinError(BgpiError, ValueError):
     """A GPIO (or Pico GP) number that no pin of the header brings out."""
+
+
+# -- positions from records ---------------------------------------------------------
+
+
+class RecordFileError(BgpiError, ValueError):
+    """A .mat or SGF file cannot give the position asked for; the message is one line."""

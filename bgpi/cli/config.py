@@ -15,6 +15,8 @@ session settings (--config, a JSON object; the same keys as a board script's con
   "beavers": true      money play: the player doubled may take and redouble at once (default false)
   "auto_doubles": N    money play: each tie on the opening roll doubles the cube, at most N
                        times a game (default 0: off)
+  "cube_cap": N        the highest value the cube may reach, a power of two from 2 (default: no
+                       cap but the Match ID's 32768; gnubg's records hold a cube up to 4096)
   "lenient": true      the opponent may accept an illegal play as made (default false)
   "opponent": "gnubg[:LEVEL]"  the computer plays black (LEVEL: 0, 1, 2 plies or a gnubg level
                        name, beginner .. worldclass; default expert); --opponent says the same

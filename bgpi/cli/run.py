@@ -30,6 +30,7 @@ from bgpi.engine import DEFAULT_LEVEL, KINDS, LEVELS
 from bgpi.exc import (
     PageSettingsError,
     ProfileError,
+    RecordFileError,
     ServiceError,
     SettingsFileError,
     UsageError,
@@ -37,6 +38,7 @@ from bgpi.exc import (
 from bgpi.hardware.board import default_board_kind
 from bgpi.hardware.profile import load_profile
 from bgpi.link.board import PTY, board_kind
+from bgpi.records.reading import RECORD_KINDS, recorded_position
 from bgpi.rules.ids import decode_match_id
 from bgpi.rules.position import Side
 from bgpi.shell import sdnotify
@@ -73,7 +75,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help='a new session\'s settings (below), e.g. \'{"beavers": true, "lenient": true}\'')
     parser.add_argument("--position", metavar="ID[:MATCHID]",
                         help="a new session practising a gnubg position; a Match ID also gives "
-                             "the player on roll, cube, score, match length and Crawford game")
+                             "the player on roll, cube, score, match length and Crawford game. "
+                             "Or FILE.sgf / FILE.mat[#GAME.PLAY]: the position before that play "
+                             "(the roll, from 1; default 1.1) of that game of a record")
     parser.add_argument("--turn", choices=("white", "black"), default=None,
                         help="who is on roll in --position (default: the Match ID's, else white)")
     parser.add_argument("--record", metavar="FILE", type=Path,
@@ -191,6 +195,12 @@ def _new_session(args: argparse.Namespace, settings: RunSettings) -> _NewSession
             raise UsageError("--turn says who is on roll in --position; give --position too")
         return _NewSession(SessionSetup(check_config(settings.config(given))), bool(given))
     config = given
+    recorded = _recorded(args.position)
+    if recorded is not None:
+        if args.turn is not None or "match" in config:
+            raise UsageError("--position FILE takes the player on roll and the match length from the "
+                             "record: leave out --turn and --match")
+        return _NewSession(SessionSetup(check_config(settings.config(config)), recorded), True)
     position_text, _, match_text = args.position.partition(":")
     turn = Side.parse(args.turn) if args.turn else None
     key_turn = None
@@ -210,3 +220,23 @@ def _new_session(args: argparse.Namespace, settings: RunSettings) -> _NewSession
     except ValueError as error:
         raise UsageError(f"--position: {error}") from None
     return _NewSession(SessionSetup(check_config(settings.config(config)), position), True)
+
+
+def _recorded(text: str) -> BoardPosition | None:
+    """``--position FILE.sgf|FILE.mat[#GAME.PLAY]``: the position before that play of that
+    game (said in one line); None when `text` names no record (a Position ID)."""
+    name, _, where = text.partition("#")
+    kind = Path(name).suffix.lower().removeprefix(".")
+    if kind not in RECORD_KINDS:
+        return None
+    game, dot, play = (where or "1.1").partition(".")
+    if not (game.isdigit() and play.isdigit() and dot):
+        raise UsageError(f"--position {text}: expected FILE.{kind}#GAME.PLAY with two numbers, e.g. {name}#2.5")
+    try:
+        found = recorded_position(Path(name).read_text(encoding="utf-8-sig"), kind, int(game), int(play))
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"--position: cannot read {name}: {getattr(error, 'strerror', None) or error}") from None
+    except RecordFileError as error:
+        raise UsageError(f"--position {name}: {error}") from None
+    _say(f"practising {name}, {found.describe()}")
+    return BoardPosition(found.position_id, found.turn, found.match_id)

@@ -30,9 +30,12 @@ gnubg reads with ``import mat FILE``.  The layout is the one gnubg's own
 - A roll with no legal play is ``52:`` with nothing after it.
 - Cube: `` Doubles => 2``, `` Takes``, `` Drops``, `` Beavers => 4``.  The
   doubler's take of a beaver is not written: gnubg infers it from the
-  doubler's next roll.
+  doubler's next roll.  A dropped beaver is written `` Doubles => 4``: gnubg
+  would infer a take at the next roll it reads, in the next game.
 - A game ends with ``Wins N point(s)`` under the winner's column, with
-  `` and the match`` when the match was won.  gnubg scores the game itself
+  `` and the match`` when the match was won: on the line of white's drop when
+  black wins by it (`` 5)  Drops                       Wins 2 points``), else
+  on a line of its own, as gnubg's export writes it.  gnubg scores the game itself
   (from the last position or the drop); the line is for people.
 
 A session starts at its `session` event, which the controller writes as
@@ -41,7 +44,8 @@ A session starts at its `session` event, which the controller writes as
 the event itself, all optional.  Without a session event the log is money
 play between "white" and "black".  Only the last session of the log is
 written.  What the format cannot hold comes with a warning naming the game:
-automatic doubles (gnubg counts such a game at a lower cube), and a play
+automatic doubles (gnubg counts such a game at a lower cube), a cube beyond
+gnubg's 4096 (`GNUBG_MAX_CUBE`: the game is written up to the double), and a play
 that does not follow from the game's position (a practice position, or an
 illegal play accepted in lenient mode): that game is written up to the play
 before it, and its ``Wins`` line lets gnubg score it
@@ -63,6 +67,10 @@ from bgpi.table import events as ev
 
 Handlers = Mapping[str, Callable[[Mapping[str, Any]], None]]
 """A record's writer: the handler of each kind of event it writes."""
+
+GNUBG_MAX_CUBE = 1 << 12
+"""The highest cube gnubg keeps (its MAX_CUBE): it refuses a double from there and reads a
+higher value from either record format as another number."""
 
 LEFT_WIDTH = 27  # gnubg writes the left cell as "%3d) %-27s "
 WINS_INDENT = {Side.WHITE: 6, Side.BLACK: 34}  # where gnubg puts "Wins" under each column
@@ -160,6 +168,9 @@ class _Writer:
         if game.cut:
             return
         side = Side.parse(event["player"])
+        if game.cube * 2 > GNUBG_MAX_CUBE:
+            self._cut(game, f"{side.label} doubles to {game.cube * 2}, {beyond_gnubg()}")
+            return
         game.offered = game.cube * 2
         game.cells.append((side, f" Doubles => {game.offered}"))
 
@@ -168,6 +179,9 @@ class _Writer:
         if game is None:
             return
         side = Side.parse(event["player"])
+        if game.offered * 2 > GNUBG_MAX_CUBE:
+            self._cut(game, f"{side.label} beavers to {game.offered * 2}, {beyond_gnubg()}")
+            return
         game.offered *= 2
         game.beavered = True
         game.cells.append((side, f" Beavers => {game.offered}"))
@@ -187,6 +201,12 @@ class _Writer:
         game = self._pending_double()
         if game is None:
             return
+        if game.beavered:
+            # gnubg's importer takes a "Beavers" line as a beaver it will see taken at the
+            # next roll, in whichever game that is (gnubg's own export of a dropped beaver
+            # loses the next game's first roll): a dropped beaver is the taker's redouble.
+            side, _ = game.cells[-1]
+            game.cells[-1] = (side, f" Doubles => {game.offered}")
         game.cells.append((Side.parse(event["player"]), " Drops"))
         game.offered, game.beavered = 0, False
 
@@ -219,6 +239,11 @@ class _Writer:
     def _cut(self, game: _Game, reason: str) -> None:
         game.cut = True
         self.warn(f"game {len(self.games)}, play {game.plays + 1}: {reason}; the rest of the game is left out")
+
+
+def beyond_gnubg() -> str:
+    """Why a cube value cannot be written: the words of the warning."""
+    return f"beyond the cube of {GNUBG_MAX_CUBE} gnubg holds (gnubg scores this game differently)"
 
 
 def read_play(position: Position, event: Mapping[str, Any]) -> tuple[Side, Dice, Play | None]:
@@ -259,17 +284,28 @@ def _layout(length: int, names: tuple[str, str], games: list[_Game]) -> str:
         lines.append(f" Game {number}")
         left = f"{names[0]} : {game.score[0]}"
         lines.append(f" {left:<31}{' ' if len(left) >= 31 else ''}{names[1]} : {game.score[1]}")
-        lines.extend(_move_lines(game.cells))
-        if game.wins is not None:
-            winner, points = game.wins
-            tail = " and the match" if game.match_won else ""
-            lines.append(f"{' ' * WINS_INDENT[winner]}Wins {points} point{'s' if points != 1 else ''}{tail}")
+        lines.extend(_move_lines(game.cells, _wins_cell(game)))
         lines.append("")
     return "\n".join(lines) + "\n"
 
 
-def _move_lines(cells: list[tuple[Side, str]]) -> list[str]:
-    """Numbered lines of two cells each, white's left; a missing cell stays blank."""
+def _wins_cell(game: _Game) -> tuple[Side, str] | None:
+    """The game's end as a cell of the winner's column: `` Wins 2 points``."""
+    if game.wins is None:
+        return None
+    winner, points = game.wins
+    tail = " and the match" if game.match_won else ""
+    return winner, f" Wins {points} point{'s' if points != 1 else ''}{tail}"
+
+
+def _move_lines(cells: list[tuple[Side, str]], wins: tuple[Side, str] | None) -> list[str]:
+    """Numbered lines of two cells each, white's left; a missing cell stays blank.
+
+    The `wins` cell goes where gnubg's export puts it: beside white's last cell
+    when black wins on white's drop (gnubg reads a ``Wins`` line of its own after
+    a drop in the left column as another double and a resignation), else on a
+    line of its own, unnumbered, under the winner's column.
+    """
     rows: list[tuple[str, str | None]] = []
     for side, text in cells:
         if side is Side.WHITE:
@@ -278,6 +314,9 @@ def _move_lines(cells: list[tuple[Side, str]]) -> list[str]:
             rows[-1] = (rows[-1][0], text)
         else:
             rows.append(("", text))
+    own_line = wins
+    if wins is not None and wins[0] is Side.BLACK and rows and rows[-1][1] is None:
+        rows[-1], own_line = (rows[-1][0], wins[1]), None
     lines = []
     for number, (left, right) in enumerate(rows, start=1):
         if right is None:
@@ -286,6 +325,8 @@ def _move_lines(cells: list[tuple[Side, str]]) -> list[str]:
             # Two spaces at least: gnubg splits a line without two colons at a double space.
             gap = " " if len(left) < LEFT_WIDTH else "  "
             lines.append(f"{number:3d}) {left:<{LEFT_WIDTH}}{gap}{right}")
+    if own_line is not None:
+        lines.append(f"{' ' * WINS_INDENT[own_line[0]]}{own_line[1].lstrip()}")
     return lines
 
 

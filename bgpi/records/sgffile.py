@@ -25,7 +25,11 @@ game gets the setup properties gnubg's own ``save game`` writes::
   ``CP`` the cube's value and owner.
 - A roll and its play: ``W[42dzdb]``, the two dice, then a from/to pair of letters per
   step (``W[52]`` when nothing could be played).  Cube actions: ``W[double]``,
-  ``B[take]``, ``B[drop]``; a beaver is the taker's take and double.
+  ``B[take]``, ``B[drop]``; a beaver is the taker's double, then the doubler's take
+  (``W[double]`` ``B[double]`` ``W[take]``), as gnubg writes it.
+- Automatic doubles: the opening's cube is a ``CV`` node before the first roll.
+- gnubg holds a cube up to 4096: a game whose cube goes beyond is written up to the
+  double, with a warning.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bgpi.exc import RecordError
-from bgpi.records.matfile import Handlers, hand_over, last_session, read_play
+from bgpi.records.matfile import GNUBG_MAX_CUBE, Handlers, beyond_gnubg, hand_over, last_session, read_play
 from bgpi.rules.cube import Cube
 from bgpi.rules.ids import decode_match_id, position_from_id
 from bgpi.rules.position import BAR, OFF, Position, Side, absolute_point
@@ -105,7 +109,7 @@ class _Writer:
     def handlers(self) -> Handlers:
         return {ev.Start.kind: self.on_start, ev.Play.kind: self.on_play, ev.Double.kind: self.on_double,
                 ev.Take.kind: self.on_take, ev.Drop.kind: self.on_drop, ev.Beaver.kind: self.on_beaver,
-                ev.GameOver.kind: self.on_game_over}
+                ev.GameOver.kind: self.on_game_over, ev.Opening.kind: self.on_opening}
 
     def on_start(self, event: Mapping[str, Any]) -> None:
         position, on_roll = self.practice or (Position.start(), None)
@@ -120,10 +124,7 @@ class _Writer:
             return
         side, dice, play = read_play(game.position, event)
         if play is None:
-            game.cut = True
-            self.warnings.append(f"game {game.number + 1}: {side.label}'s play {dice} "
-                                 f"{event.get('move', '')!r} does not follow from the position; "
-                                 "the rest of the game is left out")
+            self._cut(f"{side.label}'s play {dice} {event.get('move', '')!r} does not follow from the position")
             return
         steps = "".join(_letter(side, step.source) + _letter(side, step.destination) for step in play.steps)
         first, second = event["dice"]
@@ -131,7 +132,7 @@ class _Writer:
         game.position = play.position
 
     def on_double(self, event: Mapping[str, Any]) -> None:
-        self._cube_action(event, "double")
+        self._cube_action(event, "double", event.get("cube", 0))
 
     def on_take(self, event: Mapping[str, Any]) -> None:
         self._cube_action(event, "take")
@@ -140,8 +141,16 @@ class _Writer:
         self._cube_action(event, "drop")
 
     def on_beaver(self, event: Mapping[str, Any]) -> None:
-        self._cube_action(event, "take")
-        self._cube_action(event, "double")
+        # gnubg's own encoding: the beaver is the taker's double, and the doubler's
+        # take (the table's next event) gives the cube to the beaverer.
+        self._cube_action(event, "double", event.get("cube", 0))
+
+    def on_opening(self, event: Mapping[str, Any]) -> None:
+        value = event.get("cube", 1)
+        if value > GNUBG_MAX_CUBE:
+            self._cut(f"the opening ties doubled the cube to {value}, {beyond_gnubg()}")
+        elif value != 1:  # automatic doubles: the game starts at this cube, centred
+            self._game().cube = Cube(value)
 
     def on_game_over(self, event: Mapping[str, Any]) -> None:
         self._game()
@@ -152,10 +161,22 @@ class _Writer:
         game.result = f"{_PLAYER[result.winner]}+{event['points']}"
         game.cut = True  # over: nothing more belongs to it
 
-    def _cube_action(self, event: Mapping[str, Any], action: str) -> None:
+    def _cube_action(self, event: Mapping[str, Any], action: str, value: int = 0) -> None:
+        """A cube action; `value`, the cube a double or beaver offers, cuts the game
+        when gnubg cannot hold it."""
         game = self._game()
-        if not game.cut:
-            game.nodes.append(f"{_PLAYER[Side.parse(event['player'])]}[{action}]")
+        if game.cut:
+            return
+        side = Side.parse(event["player"])
+        if value > GNUBG_MAX_CUBE:
+            self._cut(f"{side.label} doubles to {value}, {beyond_gnubg()}")
+            return
+        game.nodes.append(f"{_PLAYER[side]}[{action}]")
+
+    def _cut(self, reason: str) -> None:
+        game = self._game()
+        game.cut = True
+        self.warnings.append(f"game {game.number + 1}: {reason}; the rest of the game is left out")
 
     def _game(self) -> _Game:
         if not self.games:

@@ -13,12 +13,16 @@ from typing import Any
 
 from bgpi.exc import CubeError, DiceError, SessionError, SettingsError
 from bgpi.rules.cube import Cube
-from bgpi.rules.ids import MAX_MATCH_LENGTH, MAX_SCORE, GameState, MatchKey
+from bgpi.rules.ids import MAX_CUBE_LOG, MAX_MATCH_LENGTH, MAX_SCORE, GameState, MatchKey
 from bgpi.rules.position import Position, Side
 from bgpi.rules.result import GameResult
 
 MAX_AUTO_DOUBLES = 8
 """Automatic doubles per game at most: a cube of 256 before the first roll is plenty."""
+
+MAX_CUBE = 1 << MAX_CUBE_LOG
+"""The highest cube a Match ID holds (2^15), and so every table log: the cube's limit
+when the session sets no `cube_cap` lower."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +32,9 @@ class Settings:
     `match_length` 0 is money play, else a match to that many points.  The
     Crawford rule is always on in matches (docs/rules.md §9); `jacoby`, `beavers` and
     `auto_doubles` (the cap of automatic doubles per game, 0 = off) exist only
-    in money play.  The defaults are money play's: Jacoby on, beavers and
+    in money play.  `cube_cap` is the highest value the cube may reach by doubles,
+    beavers and automatic doubles (a power of two from 2; 0, the default, is none
+    but the Match ID's `MAX_CUBE`).  The defaults are money play's: Jacoby on, beavers and
     automatic doubles off.  For a match use `Settings.match(n)`; asking for a
     money-only rule in a match raises SettingsError naming the setting.
     """
@@ -37,8 +43,9 @@ class Settings:
     jacoby: bool = True
     beavers: bool = False
     auto_doubles: int = 0
+    cube_cap: int = 0
 
-    KEYS = ("match", "jacoby", "beavers", "auto_doubles")
+    KEYS = ("match", "jacoby", "beavers", "auto_doubles", "cube_cap")
     """The keys of a board script's `config` line that are session settings."""
 
     def __post_init__(self) -> None:
@@ -48,6 +55,9 @@ class Settings:
         _check_flag("jacoby", self.jacoby)
         _check_flag("beavers", self.beavers)
         _check_count("auto_doubles", self.auto_doubles, MAX_AUTO_DOUBLES)
+        _check_count("cube_cap", self.cube_cap, MAX_CUBE)
+        if self.cube_cap & (self.cube_cap - 1) or self.cube_cap == 1:
+            raise SettingsError(f"cube_cap: a power of two from 2 to {MAX_CUBE} (0: no cap), not {self.cube_cap}")
         if self.match_length:
             for name, wanted in (
                 ("jacoby", self.jacoby),
@@ -80,11 +90,17 @@ class Settings:
             jacoby=config.get("jacoby", defaults.jacoby),
             beavers=config.get("beavers", defaults.beavers),
             auto_doubles=config.get("auto_doubles", defaults.auto_doubles),
+            cube_cap=config.get("cube_cap", defaults.cube_cap),
         )
 
     @property
     def is_match(self) -> bool:
         return self.match_length > 0
+
+    @property
+    def cube_limit(self) -> int:
+        """The highest value the cube may reach: the cap, else the Match ID's limit."""
+        return self.cube_cap or MAX_CUBE
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,7 +269,8 @@ class Game:
             raise SessionError("the opening roll has been made")
         if white != black:
             return replace(self, turn=Side.WHITE if white > black else Side.BLACK, rolled=True)
-        if self.automatic_doubles < self.session.settings.auto_doubles:
+        settings = self.session.settings
+        if self.automatic_doubles < settings.auto_doubles and self.cube.value * 2 <= settings.cube_limit:
             return replace(
                 self,
                 cube=self.cube.automatic_double(),
@@ -283,6 +300,8 @@ class Game:
         reason = self.cube.why_not_double(side)
         if reason is None and self.session.is_match and self.cube.value >= self.session.needs(side):
             reason = f"the cube is dead: {side.label} needs only {self.session.needs(side)}"
+        if reason is None and self.cube.value * 2 > self.session.settings.cube_limit:
+            reason = f"the cube is at its cap of {self.session.settings.cube_limit}"
         return reason
 
     def may_double(self, side: Side) -> bool:
@@ -310,7 +329,10 @@ class Game:
             return "no beavers in match play"
         if not self.session.settings.beavers:
             return "beavers are off in this session"
-        return self.cube.why_not_beaver(side)
+        reason, limit = self.cube.why_not_beaver(side), self.session.settings.cube_limit
+        if reason is None and self.cube.value * 4 > limit:
+            reason = f"a beaver would pass the cube's cap of {limit}"
+        return reason
 
     def beaver(self, side: Side) -> Game:
         """`side` beavers the double on offer.  Raises CubeError with the reason if it may not."""

@@ -68,8 +68,7 @@ HAND_MADE_MAT = """\
   2)  Doubles => 2                Takes
   3) 66: 13/7 13/7 7/1* 7/1      52: bar/23 23/18
   4) 43: 24/20 24/21              Doubles => 4
-  5)  Drops
-                                  Wins 2 points
+  5)  Drops                       Wins 2 points
 
  Game 2
  Ana : 0                        Ivo : 2
@@ -100,8 +99,7 @@ def test_money_play_without_a_session_event_and_the_end_of_a_match():
     ]
     assert mat_record(won).text.endswith(
         "  1) 61: 13/7 8/7                 Doubles => 2\n"
-        "  2)  Drops\n"
-        "                                  Wins 1 point and the match\n\n"
+        "  2)  Drops                       Wins 1 point and the match\n\n"
     )
 
 

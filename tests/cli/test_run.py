@@ -106,7 +106,7 @@ def test_new_on_a_state_directory_that_refuses_the_rename_is_one_line(session, m
 def test_run_help_lists_every_setting():
     done = bgpi("run", "--help")
     assert done.returncode == 0
-    for key in ('"match"', '"jacoby"', '"beavers"', '"auto_doubles"', '"lenient"'):
+    for key in ('"match"', '"jacoby"', '"beavers"', '"auto_doubles"', '"cube_cap"', '"lenient"'):
         assert key in done.stdout
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bgpi.cli.selfplay import self_play_log
+from bgpi.records.matfile import mat_record
 from bgpi.records.sgffile import sgf_record
 from bgpi.rules.ids import decode_match_id
 
@@ -111,3 +112,19 @@ def test_gnubg_takes_the_practice_matchs_score_and_cube(tmp_path):
     output = gnubg_load(tmp_path, sgf_record(scenario("practice_match")).text)
     assert "white 3, black 5 (match to 7 points)" in output
     assert "(Cube: 4)" in output  # the 2-cube white owned, redoubled and taken
+
+
+def test_a_cube_beyond_gnubgs_4096_is_left_out_with_a_warning_in_both_formats():
+    events = [{"event": "session", "config": {}}, {"event": "start", "position_id": "4HPwATDgc/ABMA"},
+              {"event": "opening", "white": 3, "black": 1, "starts": "white", "cube": 1}]
+    for doubling in range(13):  # hand-made: redoubles alone, up to 8192
+        doubler, taker = ("white", "black") if doubling % 2 == 0 else ("black", "white")
+        events += [{"event": "double", "player": doubler, "cube": 2 << doubling},
+                   {"event": "take", "player": taker, "cube": 2 << doubling}]
+    mat, sgf = mat_record(events), sgf_record(events)
+    for record in (mat, sgf):
+        (warning,) = record.warnings
+        assert warning.startswith("game 1") and "white doubles to 8192" in warning
+        assert "beyond the cube of 4096 gnubg holds" in warning
+    assert "Doubles => 4096" in mat.text and "8192" not in mat.text
+    assert sgf.text.count("[double]") == 12
