@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bgpi.shell.words import _ASKS as ASKS  # the board's questions, worded once for terminal and page
 from bgpi.shell.words import say
 from bgpi.table import events as ev
 
@@ -63,3 +64,28 @@ class Story:
     def as_dict(self) -> dict[str, Any]:
         """The story as the page's view holds it (copies: safe to hand to another thread)."""
         return {"words": list(self.sentences), "plays": [dict(entry) for entry in self.plays]}
+
+
+def button_name(button: str) -> str:
+    """A button as its label on the page reads: "white.turn" is "White turn",
+    "hold black.cube" is "hold Black cube"."""
+    held, _, name = button.rpartition(" ")
+    side, _, kind = name.partition(".")
+    label = f"{side.capitalize()} {kind}" if kind else side.capitalize()
+    return f"{held} {label}" if held else label
+
+
+def prompt_words(prompt: Mapping[str, Any]) -> str:
+    """What the board waits for, in words a player reads: "White: To move, then commit.
+    Press White turn to commit." (`prompt` as the ``lights`` event's prompt)."""
+    asks = prompt.get("asks")
+    if asks is None:
+        return ""
+    side = prompt.get("side")
+    heading = ASKS[asks] + "."
+    if side:
+        heading = f"{side.capitalize()}: {heading}"
+    presses = [f"{button_name(button)} to {word}" for button, word in (prompt.get("answers") or {}).items()]
+    if not presses:
+        return heading
+    return f"{heading} Press {', or '.join(presses)}."
