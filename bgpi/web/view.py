@@ -15,9 +15,10 @@ object.  It is the `state` event of the table log (board-script.md) with extra k
   cannot explain is null (the page knows where it dropped it).  Between games the game
   cannot tell colours at all: all null.
 * ``pips`` and ``off``: each player's pip count and checkers borne off, as the game has
-  them; ``setup``: between games, the position to set up (``{LOC: {"count", "colour"}}``),
-  else null; ``result``: the last ``game_over`` (winner, result, points, cube) while no
-  game is on, else null.
+  them (between games: ``pips`` null, ``off`` the checkers in the trays); ``setup``:
+  between games, the position to set up (``{LOC: {"count", "colour"}}``), else null;
+  ``result``: the last ``game_over`` (winner, result, points, cube) while no game is on,
+  else null.
 * ``lights``: ``{LOC: {"role", "colour": "#rrggbb", "period": s | null, "duty", "other"}}``,
   the role and look of each lit location (`bgpi.table.lights.LOOKS`), with
   ``"combined": true`` for a destination reached only with both dice; ``leds``: the
@@ -38,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bgpi.board.colours import Colour
-from bgpi.board.locations import LOCATIONS, Location, checkers_on, owner, parse_location
+from bgpi.board.locations import LOCATIONS, Location, checkers_on, owner, parse_location, tray
 from bgpi.board.profile import Geometry, LedConfig
 from bgpi.rules.position import Side
 from bgpi.shell.words import ask
@@ -133,8 +134,12 @@ def _colours(table: Table, position, location: Location, count: int, hit: bool) 
     return (known + [None] * count)[:count]
 
 
-def side_counts(position) -> dict:
-    """Each player's pip count and checkers borne off."""
+def side_counts(table: Table, checkers: dict[str, dict]) -> dict:
+    """Each player's pip count and checkers borne off; between games no pips, and the
+    checkers in each tray (`checkers`, as `checkers_view` has them)."""
+    if table.game is None:
+        return {"pips": None, "off": {side.label: checkers.get(str(tray(side)), {}).get("count", 0) for side in Side}}
+    position = table.node.position if table.node is not None else table.position
     return {"pips": {side.label: position.pips(side) for side in Side},
             "off": {side.label: position.borne_off(side) for side in Side}}
 
@@ -157,7 +162,7 @@ def result_view(table: Table) -> dict | None:
     result = table.state.last_result
     if table.game is not None or result is None:
         return None
-    return {"winner": result.winner.label, "result": str(result.result), "points": result.points,
+    return {"winner": result.winner.label, "result": result.result.value, "points": result.points,
             "cube": result.cube}
 
 
@@ -188,7 +193,7 @@ def table_view(table: Table, geometry: Geometry, leds: LedConfig, story: Story,
         "actions": simulated,
         "checkers": checkers,
         "colours": colours_view(table, checkers),
-        **side_counts(table.node.position if table.node is not None else table.position),
+        **side_counts(table, checkers),
         "setup": setup_view(table),
         "result": result_view(table),
         "slots": {"point": geometry.point_slots, "bar": geometry.bar_slots},

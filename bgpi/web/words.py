@@ -85,7 +85,21 @@ def prompt_words(prompt: Mapping[str, Any]) -> str:
     heading = ASKS[asks] + "."
     if side:
         heading = f"{side.capitalize()}: {heading}"
-    presses = [f"{button_name(button)} to {word}" for button, word in (prompt.get("answers") or {}).items()]
+    buttons: dict[str, list[str]] = {}  # the same answer from both players' buttons is said once
+    for button, word in (prompt.get("answers") or {}).items():
+        buttons.setdefault(word, []).append(button_name(button))
+    presses = [f"{' or '.join(names)} {_purpose(word)}" for word, names in buttons.items()]
     if not presses:
         return heading
-    return f"{heading} Press {', or '.join(presses)}."
+    return f"{heading} Press {'; '.join(presses)}."
+
+
+def _purpose(word: str) -> str:
+    """An answer after the button that gives it: "to commit", "for the opening roll"."""
+    if word.startswith("new "):
+        return f"for a {word}"
+    if word.startswith(("opening ", "next ")):
+        return f"for the {word}"
+    if word.startswith("this "):
+        return f"for {word}"
+    return f"to {word}"

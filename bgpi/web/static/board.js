@@ -27,7 +27,8 @@ let lastCube = null;      // the cube as the game left it, drawn where it was af
 const pressing = new Set(); // buttons whose press the board is still answering: clicks on them are ignored
 let quietUntil = 0;       // ... and on the last one pressed for a moment after its answer
 let lastPressed = null;
-const QUIET_MS = 600;
+let movedSince = false;   // whether a checker moved since the last press
+const QUIET_MS = 400;
 
 // -- talking to the board -------------------------------------------------------------
 
@@ -36,14 +37,16 @@ function api(path) {
 }
 
 // Board-script lines, sent one request after another so that the board sees them in order.
+let unanswered = 0;        // requests the board has not answered yet (tests wait for 0)
 function send(lines) {
+  unanswered += 1;
   queue = queue.then(() => fetch(api("api/actions"), {
     method: "POST", headers: {"Content-Type": "application/x-ndjson"},
     body: lines.map((line) => JSON.stringify(line)).join("\n"),
   }).then((response) => response.json().then((answer) => {
     if (!response.ok) say((answer.problems || [answer.error]).join("; "), true);
     return answer;
-  })).catch((error) => say(`the board did not answer: ${error}`, true)));
+  })).catch((error) => say(`the board did not answer: ${error}`, true)).finally(() => { unanswered -= 1; }));
   return queue;
 }
 
@@ -334,14 +337,14 @@ function drawText() {
     ? `match to ${view.match_length}${view.crawford ? " (Crawford)" : ""}` : "money play";
   document.getElementById("score").textContent = `white ${view.score.white} · black ${view.score.black}`;
   const dice = view.dice ? `, rolled ${Math.max(...view.dice)}${Math.min(...view.dice)}` : "";
-  document.getElementById("status").textContent = `${view.phase}${view.turn ? `, ${view.turn} on turn` : ""}${dice}`;
+  document.getElementById("status").textContent = `${view.phase.replace("_", " ")}${view.turn ? `, ${view.turn} on turn` : ""}${dice}`;
   document.getElementById("asking").textContent = view.prompt_words || "";
   document.getElementById("cube-words").textContent = cubeWords();
   for (const side of ["white", "black"]) {
     document.getElementById(`count-${side}`).textContent =
-      `${cap(side)}: ${view.pips[side]} pips, ${view.off[side]} off`;
+      view.pips ? `${cap(side)}: ${view.pips[side]} pips, ${view.off[side]} off` : `${cap(side)}: ${view.off[side]} in the tray`;
   }
-  document.getElementById("set-up").hidden = !(view.actions && view.setup);
+  document.getElementById("set-up").hidden = !(view.actions && view.setup && view.phase === "setup");
   drawBanner();
   document.getElementById("help").textContent = view.actions
     ? "Drag a checker with the mouse or a finger, from a point, the bar or a tray; click a button to press it, " +
@@ -368,7 +371,7 @@ function drawBanner() {
     (view.match_length ? ` in a match to ${view.match_length}.` : ".");
   let next;
   if (view.phase === "match_over") {
-    next = "Match over. Press a turn button for a new match of the same length, or choose a new session beside the board.";
+    next = "Next: a turn button starts a new match of the same length; or choose a new session beside the board.";
   } else {
     next = view.actions
       ? "Next game: set up the board (drag the checkers, or press Set up the board), then press a turn button for the opening roll."
@@ -434,7 +437,10 @@ board.addEventListener("pointerdown", (event) => {
   event.preventDefault();
   board.setPointerCapture(event.pointerId);
   const {x, y} = boardPoint(event);
-  const colour = stacks[loc].pop();   // the top checker is in this hand now, in its own colour
+  // The checker in this hand keeps its colour: the top one, or on a point where a hit blot
+  // still stands under the hitter, the blot (the rules send it to the bar first).
+  const hit = view.lights[loc] && view.lights[loc].role === "hit";
+  const colour = hit ? stacks[loc].shift() : stacks[loc].pop();
   const ghost = el("circle", {class: `checker ghost ${colour}`, cx: x, cy: y, r: D / 2 - 1,
                               id: drags.size ? `in-hand-${event.pointerId}` : "in-hand"});
   drags.set(event.pointerId, {from: loc, colour, ghost});
@@ -461,6 +467,7 @@ function drop(event) {
   (stacks[to] = stacks[to] || []).push(drag.colour);
   if (to !== drag.from) drops.push([drag.from, to]);
   quietUntil = 0;  // the hands moved since the last press: the next press is meant
+  movedSince = true;
   send([{place: lineLocation(to)}]);
 }
 board.addEventListener("pointerup", (event) => { if (drags.has(event.pointerId)) drop(event); else pressEnd(event); });
@@ -491,8 +498,9 @@ function cancelPress(event) {
 }
 
 // One press of a button at a time: clicks on it while the board is still answering it, or
-// just after with no hand moved since, and any click while the dice tumble (nobody is
-// asked anything) are a hand's bounce, not a second press, and are dropped.
+// just after with no hand moved since, a commit right after rolling with nothing moved,
+// and any click while the dice tumble (nobody is asked anything) are a hand's bounce, not
+// a second press, and are dropped.
 function pressEnd(event) {
   const pressing = presses.get(event.pointerId);
   if (!pressing) return;
@@ -503,8 +511,11 @@ function pressEnd(event) {
 
 function pressButton(name, held) {
   if (pressing.has(name) || (name === lastPressed && performance.now() < quietUntil) || !view.prompt) return null;
+  // The same button again to commit a play nobody has moved yet: the bounce of the roll.
+  if (name === lastPressed && !movedSince && view.prompt.answers[name] === "commit") return null;
   pressing.add(name);
   lastPressed = name;
+  movedSince = false;
   return send([held ? {hold: name} : {press: name}]).then((answer) => {
     pressing.delete(name);
     quietUntil = performance.now() + QUIET_MS;
