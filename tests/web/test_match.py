@@ -102,13 +102,19 @@ def play_by_the_rules(page, side: str) -> None:
     position = position_from_id(view(page, "position_id"), mover)
     first, second = view(page, "dice")
     plays = legal_plays(position, mover, Dice(first, second))
-    for step in plays[0].steps if plays else ():
+    steps = plays[0].steps if plays else ()
+    for step in steps:
         target = location_of(mover, step.destination)
         drag(page, str(location_of(mover, step.source)), str(target))
         if step.hit:
             drag(page, str(target), bar(mover.opponent))
+    if not steps:
+        page.wait_for_timeout(500)  # a person looks at the dice before passing (a quicker press is a bounce)
     press(page, f"{side}.turn")
-    page.wait_for_function("side => view.phase !== 'move' || view.turn !== side", arg=side)
+    try:
+        page.wait_for_function("side => view.phase !== 'move' || view.turn !== side", arg=side, timeout=10_000)
+    except playwright.Error as error:
+        raise AssertionError(f"{side} played {plays[0] if plays else 'nothing'}: {view(page, 'words')[-4:]}") from error
 
 
 def play_on(page, live) -> None:
