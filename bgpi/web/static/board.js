@@ -344,7 +344,8 @@ function drawText() {
     document.getElementById(`count-${side}`).textContent =
       view.pips ? `${cap(side)}: ${view.pips[side]} pips, ${view.off[side]} off` : `${cap(side)}: ${view.off[side]} in the tray`;
   }
-  document.getElementById("set-up").hidden = !(view.actions && view.setup && view.phase === "setup");
+  const unset = view.prompt && ["setup", "game_over"].includes(view.prompt.asks);
+  document.getElementById("set-up").hidden = !(view.actions && view.setup && unset);
   drawBanner();
   document.getElementById("help").textContent = view.actions
     ? "Drag a checker with the mouse or a finger, from a point, the bar or a tray; click a button to press it, " +
