@@ -57,7 +57,10 @@ function connect() {
   source.onerror = () => { link.textContent = "reconnecting…"; link.className = "offline"; };
   source.onmessage = (message) => {
     const event = JSON.parse(message.data);
-    if (event.event === "state") { view = event; remember(); draw(); answerChoice(); }
+    if (event.event === "state") {
+      if (!view) showSession(event);
+      view = event; remember(); draw(); answerChoice();
+    }
   };
 }
 
@@ -580,6 +583,13 @@ function answerChoice() {
   choiceTries += 1;
   const button = `${view.turn}.${same ? "turn" : "cube"}`;
   send([{press: button}]).then(() => { choosing = false; answerChoice(); });
+}
+
+// The session form starts out as the session being played, to change from there.
+function showSession(first) {
+  const form = document.getElementById("session");
+  form.elements.kind.value = first.match_length ? "match" : "money";
+  if (first.match_length) form.querySelector("input[name=length]").value = first.match_length;
 }
 
 // A new session ends the one in progress: the page asks first, in its own words.
