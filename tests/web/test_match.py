@@ -342,3 +342,28 @@ def test_the_page_answers_which_play_from_its_own_drops(browser, tmp_path, point
         context.close()
         close()
     assert errors == []
+
+
+def test_both_dice_destinations_show_and_a_black_checker_moved_in_whites_turn_stays_black(browser, tmp_path):
+    live, close = start_live(tmp_path)
+    context, page, errors = open_page(browser, live, DESKTOP)
+    try:
+        live.act({"dice": [3, 1]})
+        press(page, "white.turn")
+        wait_for_text(page, "#status", "rolled 31")
+        page.mouse.move(*centre(page, 'circle.checker[data-loc="8"]'))
+        page.mouse.down()
+        page.mouse.move(5, 5, steps=2)
+        page.wait_for_selector('[id="tint-4"].lit.combined')  # 8/4 takes both dice: marked plainly
+        assert page.locator('[id="tint-5"].lit.combined').count() == 0
+        page.mouse.move(*spot(page, "8"), steps=2)
+        page.mouse.up()
+        settle(page)
+        drag(page, "12", "10")  # a black checker touched during white's turn
+        page.wait_for_timeout(300)
+        assert page.locator('circle.checker.black[data-loc="10"]').count() == 1
+        assert page.locator('circle.checker.white[data-loc="10"]').count() == 0
+    finally:
+        context.close()
+        close()
+    assert errors == []
