@@ -117,8 +117,10 @@ class Bridge:
         shown = (table, table.seen, runner.lighting)
         if self._heard or self.view is None or any(a is not b for a, b in zip(shown, self._shown, strict=False)):
             self._shown = shown
+            simulated = isinstance(runner, SimulatedTable)
+            # The simulated board's hands know what lies in its trays, which have no switches.
             self.view = table_view(table, runner.profile.geometry, runner.profile.leds, self.story,
-                                   simulated=isinstance(runner, SimulatedTable))
+                                   simulated=simulated, held=runner.sim.checkers if simulated else None)
             heard, self._heard = self._heard, []
             if self.listener is not None:
                 self.listener(heard, self.view)

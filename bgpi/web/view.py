@@ -8,9 +8,20 @@ object.  It is the `state` event of the table log (board-script.md) with extra k
   location holding checkers, as the switches read them.  A point reading full may hold
   more: then the count is the game's.  Colour comes from the game, as on the real board;
   a checker the game cannot explain on a point is the mover's during a move, else null.
-  Trays without switches show the game's count.
+  Trays without switches show the game's count, or on the simulated board the checkers
+  its hands left there.
+* ``colours``: ``{LOC: [colour, ...]}``, each checker's colour, bottom first: a hit
+  blot still on its point is the bottom one, in its own colour; a checker the game
+  cannot explain is null (the page knows where it dropped it).  Between games the game
+  cannot tell colours at all: all null.
+* ``pips`` and ``off``: each player's pip count and checkers borne off, as the game has
+  them (between games: ``pips`` null, ``off`` the checkers in the trays); ``setup``:
+  between games, the position to set up (``{LOC: {"count", "colour"}}``), else null;
+  ``result``: the last ``game_over`` (winner, result, points, cube) while no game is on,
+  else null.
 * ``lights``: ``{LOC: {"role", "colour": "#rrggbb", "period": s | null, "duty", "other"}}``,
-  the role and look of each lit location (`bgpi.table.lights.LOOKS`); ``leds``: the
+  the role and look of each lit location (`bgpi.table.lights.LOOKS`), with
+  ``"combined": true`` for a destination reached only with both dice; ``leds``: the
   profile's LED map (``targets``: target → LED indices, as ``[leds.map]`` names them:
   points, bars, trays, ``die:1``, ``die:2``, ``turn:white``, ``turn:black``) and the look
   of every lit LED (``looks``: index → look; ``other`` is the colour of the second half
@@ -25,14 +36,20 @@ object.  It is the `state` event of the table log (board-script.md) with extra k
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bgpi.board.colours import Colour
-from bgpi.board.locations import LOCATIONS, Location, checkers_on, owner
+from bgpi.board.locations import LOCATIONS, Location, checkers_on, owner, parse_location, tray
 from bgpi.board.profile import Geometry, LedConfig
+from bgpi.rules.position import Side
 from bgpi.shell.words import ask
 from bgpi.table.controller import Table
 from bgpi.table.lights import Lighting, Look, led_looks
 from bgpi.table.tracker import Sensing
-from bgpi.web.words import Story
+from bgpi.web.words import Story, prompt_words
+
+Held = Callable[[Location], int]
+"""How many checkers stand on a location of the simulated board, switches or not."""
 
 
 def _hex(colour: Colour | None) -> str | None:
@@ -49,7 +66,8 @@ def look_view(look: Look) -> dict:
 
 def lights_view(lighting: Lighting) -> dict[str, dict]:
     """The role and look of every lit location, keyed as the table log keys locations."""
-    return {str(location): {"role": lighting.roles[location], **look_view(look)}
+    return {str(location): {"role": lighting.roles[location], **look_view(look),
+                            **({"combined": True} if location in lighting.combined else {})}
             for location, look in lighting.looks().items()}
 
 
@@ -59,8 +77,12 @@ def leds_view(lighting: Lighting, leds: LedConfig) -> dict:
             "looks": {str(index): look_view(look) for index, look in sorted(led_looks(lighting, leds).items())}}
 
 
-def checkers_view(table: Table, geometry: Geometry) -> dict[str, dict]:
-    """The checkers on each location as the switches read them, coloured by the game."""
+def checkers_view(table: Table, geometry: Geometry, held: Held | None = None) -> dict[str, dict]:
+    """The checkers on each location as the switches read them, coloured by the game.
+
+    `held` tells how many checkers the simulated board's hands left on a location that
+    has no switches (its trays); without it such a location shows the game's count.
+    """
     explained = table.node.position if table.node is not None else table.position
     sensing: Sensing = table.sensing
     seen = dict(zip(sensing.locations, table.seen, strict=True)) if table.seen is not None else {}
@@ -68,12 +90,26 @@ def checkers_view(table: Table, geometry: Geometry) -> dict[str, dict]:
     view: dict[str, dict] = {}
     for location in LOCATIONS:
         game = checkers_on(explained, location)
-        count = seen.get(location, game) if geometry.slots(location) else game
+        if geometry.slots(location):
+            count = seen.get(location, game)
+        else:
+            count = held(location) if held is not None else game
         if count and count == geometry.slots(location) and game > count:
             count = game  # the switches read full: the game knows how many stand there
         if count:
             view[str(location)] = {"count": count, "colour": _colour(explained, location, game, mover)}
     return view
+
+
+def colours_view(table: Table, checkers: dict[str, dict]) -> dict[str, list[str | None]]:
+    """Each checker's colour on each location of `checkers` (`checkers_view`), bottom first."""
+    explained = table.node.position if table.node is not None else table.position
+    moving = table.state.moving
+    pending = set()
+    if moving is not None and table.phase == "move":
+        pending = {str(point) for point in moving.reading.pending}
+    return {key: _colours(table, explained, parse_location(key), stack["count"], key in pending)
+            for key, stack in checkers.items()}
 
 
 def _colour(position, location: Location, game: int, mover: str | None) -> str | None:
@@ -83,6 +119,51 @@ def _colour(position, location: Location, game: int, mover: str | None) -> str |
         side, _ = position.at(location)
         return side.label
     return mover
+
+
+def _colours(table: Table, position, location: Location, count: int, hit: bool) -> list[str | None]:
+    """Each checker's colour, bottom first (see the module docstring)."""
+    if isinstance(location, str):
+        return [owner(location).label] * count
+    if table.game is None:
+        return [None] * count  # between games: the switches cannot tell colours apart
+    side, game = position.at(location)
+    known = [side.label] * game if side is not None else []
+    if hit and side is not None:  # the hit blot still stands under the hitter
+        known.insert(0, side.opponent.label)
+    return (known + [None] * count)[:count]
+
+
+def side_counts(table: Table, checkers: dict[str, dict]) -> dict:
+    """Each player's pip count and checkers borne off; between games no pips, and the
+    checkers in each tray (`checkers`, as `checkers_view` has them)."""
+    if table.game is None:
+        return {"pips": None, "off": {side.label: checkers.get(str(tray(side)), {}).get("count", 0) for side in Side}}
+    position = table.node.position if table.node is not None else table.position
+    return {"pips": {side.label: position.pips(side) for side in Side},
+            "off": {side.label: position.borne_off(side) for side in Side}}
+
+
+def setup_view(table: Table) -> dict | None:
+    """Between games: the position the players set up, location by location."""
+    if table.game is not None:
+        return None
+    target = table.position
+    view = {}
+    for location in LOCATIONS:
+        count = checkers_on(target, location)
+        if count:
+            view[str(location)] = {"count": count, "colour": _colour(target, location, count, None)}
+    return view
+
+
+def result_view(table: Table) -> dict | None:
+    """The last game's result while no game is on."""
+    result = table.state.last_result
+    if table.game is not None or result is None:
+        return None
+    return {"winner": result.winner.label, "result": result.result.value, "points": result.points,
+            "cube": result.cube}
 
 
 def cube_view(table: Table) -> dict:
@@ -100,20 +181,27 @@ def cube_view(table: Table) -> dict:
 
 
 def table_view(table: Table, geometry: Geometry, leds: LedConfig, story: Story,
-               simulated: bool) -> dict:
-    """The page's whole view of `table` now (see the module docstring)."""
+               simulated: bool, held: Held | None = None) -> dict:
+    """The page's whole view of `table` now (see the module docstring); `held` as for
+    `checkers_view`."""
     lighting = table.lighting()
+    checkers = checkers_view(table, geometry, held)
     prompt = lighting.prompt.log() if lighting.prompt is not None else None
     return {
         **table.state_event(),
         "board": "sim" if simulated else "pi",
         "actions": simulated,
-        "checkers": checkers_view(table, geometry),
+        "checkers": checkers,
+        "colours": colours_view(table, checkers),
+        **side_counts(table, checkers),
+        "setup": setup_view(table),
+        "result": result_view(table),
         "slots": {"point": geometry.point_slots, "bar": geometry.bar_slots},
         "lights": lights_view(lighting),
         "leds": leds_view(lighting, leds),
         "prompt": prompt,
         "asking": ask(prompt) if prompt else None,
+        "prompt_words": prompt_words(prompt) if prompt else None,
         "cube": cube_view(table),
         "match_length": table.settings.match_length,
         "crawford": table.session.crawford,

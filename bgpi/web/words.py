@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bgpi.shell.words import _ASKS as ASKS  # the board's questions, worded once for terminal and page
 from bgpi.shell.words import say
 from bgpi.table import events as ev
 
@@ -63,3 +64,42 @@ class Story:
     def as_dict(self) -> dict[str, Any]:
         """The story as the page's view holds it (copies: safe to hand to another thread)."""
         return {"words": list(self.sentences), "plays": [dict(entry) for entry in self.plays]}
+
+
+def button_name(button: str) -> str:
+    """A button as its label on the page reads: "white.turn" is "White turn",
+    "hold black.cube" is "hold Black cube"."""
+    held, _, name = button.rpartition(" ")
+    side, _, kind = name.partition(".")
+    label = f"{side.capitalize()} {kind}" if kind else side.capitalize()
+    return f"{held} {label}" if held else label
+
+
+def prompt_words(prompt: Mapping[str, Any]) -> str:
+    """What the board waits for, in words a player reads: "White: To move, then commit.
+    Press White turn to commit." (`prompt` as the ``lights`` event's prompt)."""
+    asks = prompt.get("asks")
+    if asks is None:
+        return ""
+    side = prompt.get("side")
+    heading = ASKS[asks] + "."
+    if side:
+        heading = f"{side.capitalize()}: {heading}"
+    buttons: dict[str, list[str]] = {}  # the same answer from both players' buttons is said once
+    for button, word in (prompt.get("answers") or {}).items():
+        buttons.setdefault(word, []).append(button_name(button))
+    presses = [f"{' or '.join(names)} {_purpose(word)}" for word, names in buttons.items()]
+    if not presses:
+        return heading
+    return f"{heading} Press {'; '.join(presses)}."
+
+
+def _purpose(word: str) -> str:
+    """An answer after the button that gives it: "to commit", "for the opening roll"."""
+    if word.startswith("new "):
+        return f"for a {word}"
+    if word.startswith(("opening ", "next ")):
+        return f"for the {word}"
+    if word.startswith("this "):
+        return f"for {word}"
+    return f"to {word}"

@@ -50,8 +50,10 @@ class Live:
         return self.request("POST", "/api/actions", "\n".join(map(json.dumps, lines)), headers)
 
 
-def start_live(tmp_path, kind: str = "sim", token: str | None = None, config: dict | None = None):
-    """A live board ("sim", or "board": one without hands, as a real one) and its page;
+def start_live(tmp_path, kind: str = "sim", token: str | None = None, config: dict | None = None,
+               position: str | None = None):
+    """A live board ("sim", or "board": one without hands, as a real one) and its page,
+    from the starting position or a practice `position` (a Position ID, white on roll);
     returns it and the function that closes it all."""
     profile = load_profile()
     journal = Journal.open(tmp_path)
@@ -64,7 +66,7 @@ def start_live(tmp_path, kind: str = "sim", token: str | None = None, config: di
         bridge.hear(event)
 
     sensing = Sensing(profile.geometry)
-    table, opening = Table.new(sensing, config or {})
+    table, opening = Table.new(sensing, config or {}, position)
     if kind == "sim":
         runner = SimulatedTable(profile, table, emit, seed=1)
         runner.set_position(table.position)

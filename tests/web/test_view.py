@@ -8,7 +8,7 @@ from bgpi.table.controller import Table
 from bgpi.table.inputs import Press, Rolled, Sensed
 from bgpi.table.lights import Lighting
 from bgpi.table.tracker import Sensing
-from bgpi.web.view import checkers_view, leds_view, lights_view
+from bgpi.web.view import checkers_view, colours_view, leds_view, lights_view, result_view, setup_view, side_counts
 
 PROFILE = load_profile()
 
@@ -97,3 +97,48 @@ def test_a_double_shows_on_the_turn_light_in_two_colours():
     (black_turn,) = view["targets"]["turn:black"]
     look = view["looks"][str(black_turn)]
     assert look["colour"] == "#ffffff" and look["other"] == "#ffa000" and look["period"] == 2.0
+
+
+def test_a_hit_blot_keeps_its_colour_under_the_hitter_until_it_is_on_the_bar():
+    sensing = Sensing(PROFILE.geometry)
+    table, _ = Table.new(sensing, {}, "BQBAIAQAAAAAAA")  # white 6 and 2, a black blot on white's 4
+    table.handle(Sensed(sensing.of(table.position)))
+    table.handle(Press("white.turn"))
+    table.handle(Rolled(4, 2))
+    counts = dict(zip(sensing.locations, sensing.of(table.position), strict=True))
+    counts[6] -= 1
+    counts[4] += 1  # 6/4*: the blot still stands there
+    table.handle(Sensed(tuple(counts[location] for location in sensing.locations)))
+    checkers = checkers_view(table, PROFILE.geometry)
+    assert colours_view(table, checkers)["4"] == ["black", "white"]
+    counts[4] -= 1
+    counts["bar:black"] += 1
+    table.handle(Sensed(tuple(counts[location] for location in sensing.locations)))
+    checkers = checkers_view(table, PROFILE.geometry)
+    assert colours_view(table, checkers)["4"] == ["white"]
+    assert colours_view(table, checkers)["bar:black"] == ["black"]
+    assert side_counts(table, checkers) == {"pips": {"white": 6, "black": 25 + 3}, "off": {"white": 13, "black": 12}}
+
+
+def test_an_unexplained_checker_has_no_colour_in_the_list():
+    table = playing()
+    sensing = table.sensing
+    counts = dict(zip(sensing.locations, sensing.of(Position.start()), strict=True))
+    counts[12] -= 1  # black's checker moved during white's turn: the page knows whose it is
+    counts[10] += 1
+    table.handle(Sensed(tuple(counts[location] for location in sensing.locations)))
+    checkers = checkers_view(table, PROFILE.geometry)
+    assert colours_view(table, checkers)["10"] == [None]
+    assert colours_view(table, checkers)["12"] == ["black"] * 4
+
+
+def test_the_simulated_trays_show_what_the_hands_left_there_and_between_games_the_setup():
+    sensing = Sensing(PROFILE.geometry)
+    table, _ = Table.new(sensing, {})
+    held = {"off:white": 15}.get
+    checkers = checkers_view(table, PROFILE.geometry, held=lambda location: held(str(location), 0))
+    assert checkers["off:white"] == {"count": 15, "colour": "white"}
+    assert colours_view(table, checkers)["6"] == [None] * 5  # no game: the switches cannot tell colours
+    assert setup_view(table)["6"] == {"count": 5, "colour": "white"}
+    assert side_counts(table, checkers) == {"pips": None, "off": {"white": 15, "black": 0}}
+    assert result_view(table) is None

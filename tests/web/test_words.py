@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bgpi.web.words import SENTENCES, Story, say
+from bgpi.web.words import SENTENCES, Story, prompt_words, say
 
 
 @pytest.mark.parametrize("event, sentence", [
@@ -71,3 +71,21 @@ def test_the_story_keeps_the_recent_sentences():
     story = Story.of({"event": "roll", "player": "white", "dice": [n % 6 + 1, 1]} for n in range(SENTENCES + 5))
     assert len(story.sentences) == SENTENCES
     assert story.sentences[-1] == f"White rolls {(SENTENCES + 4) % 6 + 1}1"
+
+
+@pytest.mark.parametrize("prompt, words", [
+    ({"asks": "move", "side": "white", "answers": {"white.turn": "commit"}},
+     "White: To move, then commit. Press White turn to commit."),
+    ({"asks": "doubled", "side": "black",
+      "answers": {"black.turn": "take", "black.cube": "drop (press twice)", "hold black.cube": "beaver"}},
+     "Black: Doubled: take or drop. Press Black turn to take; Black cube to drop (press twice); "
+     "hold Black cube to beaver."),
+    ({"asks": "opening", "side": None, "answers": {"white.turn": "opening roll", "black.turn": "opening roll",
+                                                   "white.cube": "new session", "black.cube": "new session"}},
+     "Ready for the opening roll. Press White turn or Black turn for the opening roll; "
+     "White cube or Black cube for a new session."),
+    ({"asks": "mismatch", "side": None, "answers": {}}, "Put the checkers right."),
+])
+def test_prompts_in_words(prompt, words):
+    assert prompt_words(prompt) == words
+    assert "white.turn" not in words and " = " not in words

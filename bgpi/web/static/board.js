@@ -15,8 +15,20 @@ const board = document.getElementById("board");
 const params = new URLSearchParams(location.search);
 const token = params.get("token");
 let view = null;
-let drag = null;          // {from, ghost} while a checker is in hand
+const drags = new Map();  // pointer id -> {from, colour, ghost}: one checker in hand per finger
+const presses = new Map(); // pointer id -> {name, started, timer}: a button held down
 let queue = Promise.resolve();
+// The colour of each checker, bottom first, per location: the game says most of them; the
+// page remembers the ones it put down itself (a black checker moved during white's turn,
+// every checker between games), which the switches cannot tell apart.
+let stacks = {};
+let drops = [];           // this turn's [from, to] of the page's own hands (the "which play" answer)
+let lastCube = null;      // the cube as the game left it, drawn where it was after the game
+const pressing = new Set(); // buttons whose press the board is still answering: clicks on them are ignored
+let quietUntil = 0;       // ... and on the last one pressed for a moment after its answer
+let lastPressed = null;
+let movedSince = false;   // whether a checker moved since the last press
+const QUIET_MS = 400;
 
 // -- talking to the board -------------------------------------------------------------
 
@@ -25,14 +37,16 @@ function api(path) {
 }
 
 // Board-script lines, sent one request after another so that the board sees them in order.
+let unanswered = 0;        // requests the board has not answered yet (tests wait for 0)
 function send(lines) {
+  unanswered += 1;
   queue = queue.then(() => fetch(api("api/actions"), {
     method: "POST", headers: {"Content-Type": "application/x-ndjson"},
     body: lines.map((line) => JSON.stringify(line)).join("\n"),
   }).then((response) => response.json().then((answer) => {
     if (!response.ok) say((answer.problems || [answer.error]).join("; "), true);
     return answer;
-  })).catch((error) => say(`the board did not answer: ${error}`, true)));
+  })).catch((error) => say(`the board did not answer: ${error}`, true)).finally(() => { unanswered -= 1; }));
   return queue;
 }
 
@@ -43,8 +57,32 @@ function connect() {
   source.onerror = () => { link.textContent = "reconnecting…"; link.className = "offline"; };
   source.onmessage = (message) => {
     const event = JSON.parse(message.data);
-    if (event.event === "state") { view = event; draw(); }
+    if (event.event === "state") {
+      if (!view) showSession(event);
+      view = event; remember(); draw(); answerChoice();
+    }
   };
+}
+
+// -- what the page remembers --------------------------------------------------------------
+
+function remember() {
+  const fresh = {};
+  for (const [loc, stack] of Object.entries(view.checkers)) {
+    const old = stacks[loc] || [];
+    const colours = (view.colours || {})[loc] || [];
+    fresh[loc] = [];
+    for (let i = 0; i < stack.count; i++) fresh[loc].push(colours[i] || old[i] || fallbackColour(loc));
+  }
+  stacks = fresh;
+  if (!view.result) lastCube = view.cube;
+  if (!["move", "choose"].includes(view.phase)) drops = [];
+}
+
+// A checker nobody has named: the mover's during a move, the set-up's between games.
+function fallbackColour(loc) {
+  if (view.setup && view.setup[loc]) return view.setup[loc].colour;
+  return ["move", "choose"].includes(view.phase) && view.turn ? view.turn : "unknown";
 }
 
 // -- drawing ----------------------------------------------------------------------------
@@ -114,23 +152,37 @@ function drawPoint(g, loc, lit) {
   const dark = Number(loc) % 2 === 0;
   el("polygon", {class: `point ${dark ? "dark" : "light"}`, points: shape}, g);
   const tint = el("polygon", {class: "tint", points: shape, id: `tint-${loc}`}, g);
-  if (lit) { tint.classList.add("lit"); tint.setAttribute("fill", lit.colour); }
-  el("text", {class: "label", x: p.x + W / 2, y: p.top ? Y_TOP - F - 9 : Y_BOTTOM + F + 9}, g).textContent = loc;
+  if (lit) {
+    tint.classList.add("lit");
+    if (lit.combined) tint.classList.add("combined");
+    tint.setAttribute("fill", lit.colour);
+  }
+  // Both numberings: the player on roll's count large, the other's small beside it.
+  const black = view.turn === "black";
+  const label = el("text", {class: "label", x: p.x + W / 2, y: p.top ? Y_TOP - F - 11 : Y_BOTTOM + F + 11,
+                            id: `label-${loc}`}, g);
+  const own = black ? 25 - Number(loc) : Number(loc);
+  el("tspan", {class: "own"}, label).textContent = own;
+  el("tspan", {class: "other", dx: 2}, label).textContent = black ? loc : 25 - Number(loc);
 }
 
 function drawCheckers(g, loc, stack) {
   const p = place(loc);
-  const colour = stack.colour || "unknown";
+  const colours = stacks[loc] || [];
   if (loc.startsWith("off")) {
+    // The tray holds its checkers on edge, one slab each; a dragged one is taken from the top.
     for (let i = 0; i < stack.count; i++) {
-      const y = p.top ? p.y + 4 + i * 12 : p.y + p.h - 14 - i * 12;
-      el("rect", {class: `slab ${colour}`, x: p.x + 6, y, width: p.w - 12, height: 10, rx: 2, "data-loc": loc}, g);
+      const y = p.top ? p.y + 4 + i * 13 : p.y + p.h - 15 - i * 13;
+      el("rect", {class: `slab ${colours[i] || "unknown"}`, x: p.x + 6, y, width: p.w - 12, height: 11, rx: 2,
+                  "data-loc": loc}, g);
     }
     return;
   }
   const slots = loc.startsWith("bar") ? view.slots.bar : view.slots.point;
   const shown = Math.min(stack.count, slots);
   for (let i = 0; i < shown; i++) {
+    // Past the slots the top checker stands for the rest: it shows the top one's colour.
+    const colour = (i === shown - 1 ? colours[colours.length - 1] : colours[i]) || "unknown";
     const cy = p.top ? p.y + D / 2 + 2 + i * D : p.y + p.h - D / 2 - 2 - i * D;
     el("circle", {class: `checker ${colour}`, cx: p.x + p.w / 2, cy, r: D / 2 - 1, "data-loc": loc}, g);
     if (i === shown - 1 && stack.count > shown) {
@@ -184,7 +236,9 @@ function drawDice(g) {
   const centre = X_RIGHT + 3 * W;
   ["die:1", "die:2"].forEach((die, n) => {
     const cx = centre + (n ? 32 : -32);
-    el("rect", {class: "die", x: cx - 22, y: Y_MID - 22, width: 44, height: 44, rx: 7, id: `die-${n + 1}`}, g);
+    // While a double waits for its answer the dice's pips light the question, not a roll.
+    const asking = ["doubled"].includes(view.phase) ? " asking" : "";
+    el("rect", {class: `die${asking}`, x: cx - 22, y: Y_MID - 22, width: 44, height: 44, rx: 7, id: `die-${n + 1}`}, g);
     (view.leds.targets[die] || []).forEach((index, pip) => {
       const [dx, dy] = PIP_SPOTS[pip];
       drawLed(g, cx + dx * 12, Y_MID + dy * 12, index, 4.5, `pip die-${n + 1}`, {"data-loc": die});
@@ -192,17 +246,50 @@ function drawDice(g) {
   });
 }
 
+// The cube as the game has it; after a game, where the game left it.
+function shownCube() {
+  if (!view.result) return view.cube;
+  return lastCube || {value: view.result.cube, owner: null, offered: null, doubler: null};
+}
+
+// The cube stands in the middle when nobody owns it, on its owner's side of the board
+// (white's at the bottom edge, black's at the top) when owned; offered, it is drawn large
+// and amber in the middle, with the doubler's words beside it.
+function drawDiceCaption(g) {
+  if (view.phase !== "doubled") return;
+  el("text", {class: "caption dice-caption", x: X_RIGHT + 3 * W, y: Y_MID + 33}, g).textContent =
+    "the dice light the question: take or drop";
+}
+
 function drawCube(g) {
-  const cube = view.cube;
+  const cube = shownCube();
   const offered = cube.offered !== null;
-  const holder = offered ? (cube.doubler === "white" ? "black" : "white") : cube.owner;
-  const y = Y_MID + (holder === "white" ? 14 : holder === "black" ? -14 : 0);
-  const group = el("g", {class: offered ? "cube offered" : "cube", id: "cube",
-                         transform: `translate(${X_LEFT + 3 * W}, ${y})`}, g);
-  el("rect", {x: -18, y: -18, width: 36, height: 36, rx: 5}, group);
+  const x = X_LEFT + 4.5 * W;
+  const y = offered || !cube.owner ? Y_MID : cube.owner === "white" ? HEIGHT - 21 : 21;
+  const size = offered ? 48 : 36;
+  const group = el("g", {class: offered ? "cube offered" : "cube", id: "cube", "data-owner": cube.owner || "",
+                         transform: `translate(${x}, ${y})`}, g);
+  el("rect", {x: -size / 2, y: -size / 2, width: size, height: size, rx: 5}, group);
   const value = offered ? cube.offered : cube.value;
   el("text", {x: 0, y: 0}, group).textContent = value === 1 ? 64 : value;
+  if (offered) {
+    el("text", {class: "caption", id: "cube-caption", x, y: y + size / 2 + 10}, g).textContent = "double offered";
+  } else if (cube.owner) {
+    el("text", {class: "caption owned", id: "cube-caption", x: x + size / 2 + 6, y}, g).textContent = `${cube.owner}'s`;
+  }
 }
+
+function cubeWords() {
+  const cube = shownCube();
+  if (cube.offered !== null) {
+    const taker = cube.doubler === "white" ? "black" : "white";
+    return `${cap(cube.doubler)} offers the cube at ${cube.offered}: ${taker} takes or drops`;
+  }
+  if (cube.owner) return `cube ${cube.value}, ${cube.owner} owns it`;
+  return cube.value === 1 ? "cube in the middle" : `cube ${cube.value} in the middle`;
+}
+
+function cap(word) { return word ? word[0].toUpperCase() + word.slice(1) : ""; }
 
 const BUTTONS = [
   {name: "black.turn", label: "Black turn", x: X_RIGHT + 10, top: true},
@@ -240,9 +327,10 @@ function draw() {
   for (const [loc, stack] of Object.entries(view.checkers)) drawCheckers(g, loc, stack);
   drawLeds(g);
   drawDice(g);
+  drawDiceCaption(g);
   drawCube(g);
   drawButtons(g);
-  if (drag) board.appendChild(drag.ghost);
+  for (const drag of drags.values()) board.appendChild(drag.ghost);
   drawText();
 }
 
@@ -251,11 +339,20 @@ function drawText() {
   document.getElementById("match").textContent = view.match_length
     ? `match to ${view.match_length}${view.crawford ? " (Crawford)" : ""}` : "money play";
   document.getElementById("score").textContent = `white ${view.score.white} · black ${view.score.black}`;
-  const dice = view.dice ? `, rolled ${view.dice[0]}${view.dice[1]}` : "";
-  document.getElementById("status").textContent = `${view.phase}${view.turn ? `, ${view.turn} on turn` : ""}${dice}`;
-  document.getElementById("asking").textContent = view.asking || "";
+  const dice = view.dice ? `, rolled ${Math.max(...view.dice)}${Math.min(...view.dice)}` : "";
+  document.getElementById("status").textContent = `${view.phase.replace("_", " ")}${view.turn ? `, ${view.turn} on turn` : ""}${dice}`;
+  document.getElementById("asking").textContent = view.prompt_words || "";
+  document.getElementById("cube-words").textContent = cubeWords();
+  for (const side of ["white", "black"]) {
+    document.getElementById(`count-${side}`).textContent =
+      view.pips ? `${cap(side)}: ${view.pips[side]} pips, ${view.off[side]} off` : `${cap(side)}: ${view.off[side]} in the tray`;
+  }
+  const unset = view.prompt && ["setup", "game_over"].includes(view.prompt.asks);
+  document.getElementById("set-up").hidden = !(view.actions && view.setup && unset);
+  drawBanner();
   document.getElementById("help").textContent = view.actions
-    ? "Drag a checker with the mouse or a finger; click a button to press it, hold it a second for a long press."
+    ? "Drag a checker with the mouse or a finger, from a point, the bar or a tray; click a button to press it, " +
+      "hold it a second for a long press. Point numbers: large in the count of the player on roll, small in the other's."
     : "Hands on the board move the checkers: this page shows what the board sees.";
   const words = document.getElementById("words");
   words.replaceChildren(...view.words.slice().reverse().map((text) => {
@@ -267,6 +364,29 @@ function drawText() {
   drawPlays();
 }
 
+// Game over and match over: who won, the score, and what to do next.
+function drawBanner() {
+  const banner = document.getElementById("banner");
+  const result = view.result;
+  if (!result) { banner.hidden = true; return; }
+  const kinds = {single: "a single game", gammon: "a gammon", backgammon: "a backgammon"};
+  const points = `${result.points} point${result.points === 1 ? "" : "s"}`;
+  const score = `Score: white ${view.score.white} · black ${view.score.black}` +
+    (view.match_length ? ` in a match to ${view.match_length}.` : ".");
+  let next;
+  if (view.phase === "match_over") {
+    next = "Next: a turn button starts a new match of the same length; or choose a new session beside the board.";
+  } else {
+    next = view.actions
+      ? "Next game: set up the board (drag the checkers, or press Set up the board), then press a turn button for the opening roll."
+      : "Next game: set up the board as the lights show, then press a turn button for the opening roll.";
+  }
+  document.getElementById("banner-title").textContent = view.phase === "match_over"
+    ? `${cap(result.winner)} wins the match` : `${cap(result.winner)} wins ${kinds[result.result] || "the game"}: ${points}`;
+  document.getElementById("banner-text").textContent = `${score} ${next}`;
+  banner.hidden = false;
+}
+
 function say(text, bad) {
   const item = document.createElement("li");
   item.textContent = text;
@@ -276,7 +396,7 @@ function say(text, bad) {
 
 function playText(entry) {
   switch (entry.kind) {
-    case "play": return `${entry.dice[0]}${entry.dice[1]}: ${entry.move || "(no play)"}`;
+    case "play": return `${Math.max(...entry.dice)}${Math.min(...entry.dice)}: ${entry.move || "(no play)"}`;
     case "double": return `Doubles => ${entry.cube}`;
     case "beaver": return `Beavers => ${entry.cube}`;
     case "take": return "Takes";
@@ -313,42 +433,54 @@ function boardPoint(event) {
 function handsAllowed() { return view && view.actions; }
 
 board.addEventListener("pointerdown", (event) => {
-  if (!handsAllowed()) return;
+  if (!handsAllowed() || drags.has(event.pointerId) || presses.has(event.pointerId)) return;
   const button = event.target.closest("[data-button]");
   if (button) { pressStart(button, event); return; }
   const loc = event.target.getAttribute("data-loc");
-  if (!loc || drag || !view.checkers[loc]) return;
+  if (!loc || !view.checkers[loc] || !(stacks[loc] || []).length) return;
   event.preventDefault();
   board.setPointerCapture(event.pointerId);
   const {x, y} = boardPoint(event);
-  const colour = view.checkers[loc].colour || "unknown";
-  const ghost = el("circle", {class: `checker ghost ${colour}`, cx: x, cy: y, r: D / 2 - 1, id: "in-hand"});
-  drag = {from: loc, ghost};
+  // The checker in this hand keeps its colour: the top one, or on a point where a hit blot
+  // still stands under the hitter, the blot (the rules send it to the bar first).
+  const hit = view.lights[loc] && view.lights[loc].role === "hit";
+  const colour = hit ? stacks[loc].shift() : stacks[loc].pop();
+  const ghost = el("circle", {class: `checker ghost ${colour}`, cx: x, cy: y, r: D / 2 - 1,
+                              id: drags.size ? `in-hand-${event.pointerId}` : "in-hand"});
+  drags.set(event.pointerId, {from: loc, colour, ghost});
   board.appendChild(ghost);
   send([{lift: lineLocation(loc)}]);
 });
 
 board.addEventListener("pointermove", (event) => {
+  const drag = drags.get(event.pointerId);
   if (!drag) return;
   const {x, y} = boardPoint(event);
   drag.ghost.setAttribute("cx", x);
   drag.ghost.setAttribute("cy", y);
 });
 
+// Only the finger that holds a checker puts it down: another finger's lift is not a drop.
 function drop(event) {
+  const drag = drags.get(event.pointerId);
   if (!drag) return;
   const {x, y} = boardPoint(event);
-  const to = locationAt(x, y) || drag.from;   // dropped off the board: it goes back
+  const to = event.type === "pointercancel" ? drag.from : locationAt(x, y) || drag.from;  // off the board: back
   drag.ghost.remove();
-  drag = null;
+  drags.delete(event.pointerId);
+  (stacks[to] = stacks[to] || []).push(drag.colour);
+  if (to !== drag.from) drops.push([drag.from, to]);
+  quietUntil = 0;  // the hands moved since the last press: the next press is meant
+  movedSince = true;
   send([{place: lineLocation(to)}]);
 }
-board.addEventListener("pointerup", (event) => { if (drag) drop(event); else pressEnd(event); });
-board.addEventListener("pointercancel", drop);
+board.addEventListener("pointerup", (event) => { if (drags.has(event.pointerId)) drop(event); else pressEnd(event); });
+board.addEventListener("pointercancel", (event) => {
+  if (drags.has(event.pointerId)) drop(event); else cancelPress(event);
+});
 
 function lineLocation(loc) { return /^\d+$/.test(loc) ? Number(loc) : loc; }
 
-let pressing = null;
 function pressStart(group, event) {
   event.preventDefault();
   const bar = group.querySelector(".progress");
@@ -358,29 +490,139 @@ function pressStart(group, event) {
     const share = Math.min(1, (performance.now() - started) / HOLD_MS);
     bar.setAttribute("width", 120 * share);
   }, 50);
-  pressing = {name: group.getAttribute("data-button"), started, timer};
+  presses.set(event.pointerId, {name: group.getAttribute("data-button"), started, timer});
 }
 
-function pressEnd() {
+function cancelPress(event) {
+  const pressing = presses.get(event.pointerId);
   if (!pressing) return;
   clearInterval(pressing.timer);
-  const held = performance.now() - pressing.started >= HOLD_MS;
-  send([held ? {hold: pressing.name} : {press: pressing.name}]);
-  pressing = null;
+  presses.delete(event.pointerId);
   draw();
 }
 
-document.getElementById("session").addEventListener("submit", (event) => {
-  event.preventDefault();
-  const form = new FormData(event.target);
+// One press of a button at a time: clicks on it while the board is still answering it, or
+// just after with no hand moved since, a commit right after rolling with nothing moved,
+// and any click while the dice tumble (nobody is asked anything) are a hand's bounce, not
+// a second press, and are dropped.
+function pressEnd(event) {
+  const pressing = presses.get(event.pointerId);
+  if (!pressing) return;
+  cancelPress(event);
+  const held = performance.now() - pressing.started >= HOLD_MS;
+  pressButton(pressing.name, held);
+}
+
+function pressButton(name, held) {
+  if (pressing.has(name) || (name === lastPressed && performance.now() < quietUntil) || !view.prompt) return null;
+  // The same button again to commit a play nobody has moved yet: the bounce of the roll.
+  if (name === lastPressed && !movedSince && view.prompt.answers[name] === "commit") return null;
+  pressing.add(name);
+  lastPressed = name;
+  movedSince = false;
+  return send([held ? {hold: name} : {press: name}]).then((answer) => {
+    pressing.delete(name);
+    quietUntil = performance.now() + QUIET_MS;
+    return answer;
+  });
+}
+
+// -- what only the page's hands know ---------------------------------------------------------
+
+// "Set up the board": the simulated checkers go to the set-up position, as hands would
+// move them: each surplus checker to a place that lacks one, of its own colour first.
+function setupMoves() {
+  const target = view.setup || {};
+  const surplus = [], lacking = [];
+  for (const loc of locations()) {
+    const have = (stacks[loc] || []).slice();
+    const want = target[loc] ? target[loc].count : 0;
+    for (let n = have.length; n > want; n--) surplus.push({loc, colour: have.pop()});
+    for (let n = have.length; n < want; n++) lacking.push({loc, colour: target[loc].colour});
+  }
+  const moves = [];
+  for (const sameColour of [true, false]) {
+    for (const need of lacking) {
+      if (need.done) continue;
+      const give = surplus.find((one) => !one.used && (!sameColour || one.colour === need.colour));
+      if (!give) continue;
+      give.used = need.done = true;
+      moves.push({move: [lineLocation(give.loc), lineLocation(need.loc)]});
+    }
+  }
+  return moves;
+}
+
+document.getElementById("set-up").addEventListener("click", () => {
+  if (!handsAllowed() || !view.setup) return;
+  const moves = setupMoves();
+  if (moves.length) send(moves);
+});
+
+// The switches cannot tell some plays apart (a checker hidden on a full point); the page
+// knows where its hands put each checker, so it answers the board's question itself: the
+// cube button until the lit reading is the one its hands made, then the turn button.
+let choosing = false, choiceTries = 0;
+function answerChoice() {
+  if (view.phase !== "choose") choiceTries = 0;
+  if (!handsAllowed() || view.phase !== "choose" || !view.turn || !drops.length || choosing) return;
+  if (choiceTries >= 8) return;  // no reading is the one made: the player answers with the buttons
+  const made = {};
+  for (const [from, to] of drops) {
+    made[from] = (made[from] || 0) - 1;
+    made[to] = (made[to] || 0) + 1;
+  }
+  const lit = {};
+  for (const [loc, light] of Object.entries(view.lights)) {
+    if (light.role === "source") lit[loc] = -1;
+    if (light.role === "destination") lit[loc] = 1;
+  }
+  const changed = Object.entries(made).filter(([, n]) => n !== 0);
+  const same = changed.length === Object.keys(lit).length && changed.every(([loc, n]) => lit[loc] === Math.sign(n));
+  choosing = true;
+  choiceTries += 1;
+  const button = `${view.turn}.${same ? "turn" : "cube"}`;
+  send([{press: button}]).then(() => { choosing = false; answerChoice(); });
+}
+
+// The session form starts out as the session being played, to change from there.
+function showSession(first) {
+  const form = document.getElementById("session");
+  form.elements.kind.value = first.match_length ? "match" : "money";
+  if (first.match_length) form.querySelector("input[name=length]").value = first.match_length;
+}
+
+// A new session ends the one in progress: the page asks first, in its own words.
+function sessionInProgress() {
+  if (!view || view.phase === "match_over") return false;
+  return view.plays.length > 0 || view.score.white + view.score.black > 0 || !["setup", "opening"].includes(view.phase);
+}
+
+function startSession() {
+  const form = new FormData(document.getElementById("session"));
   const config = {};
   if (form.get("kind") === "match") config.match = Number(form.get("length"));
   else config.beavers = form.get("beavers") === "on";
+  document.getElementById("confirm-session").hidden = true;
   fetch(api("api/session"), {method: "POST", headers: {"Content-Type": "application/json"},
                             body: JSON.stringify({config})})
     .then((response) => response.json().then((answer) => {
       if (!response.ok) say((answer.problems || [answer.error]).join("; "), true);
     }));
+}
+
+document.getElementById("session").addEventListener("submit", (event) => {
+  event.preventDefault();
+  if (!sessionInProgress()) { startSession(); return; }
+  const what = view.match_length ? `the match to ${view.match_length}` : "the money session";
+  document.getElementById("confirm-text").textContent =
+    `This ends ${what} in progress (white ${view.score.white} · black ${view.score.black}). ` +
+    "Its games stay in the downloads.";
+  document.getElementById("confirm-session").hidden = false;
+});
+document.getElementById("confirm-yes").addEventListener("click", startSession);
+document.getElementById("confirm-no").addEventListener("click", () => {
+  document.getElementById("confirm-session").hidden = true;
 });
 document.getElementById("download-mat").href = api("api/session.mat");
 document.getElementById("download-sgf").href = api("api/session.sgf");
