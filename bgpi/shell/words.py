@@ -82,6 +82,11 @@ def _rejected(event: Line, player: str | None) -> str:
 
 
 def _ambiguous(event: Line, player: str | None) -> str:
+    if event.get("in_hand") is not None:
+        (play, *_) = event.get("candidates", ["the play"])
+        place = point_name(player, event["in_hand"])
+        return (f"{_name(player)}: is a checker from {place} still in hand? Put it down, "
+                f"or press turn again to commit {play} (its last checker hidden on a full point)")
     return (f"{_name(player)}: the board shows {' or '.join(event.get('candidates', []))}; "
             "the cube button shows the next, the turn button commits")
 

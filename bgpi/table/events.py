@@ -174,11 +174,14 @@ class Rejected(_Event):
 
 @dataclass(frozen=True, slots=True)
 class Ambiguous(_Event):
-    """The switches cannot tell these plays apart: the mover chooses."""
+    """The switches cannot tell these plays apart: the mover chooses.  `in_hand`: the
+    location a checker may still be in hand from, when a play's last checker may as
+    well be hidden on a full point (then the mover puts it down, or commits the play)."""
 
     kind: ClassVar[str] = "ambiguous"
     player: Side
     candidates: tuple[str, ...]
+    in_hand: Location | None = field(default=None, metadata=OMITTED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -527,7 +530,8 @@ _READERS: dict[str, Callable[[_Fields], Event]] = {
                            f.flag("hit")),
     "undo": lambda f: Undo(f.side("player"), f.location(f.data["from"]), f.location(f.data["to"])),
     "rejected": _rejected,
-    "ambiguous": lambda f: Ambiguous(f.side("player"), f.strings("candidates")),
+    "ambiguous": lambda f: Ambiguous(f.side("player"), f.strings("candidates"),
+                                     f.location(f.data["in_hand"]) if f.data.get("in_hand") is not None else None),
     "play": _play,
     "mismatch": _mismatch,
     "restored": lambda f: Restored(),

@@ -33,7 +33,7 @@ from bgpi.table import events as ev
 from bgpi.table.events import Emit
 from bgpi.table.phases import Phase
 from bgpi.table.state import Board, Moving, TableState
-from bgpi.table.tracker import Reading, position_as_made
+from bgpi.table.tracker import Counts, Reading, Sensing, position_as_made
 from bgpi.table.watch import GRACE, Watch
 
 
@@ -201,15 +201,20 @@ class FollowingTurn:
         for reading in readings:
             if reading.settled and tree.is_complete(reading.node):
                 complete.setdefault(reading.node.position, reading.node)
-        if len(complete) == 1:
+        plays = list(complete.values())
+        in_hand = _hidden_or_in_hand(self.board.sensing, seen, plays, readings) if len(plays) == 1 else None
+        if len(complete) == 1 and in_hand is None:
             self.commit(next(iter(complete.values())))
             return
-        if len(complete) > 1:
+        if complete:
+            # Several plays, or one play with a checker hidden on a full point that may as
+            # well still be in hand: the switches cannot tell, so the mover says.
             moving.candidates = list(complete.values())
             moving.choice = 0
             self.state.phase = Phase.CHOOSE
             self.emit(ev.Ambiguous(self.state.current_turn(),
-                                   tuple(format_play(steps_to(tree, node)) for node in moving.candidates)))
+                                   tuple(format_play(steps_to(tree, node)) for node in moving.candidates),
+                                   in_hand))
             return
         if self._contradicts_a_choice(moving, readings):
             return
@@ -329,6 +334,24 @@ class FollowingTurn:
         """The game is won: its ``game_over``, and the match's end if it ends the match."""
         for event in ev.game_end(self.state.session, result):
             self.emit(event)
+
+
+def _hidden_or_in_hand(sensing: Sensing, seen: Counts | None, complete: list[PartialPlay],
+                       readings: list[Reading]) -> Location | None:
+    """Where a checker may still be in hand from, when the board reads as well as one of
+    the `complete` plays with its last checker hidden on a full point: the switches of a
+    full point do not close for one more checker, so only the mover can tell."""
+    if seen is None:
+        return None
+    full = [location for location, count, limit in zip(sensing.locations, seen, sensing.limits, strict=True)
+            if isinstance(location, int) and count >= limit]
+    for reading in readings:
+        if reading.in_hand is None:
+            continue
+        for node in complete:
+            if any(checkers_on(node.position, point) > checkers_on(reading.node.position, point) for point in full):
+                return reading.in_hand
+    return None
 
 
 def _likeliest(moving: Moving, good: list[Reading]) -> Reading | None:
