@@ -33,7 +33,9 @@ gnubg reads with ``import mat FILE``.  The layout is the one gnubg's own
   doubler's next roll.
 - A game ends with ``Wins N point(s)`` under the winner's column, with
   `` and the match`` when the match was won.  gnubg scores the game itself
-  (from the last position or the drop); the line is for people.
+  (from the last position or the drop); the line is for people.  A resigned game
+  ends with its ``Wins`` line only, the offered kind times the cube, as gnubg's own
+  export writes it: gnubg scores a game that is not finished from that line.
 
 A session starts at its `session` event, which the controller writes as
 ``{"event": "session", "config": {"match": N, ...}}``; the match length and

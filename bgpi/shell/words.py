@@ -103,9 +103,16 @@ def _double(event: Line, player: str | None) -> str:
 def _game_over(event: Line, player: str | None) -> str:
     score = event.get("score", {})
     points = event.get("points", 1)
-    return (f"{_name(event['winner'])} wins {_RESULT.get(str(event.get('result')), 'the game')}, "
+    how = " (resigned)" if event.get("resigned") else ""
+    return (f"{_name(event['winner'])} wins {_RESULT.get(str(event.get('result')), 'the game')}{how}, "
             f"{points} point{'s' if points != 1 else ''}. "
             f"Score: white {score.get('white', 0)}, black {score.get('black', 0)}")
+
+
+def _resign_offered(event: Line, player: str | None) -> str:
+    other = "black" if player == "white" else "white"
+    return (f"{_name(player)} offers to resign {_RESULT.get(str(event.get('result')), 'the game')}: "
+            f"{other} accepts with {other}.turn, declines with {other}.cube")
 
 
 def _match_over(event: Line, player: str | None) -> str:
@@ -152,6 +159,9 @@ _SENTENCES: dict[str, Callable[[Line, str | None], str]] = {
     ev.Take.kind: lambda event, player: f"{_name(player)} takes: the cube is on {event['cube']}",
     ev.Drop.kind: lambda event, player: f"{_name(player)} drops",
     ev.GameOver.kind: _game_over,
+    ev.ResignOffered.kind: _resign_offered,
+    ev.ResignAccepted.kind: lambda event, player: f"{_name(player)} accepts the resignation",
+    ev.ResignDeclined.kind: lambda event, player: f"{_name(player)} declines the resignation: play on",
     ev.MatchOver.kind: _match_over,
     ev.Mismatch.kind: _mismatch,
     ev.Restored.kind: lambda event, _: "The board shows the game again: play on",
@@ -206,4 +216,6 @@ _ASKS = {
     "game_over": "Game over: set up for the next game",
     "match_over": "Match over",
     "new_session": "Choose the next session",
+    "resigning": "Resign: a single game, a gammon or a backgammon?",
+    "resign_offered": "A resignation is offered: accept or decline",
 }

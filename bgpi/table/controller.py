@@ -8,7 +8,7 @@ the lights to show.  The controller reads no clock, no pins and no files.
 `Table` is composed of parts, each a module of this package with one object: the
 state and how committed events change it (`state`), whether the board shows the
 game (`watch`), following a turn on the board (`turn`), the cube (`doubling`),
-advice (`advice`) and what the board shows (`view`).  Each part says what it reads
+advice (`advice`), resignations (`resigning`) and what the board shows (`view`).  Each part says what it reads
 and what it changes.  This module holds the flow between them: setup, the opening
 roll, rolls, the buttons, and a new session chosen on the board.
 """
@@ -32,6 +32,7 @@ from bgpi.table.inputs import Advised, Input, Press, Rolled, Sensed, Tick
 from bgpi.table.lights import Lighting, Prompt
 from bgpi.table.phases import Phase, RollFor
 from bgpi.table.requests import AdviceRequest
+from bgpi.table.resigning import OPENS_FROM, Resigning
 from bgpi.table.state import Board, TableState
 from bgpi.table.tracker import Counts, Sensing, Tracker
 from bgpi.table.turn import FollowingTurn
@@ -77,6 +78,7 @@ class Table:
         self.follower = FollowingTurn(state, self.board, self.watch, self._emit)
         self.doubling = Doubling(state, self.board, self._emit, self.follower.end_game)
         self.advising = Advising(state, self.board, self.follower, self.doubling, self._emit)
+        self.resigning = Resigning(state, self._emit, self.follower.end_game)
         self.view = TableView(state, self.board)
 
     @classmethod
@@ -229,7 +231,13 @@ class Table:
         phase = self.state.phase
         if side is self.state.setup.computer and phase in (Phase.ROLL, Phase.DOUBLED, Phase.MOVE, Phase.CHOOSE):
             return  # the computer's buttons are the engine's
-        if phase == Phase.NEW_SESSION:
+        if kind == "cube" and long and phase in OPENS_FROM:
+            self.resigning.open(side)
+        elif phase == Phase.RESIGNING:
+            self.resigning.choosing(side, kind, long)
+        elif phase == Phase.RESIGNED:
+            self.resigning.answer(side, kind)
+        elif phase == Phase.NEW_SESSION:
             self._choose_session(kind, long)
         elif phase in (Phase.SETUP, Phase.MATCH_OVER):
             self._between_games(side, kind)

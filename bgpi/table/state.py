@@ -31,7 +31,7 @@ from bgpi.rules.ids import (
 from bgpi.rules.play import Dice
 from bgpi.rules.playtree import PartialPlay, PlayTree
 from bgpi.rules.position import Position, Side
-from bgpi.rules.result import GameResult
+from bgpi.rules.result import ResultKind
 from bgpi.rules.session import Game, Score, Session, Settings
 from bgpi.table import events as ev
 from bgpi.table.phases import Phase, RollFor
@@ -156,6 +156,10 @@ class TableState:
     guessed: bool = False  # a reading was chosen among several this game: counts may hide a wrong one
     choosing: int | None = None  # the match length shown by the session chooser (0: money)
     chooser_from: Phase = Phase.SETUP  # the phase the chooser goes back to
+    resigner: Side | None = None  # who chooses what to resign (phase resigning)
+    resigning: ResultKind = ResultKind.SINGLE  # what the resigner offers (phase resigning)
+    resignation: ev.ResignOffered | None = None  # the offer awaiting its answer (phase resigned)
+    resign_from: Phase = Phase.ROLL  # the phase a withdrawn or declined resignation goes back to
 
     @classmethod
     def begin(cls, sensing: Sensing, event: ev.NewSession) -> TableState:
@@ -249,6 +253,8 @@ class TableState:
                 self.guessed = True
             case ev.Double() | ev.Beaver() | ev.Take() | ev.Drop():
                 self._cube_action(event)
+            case ev.ResignOffered() | ev.ResignDeclined() | ev.ResignAccepted():
+                self._resignation(event)
             case ev.GameOver():
                 self._game_ended(event)
             case ev.Hint() | ev.CubeHint() | ev.ComputerPlay():
@@ -309,9 +315,21 @@ class TableState:
                 self.dropper = player
                 self.phase = Phase.OVER
 
+    def _resignation(self, event: ev.ResignOffered | ev.ResignDeclined | ev.ResignAccepted) -> None:
+        match event:
+            case ev.ResignOffered():
+                if self.phase != Phase.RESIGNING:  # read back from the journal: the phase it was
+                    self.resign_from = Phase.MOVE if self.phase == Phase.CHOOSE else self.phase
+                self.resignation, self.phase = event, Phase.RESIGNED
+            case ev.ResignDeclined():
+                self.resignation, self.resigner, self.phase = None, None, self.resign_from
+            case ev.ResignAccepted():
+                self.phase = Phase.OVER
+
     def _game_ended(self, event: ev.GameOver) -> None:
         self.dropper = None
-        self.session = self.session.record(GameResult(event.winner, event.result, event.cube, event.dropped))
+        self.resignation = self.resigner = None
+        self.session = self.session.record(event.game_result())
         self.last_result = event
         self.game = None
         self.dice = None

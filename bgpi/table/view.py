@@ -175,6 +175,8 @@ class TableView:
                           number=None if winner is None else state.session.score[winner])
         if phase == Phase.SETUP:
             return self._setup_prompt()
+        if phase in (Phase.RESIGNING, Phase.RESIGNED):
+            return self._resign_prompt()
         if phase == Phase.ROLL:
             return _roll_prompt(state.current_turn(), state.current_game())
         if phase == Phase.DOUBLED:
@@ -185,6 +187,21 @@ class TableView:
         if phase == Phase.MOVE:
             return self._move_prompt(state.current_turn(), state.current_roll())
         return None
+
+    def _resign_prompt(self) -> Prompt:
+        """Choosing what to resign (the resigner), or answering an offer (the opponent);
+        the dice add up to the points at stake."""
+        state = self.state
+        offer = state.resignation
+        kind = offer.result if offer is not None else state.resigning
+        stake = kind.multiplier * state.current_game().cube.value
+        if offer is not None:
+            taker = offer.player.opponent
+            return Prompt("resign_offered", taker, _own(taker, turn="accept", cube="decline"), number=stake)
+        resigner = state.resigner or state.current_turn()
+        answers = {**_own(resigner, cube="single, gammon, backgammon", turn="offer"),
+                   f"hold {resigner.label}.cube": "back"}
+        return Prompt("resigning", resigner, answers, number=stake)
 
     def _doubled_prompt(self) -> Prompt:
         game = self.state.current_game()
