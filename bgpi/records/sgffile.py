@@ -109,9 +109,10 @@ class _Writer:
                 ev.GameOver.kind: self.on_game_over}
 
     def on_start(self, event: Mapping[str, Any]) -> None:
-        position, on_roll = self.practice or (Position.start(), None)
+        practice = self.practice if not self.games else None  # later games: the standard start
+        position, on_roll = practice or (Position.start(), None)
         game = _Game(len(self.games), self.session.score, self.session.crawford, position, on_roll)
-        if self.practice is not None and not self.games:
+        if practice is not None:
             game.cube = self.first_cube
         self.games.append(game)
 

@@ -280,7 +280,7 @@ class Table:
 
     def _practice_cube(self, side: Side) -> bool:
         """Whether *cube* in setup is the practice position's player on roll doubling."""
-        return self.state.phase == Phase.SETUP and self.state.setup.practice_turn is side
+        return self.state.phase == Phase.SETUP and self.state.practice_turn is side
 
     def _start(self, side: Side, kind: str) -> None:
         """A press in setup: start the game if the board is set.  In a practice position
@@ -298,7 +298,7 @@ class Table:
             reason = "set up the board first: " + " and ".join(wrong or ["the board is not read yet"])
             self._emit(ev.Rejected(None, reason, tuple(in_order([*missing, *extra]))))
             return
-        on_roll = state.setup.practice_turn or Side.WHITE
+        on_roll = state.practice_turn or Side.WHITE
         self._emit(ev.Start(position_id(state.position, on_roll)))
         if self.state.phase == Phase.ROLL and side is on_roll:
             if kind == "turn":

@@ -223,7 +223,7 @@ class TableState:
     def practice_game(self) -> Game:
         """The game a practice position starts: its player on roll, and the Match ID's
         cube in the session's first game."""
-        game = replace(self.session.new_game(), turn=self.setup.practice_turn)
+        game = replace(self.session.new_game(), turn=self.practice_turn)
         key = self.setup.practice_key
         if key is not None and (self.session.games == 0):
             game = replace(game, cube=Cube(key.cube_value, key.cube_owner))
@@ -274,11 +274,22 @@ class TableState:
         if self.moving is not None:
             self.moving.hinted, self.moving.following = None, False
 
+    @property
+    def practice_turn(self) -> Side | None:
+        """The practice position's player on roll while its game is the next or being
+        played; None in a session without one, and for every later game, which starts
+        from the standard position with an opening roll."""
+        return self.setup.practice_turn if self.session.games == 0 else None
+
+    def start_position(self) -> Position:
+        """Where the next game starts: the practice position for its own game, else the standard one."""
+        return self.setup.start_position if self.practice_turn is not None else Position.start()
+
     def _start_game(self) -> None:
-        self.position = self.setup.start_position
+        self.position = self.start_position()
         self.last_result = None
         self.guessed = False
-        if self.setup.practice_turn is None:
+        if self.practice_turn is None:
             self.phase = Phase.OPENING
             self.game = self.session.new_game()
             self.wants_roll = RollFor.OPENING
@@ -333,7 +344,7 @@ class TableState:
         self.last_result = event
         self.game = None
         self.dice = None
-        self.position = self.setup.start_position
+        self.position = self.start_position()
         self.phase = Phase.MATCH_OVER if self.session.is_over else Phase.SETUP
 
     def _hinted(self, event: ev.Hint | ev.CubeHint | ev.ComputerPlay) -> None:

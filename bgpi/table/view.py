@@ -225,7 +225,7 @@ class TableView:
         state = self.state
         set_up = self.board.seen is not None and self.board.seen == self.board.expected(state.position)
         new_session = _both("cube", "new session")
-        on_roll = state.setup.practice_turn
+        on_roll = state.practice_turn
         if set_up and on_roll is not None:
             # The practice position is set: its player on roll starts the game.
             prompt = _roll_prompt(on_roll, state.practice_game())

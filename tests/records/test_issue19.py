@@ -1,5 +1,5 @@
-"""Resigned games in the records (issue 19, item 4): the .mat ``Wins`` line and SGF's
-``RE[W+2R]``, as gnubg writes them, and gnubg reads both back to the same score."""
+"""Records of issue 19: resigned games (the .mat ``Wins`` line and SGF's ``RE[W+2R]``, as
+gnubg writes them, read back by gnubg to the same score), and games after a practice game."""
 
 from __future__ import annotations
 
@@ -49,3 +49,9 @@ def test_gnubg_scores_a_resigned_game_from_the_sgf_record(tmp_path, name):
     output = gnubg_load(tmp_path, sgf_record(events).text)
     found = re.findall(r"The score \(after (\d+) games?\) is: white (\d+), black (\d+)", output)
     assert found and found[-1] == ("1", str(over["score"]["white"]), str(over["score"]["black"])), output
+
+
+def test_a_game_after_a_practice_game_starts_from_the_standard_position():
+    first, second = sgf_record(scenario("practice_then_standard")).text.split("\n(;")
+    assert "AE[a:y]" in first and "RE[W+2]" in first
+    assert "AE[" not in second and "CV[" not in second and "MI[length:7][game:1][ws:5][bs:5]" in second
