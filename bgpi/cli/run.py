@@ -25,6 +25,7 @@ from pathlib import Path
 
 from bgpi.board.profile import Profile
 from bgpi.cli.config import SETTINGS_HELP, check_config, parse_config
+from bgpi.cli.rules import parse_ids
 from bgpi.cli.settings import RunSettings, load_settings
 from bgpi.engine import DEFAULT_LEVEL, KINDS, LEVELS
 from bgpi.exc import (
@@ -73,7 +74,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help='a new session\'s settings (below), e.g. \'{"beavers": true, "lenient": true}\'')
     parser.add_argument("--position", metavar="ID[:MATCHID]",
                         help="a new session practising a gnubg position; a Match ID also gives "
-                             "the player on roll, cube, score, match length and Crawford game")
+                             "the player on roll, cube, score, match length and Crawford game; "
+                             "an XGID (XGID=...) gives all of these, and money play's Jacoby and beavers")
     parser.add_argument("--turn", choices=("white", "black"), default=None,
                         help="who is on roll in --position (default: the Match ID's, else white)")
     parser.add_argument("--record", metavar="FILE", type=Path,
@@ -190,8 +192,11 @@ def _new_session(args: argparse.Namespace, settings: RunSettings) -> _NewSession
         if args.turn is not None:
             raise UsageError("--turn says who is on roll in --position; give --position too")
         return _NewSession(SessionSetup(check_config(settings.config(given))), bool(given))
-    config = given
-    position_text, _, match_text = args.position.partition(":")
+    try:
+        position_text, match_text, money = parse_ids(args.position)
+    except ValueError as error:
+        raise UsageError(f"--position: {error}") from None
+    config = money | given  # an XGID's Jacoby and beavers, unless the settings say otherwise
     turn = Side.parse(args.turn) if args.turn else None
     key_turn = None
     if match_text:

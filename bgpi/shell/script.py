@@ -24,6 +24,7 @@ from bgpi.board.locations import BARS, POINTS, TRAYS, Location, describe
 from bgpi.board.profile import BUTTON_NAMES, Geometry
 from bgpi.exc import ScriptError, ScriptLineError
 from bgpi.rules.ids import MatchKey, decode_match_id, position_from_id
+from bgpi.rules.xgid import decode_xgid, gnubg_ids
 from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Settings
 from bgpi.shell.advisor import ENGINE_KEYS, engine_problems
@@ -38,7 +39,7 @@ KINDS: tuple[str, ...] = (
     "board", "config", "dice", "lift", "place", "move", "slot", "press", "hold", "wait", "show",
 )
 """The key that names each kind of line, in the spec's order."""
-_POSITION_KEYS = ("position_id", "turn", "match_id")
+_POSITION_KEYS = ("position_id", "turn", "match_id", "xgid")
 _SIDES = {side.label: side for side in Side}
 
 
@@ -484,6 +485,9 @@ class _Parser:
 
     @staticmethod
     def position(number: int, document: dict[str, Any]) -> BoardPosition:
+        xgid_text = document.get("xgid")
+        if xgid_text is not None:
+            return _Parser.xgid_position(number, xgid_text, len(document) > 2)
         faults = []
         position_id = document.get("position_id")
         if not isinstance(position_id, str):
@@ -500,6 +504,21 @@ class _Parser:
         if faults:
             raise ScriptLineError("; ".join(faults))
         return BoardPosition(position_id, side, match_id, line=number)
+
+    @staticmethod
+    def xgid_position(number: int, text: object, more: bool) -> BoardPosition:
+        """``{"board": "position", "xgid": "XGID=..."}``: the XGID's position, player on
+        turn and match (as a Match ID)."""
+        if more:
+            raise ScriptLineError("\"xgid\" gives the position, the turn and the match: leave out the other keys")
+        if not isinstance(text, str):
+            raise ScriptLineError(f"\"xgid\": expected an XGID (a string), got {_json(text)}")
+        try:
+            position_id, match_id = gnubg_ids(text)
+            turn = decode_xgid(text).turn
+        except ValueError as error:
+            raise ScriptLineError(f"\"xgid\": {error}") from None
+        return BoardPosition(position_id, turn, match_id, line=number)
 
     def check_switch(self, line: Slot) -> None:
         assert self.geometry is not None

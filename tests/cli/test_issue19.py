@@ -1,0 +1,40 @@
+"""Commands of issue 19: XGIDs taken by `bgpi run --position` and `bgpi hint` (item 9)."""
+
+from __future__ import annotations
+
+from bgpi.shell.journal import read_journal
+from tests.cli.test_hint import needs_gnubg, run
+from tests.cli.test_run import bgpi
+
+OPENING_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
+MATCH_XGID = "XGID=-b----E-C---eE---c-e----B-:1:-1:-1:00:1:2:0:5:10"
+
+
+def test_run_takes_an_xgid_as_the_practice_position_and_its_match(tmp_path):
+    state = tmp_path / "state"
+    done = bgpi("run", "--board", "sim", "--state", str(state), "--position", MATCH_XGID, "--json", stdin="q\n")
+    assert done.returncode == 0, done.stderr
+    session = read_journal(state).events[0]
+    assert session["turn"] == "black" and session["position_id"] == "4HPwATDgc/ABMA"
+    assert session["match_id"] == "UQmgABAAEAAA"  # the 2-cube black's, black 2 - white 1 of 5
+
+
+def test_run_takes_money_plays_jacoby_and_beavers_from_the_xgid(tmp_path):
+    state = tmp_path / "state"
+    xgid = OPENING_XGID.replace(":0:0:0:0:10", ":0:0:2:0:10").replace(":31:", ":00:")  # beavers, no Jacoby
+    done = bgpi("run", "--board", "sim", "--state", str(state), "--position", xgid, "--json", stdin="q\n")
+    assert done.returncode == 0, done.stderr
+    config = read_journal(state).events[0]["config"]
+    assert config["jacoby"] is False and config["beavers"] is True
+
+
+def test_a_bad_xgid_is_one_line():
+    done = bgpi("run", "--board", "sim", "--position", "XGID=-b----E:0")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--position" in done.stderr, done.stderr
+
+
+@needs_gnubg
+def test_hint_takes_an_xgid_with_its_dice(capsys):
+    code, out, err = run(capsys, "hint", OPENING_XGID)
+    assert code == 0, err
+    assert "Best plays for 31, white on roll" in out and "8/5 6/5" in out
