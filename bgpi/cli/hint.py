@@ -15,10 +15,11 @@ import argparse
 import json
 import sys
 
-from bgpi.cli.rules import parse_dice, parse_ids
+from bgpi.cli.rules import parse_dice
 from bgpi.engine import KINDS, Situation, Strength, open_engine
 from bgpi.exc import EngineError, UsageError
 from bgpi.rules.play import Dice
+from bgpi.rules.xgid import read_ids
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -47,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _hint(args: argparse.Namespace) -> int:
     try:
-        position_text, match_text, _money = parse_ids(args.ids)
+        position_text, match_text, _money = read_ids(args.ids)
         situation, rolled = Situation.from_ids(position_text, match_text)
         dice = parse_dice(args.dice) if args.dice else rolled
     except ValueError as error:

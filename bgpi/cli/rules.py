@@ -30,7 +30,6 @@ from bgpi.rules.notation import format_play
 from bgpi.rules.play import Dice
 from bgpi.rules.position import Position, Side
 from bgpi.rules.reference import legal_plays
-from bgpi.rules.xgid import PREFIX, decode_xgid, gnubg_ids
 from bgpi.shell.textboard import draw
 
 
@@ -73,20 +72,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 # -- plays -------------------------------------------------------------------------
-
-
-def parse_ids(text: str) -> tuple[str, str | None, dict[str, bool]]:
-    """A position as the commands take it, ``ID[:MATCHID]`` or an ``XGID=...``: the
-    Position ID, the Match ID (None without one) and, for an XGID of money play, the
-    Jacoby and beaver settings it holds (a Match ID cannot).  XgidError (a ValueError)
-    for an XGID that cannot be read."""
-    if text.startswith(PREFIX):
-        record = decode_xgid(text)
-        position_text, match_text = gnubg_ids(text)
-        money = {} if record.match_length else {"jacoby": record.jacoby, "beavers": record.beavers}
-        return position_text, match_text, money
-    position_text, _, match_text = text.partition(":")
-    return position_text, match_text or None, {}
 
 
 def parse_dice(values: object) -> Dice:

@@ -25,7 +25,6 @@ from pathlib import Path
 
 from bgpi.board.profile import Profile
 from bgpi.cli.config import SETTINGS_HELP, check_config, parse_config
-from bgpi.cli.rules import parse_ids
 from bgpi.cli.settings import RunSettings, load_settings
 from bgpi.engine import DEFAULT_LEVEL, KINDS, LEVELS
 from bgpi.exc import (
@@ -40,6 +39,7 @@ from bgpi.hardware.profile import load_profile
 from bgpi.link.board import PTY, board_kind
 from bgpi.rules.ids import decode_match_id
 from bgpi.rules.position import Side
+from bgpi.rules.xgid import read_ids
 from bgpi.shell import sdnotify
 from bgpi.shell.console import stdin_is_terminal
 from bgpi.shell.journal import default_state_dir, journal_path
@@ -193,7 +193,7 @@ def _new_session(args: argparse.Namespace, settings: RunSettings) -> _NewSession
             raise UsageError("--turn says who is on roll in --position; give --position too")
         return _NewSession(SessionSetup(check_config(settings.config(given))), bool(given))
     try:
-        position_text, match_text, money = parse_ids(args.position)
+        position_text, match_text, money = read_ids(args.position)
     except ValueError as error:
         raise UsageError(f"--position: {error}") from None
     config = money | given  # an XGID's Jacoby and beavers, unless the settings say otherwise

@@ -303,3 +303,17 @@ def gnubg_ids(text: str) -> tuple[str, str]:
         double_offered=record.cube_action is not CubeAction.NONE,
         dice=(max(record.dice), min(record.dice)), match_length=record.match_length, score=record.score)
     return position_id(record.position, record.turn), match_id(key)
+
+
+def read_ids(text: str) -> tuple[str, str | None, dict[str, bool]]:
+    """A position as the commands take it, ``ID[:MATCHID]`` or an ``XGID=...``: the
+    Position ID, the Match ID (None without one) and, for an XGID of money play, the
+    Jacoby and beaver settings it holds (a Match ID cannot).  XgidError (a ValueError)
+    for an XGID that cannot be read."""
+    if text.startswith(PREFIX):
+        record = decode_xgid(text)
+        position_text, match_text = gnubg_ids(text)
+        money = {} if record.match_length else {"jacoby": record.jacoby, "beavers": record.beavers}
+        return position_text, match_text, money
+    position_text, _, match_text = text.partition(":")
+    return position_text, match_text or None, {}

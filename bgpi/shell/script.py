@@ -24,9 +24,9 @@ from bgpi.board.locations import BARS, POINTS, TRAYS, Location, describe
 from bgpi.board.profile import BUTTON_NAMES, Geometry
 from bgpi.exc import ScriptError, ScriptLineError
 from bgpi.rules.ids import MatchKey, decode_match_id, position_from_id
-from bgpi.rules.xgid import decode_xgid, gnubg_ids
 from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Settings
+from bgpi.rules.xgid import decode_xgid, gnubg_ids
 from bgpi.shell.advisor import ENGINE_KEYS, engine_problems
 
 BOARDS: tuple[str, ...] = ("start", "empty", "position")
