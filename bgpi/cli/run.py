@@ -42,9 +42,10 @@ from bgpi.rules.position import Side
 from bgpi.rules.xgid import read_ids
 from bgpi.shell import sdnotify
 from bgpi.shell.console import stdin_is_terminal
-from bgpi.shell.journal import default_state_dir, journal_path
+from bgpi.shell.journal import default_state_dir, journal_path, read_journal
 from bgpi.shell.script import BoardPosition
 from bgpi.shell.service import BoardService, ServiceSettings, SessionSetup
+from bgpi.table.tracker import Sensing
 from bgpi.web.page import BoardPage, add_page_options, page_settings
 
 
@@ -137,7 +138,7 @@ def _service_settings(args: argparse.Namespace) -> tuple[ServiceSettings, BoardP
     state = args.state or default_state_dir()
     profile = _profile(args.profile or file.profile, file.brightness)
     new = _new_session(args, file)
-    _check_state(state, args, new)
+    _check_state(state, args, new, profile)
     try:
         shown = page_settings(args, file.page)
     except PageSettingsError as error:
@@ -157,17 +158,41 @@ def _profile(path: str | None, brightness: float | None) -> Profile:
     return dataclasses.replace(profile, leds=dataclasses.replace(profile.leds, brightness=brightness))
 
 
-def _check_state(state: Path, args: argparse.Namespace, new: _NewSession) -> None:
-    """A new session's arguments are refused where a session is in progress, unless --new."""
+def _check_state(state: Path, args: argparse.Namespace, new: _NewSession, profile: Profile) -> None:
+    """A new session's arguments are refused where a session with other settings is in
+    progress, unless --new; the same settings resume it."""
     if state.exists() and not state.is_dir():
         raise UsageError(f"the state directory {state} is not a directory")
     journal_exists = journal_path(state).exists()
-    if journal_exists and not args.new and (new.asked or args.turn or args.config is not None):
-        raise UsageError(f"a session is in progress in {state}: run without --match, --config, "
-                         "--position and --turn to resume it, or add --new to start a new one "
-                         "(the old journal is kept)")
+    asked = new.asked or args.turn or args.config is not None
+    if journal_exists and not args.new and asked:
+        differ = _differences(state, new.setup, profile)
+        if differ:
+            raise UsageError(f"a session with other settings ({', '.join(differ)}) is in progress in {state}: "
+                             "run with its settings, or without --match, --config, --position, --turn and "
+                             "--opponent, to resume it, or add --new to start a new one (the old journal is kept)")
     if args.new and journal_exists and not os.access(state, os.W_OK):
         raise UsageError(f"cannot set the journal in {state} aside: permission denied")
+
+
+def _differences(state: Path, setup: SessionSetup, profile: Profile) -> list[str]:
+    """What the session `setup` describes differently from the session in progress in
+    `state` (its last `session` event): the settings' names, "position"; empty when the
+    same session would begin (then it is resumed)."""
+    try:
+        events = read_journal(state).events
+    except (OSError, ValueError):
+        return ["unreadable journal"]
+    sessions = [event for event in events if event.get("event") == "session"]
+    if not sessions:
+        return ["no session"]
+    now = sessions[-1]
+    _, (wanted,) = setup.table(Sensing(profile.geometry))
+    config, before = wanted.get("config", {}), now.get("config", {})
+    differ = sorted(key for key in config.keys() | before.keys() if config.get(key) != before.get(key))
+    if any(wanted.get(key) != now.get(key) for key in ("position_id", "turn", "match_id")):
+        differ.append("position")
+    return differ
 
 
 def _interactive(terminal: bool) -> bool:

@@ -38,3 +38,24 @@ def test_hint_takes_an_xgid_with_its_dice(capsys):
     code, out, err = run(capsys, "hint", OPENING_XGID)
     assert code == 0, err
     assert "Best plays for 31, white on roll" in out and "8/5 6/5" in out
+
+
+def test_the_same_settings_again_resume_the_session_in_progress(tmp_path):
+    state = tmp_path / "state"
+    first = bgpi("run", "--board", "sim", "--state", str(state), "--match", "5", "--opponent", "gnubg",
+                 "--json", stdin="q\n")
+    assert first.returncode == 0, first.stderr
+    again = bgpi("run", "--board", "sim", "--state", str(state), "--match", "5", "--opponent", "gnubg",
+                 "--json", stdin="q\n")
+    assert again.returncode == 0, again.stderr
+    events = read_journal(state).events
+    assert [event["event"] for event in events].count("session") == 1
+    assert events[-1]["event"] == "resumed"
+
+
+def test_other_settings_are_named_and_the_advice_names_opponent(tmp_path):
+    state = tmp_path / "state"
+    assert bgpi("run", "--board", "sim", "--state", str(state), "--match", "5", stdin="q\n").returncode == 0
+    done = bgpi("run", "--board", "sim", "--state", str(state), "--match", "7", "--opponent", "gnubg")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "other settings (match, opponent)" in done.stderr and "--opponent" in done.stderr, done.stderr
