@@ -25,8 +25,9 @@ def _name(player: str | None) -> str:
     return player.capitalize() if player else "The board"
 
 
-def _dice(dice: list[int]) -> str:
-    return f"{dice[0]}{dice[1]}"
+def roll_text(dice: list[int] | tuple[int, int]) -> str:
+    """A roll as players and gnubg write it: the higher die first, "61"."""
+    return f"{max(dice)}{min(dice)}"
 
 
 def point_name(player: str | None, location: Location) -> str:
@@ -64,7 +65,7 @@ def _opening(event: Line, player: str | None) -> str:
     starts = event["starts"]
     dice = (event["white"], event["black"]) if starts == "white" else (event["black"], event["white"])
     return (f"Opening roll: white {event['white']}, black {event['black']}: "
-            f"{_name(starts)} starts with {dice[0]}{dice[1]}")
+            f"{_name(starts)} starts with {roll_text(dice)}")
 
 
 def _step(event: Line, player: str | None) -> str:
@@ -146,7 +147,7 @@ _SENTENCES: dict[str, Callable[[Line, str | None], str]] = {
     ev.Start.kind: lambda event, _: "The game starts: press a turn button for the opening roll",
     ev.Tie.kind: _tie,
     ev.Opening.kind: _opening,
-    ev.Roll.kind: lambda event, player: f"{_name(player)} rolls {_dice(event['dice'])}",
+    ev.Roll.kind: lambda event, player: f"{_name(player)} rolls {roll_text(event['dice'])}",
     ev.Step.kind: _step,
     ev.Undo.kind: _undo,
     ev.Rejected.kind: _rejected,
@@ -181,7 +182,7 @@ def tell(event: Mapping[str, Any]) -> str:
     kind = event.get("event")
     if kind == "state":
         turn = f", {event['turn']} on turn" if event.get("turn") else ""
-        dice = f", dice {_dice(event['dice'])}" if event.get("dice") else ""
+        dice = f", dice {roll_text(event['dice'])}" if event.get("dice") else ""
         score = event["score"]
         return (f"State: {event['phase']}{turn}{dice}; score white {score['white']}, "
                 f"black {score['black']}; Position ID {event['position_id']}, "
