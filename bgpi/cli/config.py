@@ -19,7 +19,8 @@ session settings (--config, a JSON object; the same keys as a board script's con
   "opponent": "gnubg[:LEVEL]"  the computer plays black (LEVEL: 0, 1, 2 plies or a gnubg level
                        name, beginner .. worldclass; default expert); --opponent says the same
   "engine": KIND       the engine for hints and the opponent: auto (default), gnubg, module, none
-  "hint_level": LEVEL  how hard the hint button's engine thinks (default expert: 0-ply)
+  "hint_level": LEVEL  how hard the hint button's engine thinks (default worldclass:
+                       gnubg's 2-ply, as gnubg's own hints; expert, 0-ply, is quicker)
   "coach": E           after each play (not the computer's) that loses more than E equity
                        (such as 0.04) against gnubg's best, the board shows the better play
 """

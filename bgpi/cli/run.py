@@ -26,7 +26,7 @@ from pathlib import Path
 from bgpi.board.profile import Profile
 from bgpi.cli.config import SETTINGS_HELP, check_config, parse_config
 from bgpi.cli.settings import RunSettings, load_settings
-from bgpi.engine import DEFAULT_LEVEL, KINDS, LEVELS
+from bgpi.engine import DEFAULT_HINT_LEVEL, DEFAULT_LEVEL, KINDS, LEVELS
 from bgpi.exc import (
     PageSettingsError,
     ProfileError,
@@ -86,7 +86,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, help="seed of the simulated dice (default: the OS's random source)")
     parser.add_argument("--opponent", metavar="gnubg[:LEVEL]",
                         help="a new session against the computer, which plays black: GNU Backgammon at "
-                             f"LEVEL (0, 1, 2 plies, or {', '.join(LEVELS)}; default {DEFAULT_LEVEL})")
+                             f"LEVEL (0, 1, 2 plies, or {', '.join(LEVELS)}; default {DEFAULT_LEVEL}); "
+                             f"hints think at {DEFAULT_HINT_LEVEL} (2-ply) unless the hint_level setting says so")
     parser.add_argument("--engine", choices=KINDS,
                         help="a new session's GNU Backgammon for hints and the opponent (default: auto)")
     add_page_options(parser)

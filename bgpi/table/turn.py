@@ -172,9 +172,9 @@ class FollowingTurn:
         if forward is None and backward is None:
             backward = steps_between(tree, tree.root, before)
             forward = steps_between(tree, tree.root, after)
-        for chain in _chains(backward or []):
+        for chain in chains(backward or []):
             self.emit(ev.Undo(side, location_of(side, chain[-1].destination), location_of(side, chain[0].source)))
-        for chain in _chains(forward or []):
+        for chain in chains(forward or []):
             self.emit(ev.Step(side, location_of(side, chain[0].source), location_of(side, chain[-1].destination),
                               any(step.hit for step in chain)))
 
@@ -411,7 +411,7 @@ def steps_to(tree: PlayTree, node: PartialPlay) -> list[Step]:
     return steps_between(tree, tree.root, node) or []
 
 
-def _chains(steps: list[Step]) -> list[list[Step]]:
+def chains(steps: list[Step]) -> list[list[Step]]:
     """Steps grouped by checker: a step that starts where the last one ended continues it."""
     chains: list[list[Step]] = []
     for step in steps:

@@ -27,7 +27,7 @@ from bgpi.table import events as ev
 from bgpi.table.lights import Lighting, Prompt
 from bgpi.table.phases import CubeWord, Phase
 from bgpi.table.state import Board, Moving, TableState
-from bgpi.table.turn import on_the_way, steps_between
+from bgpi.table.turn import chains, on_the_way, steps_between
 
 Roles = dict[Location, str]
 
@@ -139,9 +139,15 @@ class TableView:
         steps = steps_between(moving.tree, moving.node, moving.hinted)
         if not steps:
             return {}, set()
+        # The whole play still to make: each checker's point blinks, where it ends up stays
+        # steady; the player follows it a step at a time, and what is done goes dark.
         side = self.state.current_turn()
-        source, destination = location_of(side, steps[0].source), location_of(side, steps[0].destination)
-        return {source: "hint", destination: "hint"}, {source}
+        roles, sources = {}, set()
+        for chain in chains(steps):
+            source = location_of(side, chain[0].source)
+            roles[source] = roles[location_of(side, chain[-1].destination)] = "hint"
+            sources.add(source)
+        return roles, sources
 
     def _dice_shown(self) -> tuple[int, int] | None:
         """The roll on the dice LEDs; when only one of two different dice can be played,

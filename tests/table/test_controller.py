@@ -134,3 +134,31 @@ def test_the_computers_retry_after_a_failed_engine_is_a_deadline():
     assert table.handle(Tick(deadline - 0.01)) == [] and table.wants_advice is None
     table.handle(Tick(deadline))
     assert table.wants_advice == request  # asked again
+
+
+def test_the_hint_lights_the_whole_play_and_follows_the_player():
+    # Issue 19, item 7: 31 hinted as 8/5 6/5 lights 8 and 6 (blinking) and 5; after 8/5
+    # only 6 and 5 are left lit.
+    sensing = Sensing(Geometry())
+    table, _ = started(sensing, 3, 1)
+    table.handle(Press("hint"))
+    request = table.wants_advice
+    after = result(Position.start(), W, [(8, 5), (6, 5)])
+    table.handle(Advised(request, {"move": "8/5 6/5", "position_id": position_id(after, W), "equity": 0.2}))
+    lit = table.lighting()
+    assert lit.roles == {8: "hint", 6: "hint", 5: "hint"} and lit.hint_from == {8, 6}
+    table.handle(Sensed(sensing.of(result(Position.start(), W, [(8, 5)]))))
+    lit = table.lighting()
+    assert lit.roles == {6: "hint", 5: "hint"} and lit.hint_from == {6}
+
+
+def test_a_hinted_run_lights_where_the_checker_ends_up():
+    # 62 hinted as 24/16: 24 blinks and 16 is lit, not the 22 on the way.
+    sensing = Sensing(Geometry())
+    table, _ = started(sensing, 6, 2)
+    table.handle(Press("hint"))
+    after = result(Position.start(), W, [(24, 18), (18, 16)])
+    table.handle(Advised(table.wants_advice, {"move": "24/16", "position_id": position_id(after, W),
+                                              "equity": 0.0}))
+    lit = table.lighting()
+    assert lit.roles == {24: "hint", 16: "hint"} and lit.hint_from == {24}
