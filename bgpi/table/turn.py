@@ -202,7 +202,10 @@ class FollowingTurn:
             if reading.settled and tree.is_complete(reading.node):
                 complete.setdefault(reading.node.position, reading.node)
         plays = list(complete.values())
-        in_hand = _hidden_or_in_hand(self.board.sensing, seen, plays, readings) if len(plays) == 1 else None
+        in_hand = None
+        if len(plays) == 1 and plays[0] != moving.hinted:
+            # (The hinted play, lit checker by checker, is the one the mover was following.)
+            in_hand = _hidden_or_in_hand(self.board.sensing, seen, plays, readings)
         if len(complete) == 1 and in_hand is None:
             self.commit(next(iter(complete.values())))
             return

@@ -139,15 +139,13 @@ class TableView:
         steps = steps_between(moving.tree, moving.node, moving.hinted)
         if not steps:
             return {}, set()
-        # The whole play still to make: each checker's point blinks, where it ends up stays
-        # steady; the player follows it a step at a time, and what is done goes dark.
+        # The play a checker at a time: the next checker's point blinks and where the play
+        # takes it stays steady (24 and 16 for 24/16, not the 22 on the way), so which goes
+        # where is never in doubt; once it stands there, the next checker's move is lit.
         side = self.state.current_turn()
-        roles, sources = {}, set()
-        for chain in chains(steps):
-            source = location_of(side, chain[0].source)
-            roles[source] = roles[location_of(side, chain[-1].destination)] = "hint"
-            sources.add(source)
-        return roles, sources
+        chain = chains(steps)[0]
+        source, destination = location_of(side, chain[0].source), location_of(side, chain[-1].destination)
+        return {source: "hint", destination: "hint"}, {source}
 
     def _dice_shown(self) -> tuple[int, int] | None:
         """The roll on the dice LEDs; when only one of two different dice can be played,
