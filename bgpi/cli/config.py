@@ -16,8 +16,11 @@ session settings (--config, a JSON object; the same keys as a board script's con
   "auto_doubles": N    money play: each tie on the opening roll doubles the cube, at most N
                        times a game (default 0: off)
   "lenient": true      the opponent may accept an illegal play as made (default false)
-  "opponent": "gnubg[:LEVEL]"  the computer plays black (LEVEL: 0, 1, 2 plies or a gnubg level
+  "opponent": "gnubg[:LEVEL]"  the computer plays (black unless opponent_side; LEVEL: 0, 1, 2 plies or a gnubg level
                        name, beginner .. worldclass; default expert); --opponent says the same
+  "opponent_side": SIDE  the side the computer plays: white, black (default), or both
+                       (computer against computer: you move the checkers as lit);
+                       --opponent-side says the same
   "engine": KIND       the engine for hints and the opponent: auto (default), gnubg, module, none
   "hint_level": LEVEL  how hard the hint button's engine thinks (default worldclass:
                        gnubg's 2-ply, as gnubg's own hints; expert, 0-ply, is quicker)

@@ -85,9 +85,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="on the simulator at a terminal: print the table log as JSON, not in words")
     parser.add_argument("--seed", type=int, help="seed of the simulated dice (default: the OS's random source)")
     parser.add_argument("--opponent", metavar="gnubg[:LEVEL]",
-                        help="a new session against the computer, which plays black: GNU Backgammon at "
+                        help="a new session against the computer, which plays black (--opponent-side): GNU Backgammon at "
                              f"LEVEL (0, 1, 2 plies, or {', '.join(LEVELS)}; default {DEFAULT_LEVEL}); "
                              f"hints think at {DEFAULT_HINT_LEVEL} (2-ply) unless the hint_level setting says so")
+    parser.add_argument("--opponent-side", dest="opponent_side", choices=("white", "black", "both"),
+                        help="the side the computer plays with --opponent (default black); both: computer "
+                             "against computer, a demonstration in which you move the checkers as lit")
     parser.add_argument("--engine", choices=KINDS,
                         help="a new session's GNU Backgammon for hints and the opponent (default: auto)")
     add_page_options(parser)
@@ -213,7 +216,10 @@ def _new_session(args: argparse.Namespace, settings: RunSettings) -> _NewSession
     """The new session the arguments (over the settings file) describe; UsageError for any
     fault in them.  `asked` is only what the command line asks."""
     given = parse_config(args.config, args.match)
-    given |= {key: getattr(args, key) for key in ("opponent", "engine") if getattr(args, key) is not None}
+    given |= {key: getattr(args, key) for key in ("opponent", "opponent_side", "engine")
+              if getattr(args, key) is not None}
+    if "opponent_side" in given and not (given.get("opponent") or settings.config({}).get("opponent")):
+        raise UsageError("--opponent-side says which side the computer plays: give --opponent gnubg too")
     if args.position is None:
         if args.turn is not None:
             raise UsageError("--turn says who is on roll in --position; give --position too")

@@ -28,10 +28,11 @@ from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Settings
 from bgpi.rules.xgid import decode_xgid, gnubg_ids
 from bgpi.shell.advisor import ENGINE_KEYS, engine_problems
+from bgpi.table.state import OPPONENT_SIDES
 
 BOARDS: tuple[str, ...] = ("start", "empty", "position")
 """What a ``board`` line may say."""
-CONFIG_KEYS: tuple[str, ...] = (*Settings.KEYS, "lenient", *ENGINE_KEYS)
+CONFIG_KEYS: tuple[str, ...] = (*Settings.KEYS, "lenient", "opponent_side", *ENGINE_KEYS)
 """The keys of a ``config`` line: the session settings, ``lenient`` for the table, and the
 engine's (`bgpi.shell.advisor`): ``engine``, ``opponent``, ``hint_level``."""
 SHOWS: tuple[str, ...] = ("lights", "state")
@@ -164,6 +165,9 @@ def _config_problems(settings: Mapping[str, Any]) -> list[str]:
                 rules.append(str(error))
     if not isinstance(settings.get("lenient", False), bool):
         problems.append(f"lenient: expected true or false, not {_json(settings['lenient'])}")
+    if settings.get("opponent_side", "black") not in OPPONENT_SIDES:
+        problems.append(f"opponent_side: expected one of {_choices(tuple(OPPONENT_SIDES))}, "
+                        f"not {_json(settings['opponent_side'])}")
     problems += engine_problems(settings)
     if not rules:
         try:

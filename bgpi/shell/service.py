@@ -226,7 +226,7 @@ class BoardService:
         """The advisor `table`'s session asks for (`open_advisor`); ServiceError if its
         computer opponent finds no engine.  The advisor in use stays open either way."""
         advisor = open_advisor(table.config, self._advisor)
-        if table.computer is not None and not advisor.engine.available:
+        if table.computers and not advisor.engine.available:
             self._drop(advisor)
             raise ServiceError(f"the computer opponent needs an engine: {advisor.engine.backend.reason}")
         return advisor

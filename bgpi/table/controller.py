@@ -229,7 +229,7 @@ class Table:
             return
         side = Side.parse(owner)
         phase = self.state.phase
-        if side is self.state.setup.computer and phase in (Phase.ROLL, Phase.DOUBLED, Phase.MOVE, Phase.CHOOSE):
+        if side in self.state.setup.computers and phase in (Phase.ROLL, Phase.DOUBLED, Phase.MOVE, Phase.CHOOSE):
             return  # the computer's buttons are the engine's
         if kind == "cube" and long and phase in OPENS_FROM:
             self.resigning.open(side)
@@ -397,8 +397,9 @@ class Table:
         return self.state.setup.config
 
     @property
-    def computer(self) -> Side | None:
-        return self.state.setup.computer
+    def computers(self) -> frozenset[Side]:
+        """The sides the engine plays."""
+        return self.state.setup.computers
 
     @property
     def wants_roll(self) -> RollFor | None:

@@ -38,6 +38,11 @@ from bgpi.table.phases import Phase, RollFor
 from bgpi.table.requests import AdviceRequest, Purpose, Question
 from bgpi.table.tracker import Counts, Reading, Sensing, Tracker
 
+OPPONENT_SIDES: dict[str, frozenset[Side]] = {
+    "white": frozenset({Side.WHITE}), "black": frozenset({Side.BLACK}), "both": frozenset(Side)}
+"""The `opponent_side` setting: the side(s) the computer plays; both is computer against
+computer, a demonstration in which the human moves the checkers as lit."""
+
 _ENDS_HINT = (ev.Start, ev.Opening, ev.Roll, ev.Play, ev.Double, ev.Take, ev.Drop, ev.Beaver, ev.GameOver)
 """Events after which a hint (or the computer's play) no longer applies."""
 
@@ -63,7 +68,7 @@ class Setup:
     settings: Settings
     session: Session  # the score and Crawford game it starts from
     lenient: bool = False  # an illegal play may be accepted as made by the opponent
-    computer: Side | None = None  # the side an engine plays, if any
+    computers: frozenset[Side] = frozenset()  # the sides an engine plays (both: a demonstration)
     coach: float | None = None  # the equity a play may lose before the better one is shown
     start_position: Position = field(default_factory=Position.start)
     practice_turn: Side | None = None  # a practice position's player on roll
@@ -75,7 +80,8 @@ class Setup:
         out before the rules read theirs), and its practice position and match."""
         config = dict(event.config)
         lenient = bool(config.pop("lenient", False))
-        computer = Side.BLACK if config.pop("opponent", None) else None
+        sides = OPPONENT_SIDES[config.pop("opponent_side", "black")]
+        computers = sides if config.pop("opponent", None) else frozenset()
         coach = config.pop("coach", None)
         settings = Settings.from_config(config)
         session = Session(settings)
@@ -87,7 +93,7 @@ class Setup:
                 key = decode_match_id(event.match_id)
                 settings = Settings.from_config(config | {"match": key.match_length})
                 session = Session(settings, Score(*key.score), crawford=key.crawford)
-        return cls(dict(event.config), settings, session, lenient, computer, coach, start, turn, key)
+        return cls(dict(event.config), settings, session, lenient, computers, coach, start, turn, key)
 
 
 @dataclass
@@ -216,7 +222,7 @@ class TableState:
     def coach_request(self) -> AdviceRequest | None:
         """The coach's question about the play being committed (None when not coaching
         this player): the roll's best play and what the play made loses against it."""
-        if self.setup.coach is None or self.turn is self.setup.computer:
+        if self.setup.coach is None or self.turn in self.setup.computers:
             return None
         return self.advice_request(Question.PLAYS, Purpose.COACH)
 

@@ -59,3 +59,19 @@ def test_other_settings_are_named_and_the_advice_names_opponent(tmp_path):
     done = bgpi("run", "--board", "sim", "--state", str(state), "--match", "7", "--opponent", "gnubg")
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert "other settings (match, opponent)" in done.stderr and "--opponent" in done.stderr, done.stderr
+
+
+def test_the_computers_side_is_checked(tmp_path):
+    alone = bgpi("run", "--board", "sim", "--state", str(tmp_path / "a"), "--opponent-side", "white")
+    assert alone.returncode == 2 and "--opponent gnubg" in alone.stderr, alone.stderr
+    wrong = bgpi("run", "--board", "sim", "--state", str(tmp_path / "b"), "--opponent", "gnubg",
+                 "--config", '{"opponent_side": "left"}')
+    assert wrong.returncode == 2 and "opponent_side" in wrong.stderr and wrong.stderr.count("\n") == 1, wrong.stderr
+
+
+def test_the_computer_may_play_white(tmp_path):
+    state = tmp_path / "state"
+    done = bgpi("run", "--board", "sim", "--state", str(state), "--opponent", "gnubg", "--opponent-side", "white",
+                "--json", stdin="q\n")
+    assert done.returncode == 0, done.stderr
+    assert read_journal(state).events[0]["config"] == {"opponent": "gnubg", "opponent_side": "white"}
