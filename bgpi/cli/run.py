@@ -85,7 +85,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="on the simulator at a terminal: print the table log as JSON, not in words")
     parser.add_argument("--seed", type=int, help="seed of the simulated dice (default: the OS's random source)")
     parser.add_argument("--opponent", metavar="gnubg[:LEVEL]",
-                        help="a new session against the computer, which plays black (--opponent-side): GNU Backgammon at "
+                        help="a new session against the computer, which plays black (--opponent-side): "
+                             "GNU Backgammon at "
                              f"LEVEL (0, 1, 2 plies, or {', '.join(LEVELS)}; default {DEFAULT_LEVEL}); "
                              f"hints think at {DEFAULT_HINT_LEVEL} (2-ply) unless the hint_level setting says so")
     parser.add_argument("--opponent-side", dest="opponent_side", choices=("white", "black", "both"),
