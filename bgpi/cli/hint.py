@@ -19,6 +19,7 @@ from bgpi.cli.rules import parse_dice
 from bgpi.engine import KINDS, Situation, Strength, open_engine
 from bgpi.exc import EngineError, UsageError
 from bgpi.rules.play import Dice
+from bgpi.rules.session import Score, Session, Settings
 from bgpi.rules.xgid import read_ids
 
 
@@ -77,6 +78,10 @@ def _no_cube_decision(situation: Situation) -> str | None:
         return "no doubling in the Crawford game"
     if situation.cube_owner is situation.mover.opponent:
         return f"the cube is {situation.cube_owner.label}'s"
+    if situation.match_length:
+        needs = Session(Settings.match(situation.match_length), Score(*situation.score)).needs(situation.mover)
+        if situation.cube_value >= needs:  # as the board says it (`Game.why_not_double`)
+            return f"the cube is dead: {situation.mover.label} needs only {needs}"
     return None
 
 

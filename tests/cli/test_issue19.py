@@ -75,3 +75,10 @@ def test_the_computer_may_play_white(tmp_path):
                 "--json", stdin="q\n")
     assert done.returncode == 0, done.stderr
     assert read_journal(state).events[0]["config"] == {"opponent": "gnubg", "opponent_side": "white"}
+
+
+def test_hint_says_when_the_cube_is_dead(capsys):
+    # Issue 19, item 8: black needs 6 points and the cube is already at 8.
+    code, out, err = run(capsys, "hint", "jO1AZgHvNgAAAA:UwngABAACAAA")
+    assert code == 2 and out == ""
+    assert "no cube decision: the cube is dead: black needs only 6" in err
