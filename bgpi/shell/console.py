@@ -150,7 +150,8 @@ class Console:
     def draw(self, table) -> None:
         """The board as its switches read it, its lights, and the status line."""
         lighting = table.lighting()
-        print("\n".join(draw(as_read(table), marks(lighting))), file=self.out)
+        game = table.node.position if table.node is not None else table.position
+        print("\n".join(draw(as_read(table), marks(lighting), game)), file=self.out)
         print(legend(), file=self.out)
         asked = ask(lights_event(lighting))
         if asked:

@@ -169,7 +169,9 @@ def test_the_console_draws_a_lifted_checker_off_its_point(tmp_path):
     done = bgpi("run", "--board", "sim", "--state", str(tmp_path / "state"), "--seed", "1", stdin="p wt\nl 24\nq\n")
     assert done.returncode == 0, done.stderr
     boards = [line for line in done.stdout.splitlines() if line.startswith("white (o): pips")]
-    assert "pips 167" in boards[0] and "pips 143" in boards[-1]  # the lifted checker counts no pips
+    # Issue 19, item 19: the status line counts the game's checkers, and says one is lifted.
+    assert boards[0] == "white (o): pips 167, on the bar 0, borne off 0"
+    assert boards[-1] == "white (o): pips 167, on the bar 0, borne off 0, 1 not on the board"
 
 
 def test_the_json_flag_keeps_the_table_log(tmp_path):
