@@ -37,8 +37,24 @@ def point_name(player: str | None, location: Location) -> str:
     return str(location if player == "white" else 25 - location)
 
 
-def _places(places: dict[str, int]) -> str:
-    return ", ".join(f"{count} on {place}" if count > 1 else place for place, count in places.items())
+def _and(items: list[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    return " and ".join(item for item in [", ".join(items[:-1]), items[-1]] if item) if items else ""
+
+
+def _checkers(places: Mapping[str, int], on: str) -> str:
+    """How many checkers where, in words: "4 checkers on point 2", "2 checkers on point 12
+    and a checker each on points 1 and 13" (`on`: the preposition, "on" or "from")."""
+    named = {place: f"point {place}" if str(place).isdigit() else str(place) for place in places}
+    parts = [f"{count} checkers {on} {named[place]}" for place, count in places.items() if count > 1]
+    singles = [place for place, count in places.items() if count == 1]
+    if len(singles) == 1:
+        parts.append(f"a checker {on} {named[singles[0]]}")
+    elif singles and all(str(place).isdigit() for place in singles):
+        parts.append(f"a checker each {on} points {_and([str(place) for place in singles])}")
+    elif singles:
+        parts.append(f"a checker each {on} {_and([named[place] for place in singles])}")
+    return _and(parts)
 
 
 def say(event: Mapping[str, Any]) -> str | None:
@@ -124,9 +140,9 @@ def _match_over(event: Line, player: str | None) -> str:
 def _mismatch(event: Line, player: str | None) -> str:
     parts = []
     if event.get("missing"):
-        parts.append(f"put back a checker on {_places(event['missing'])}")
+        parts.append(f"put back {_checkers(event['missing'], 'on')}")
     if event.get("extra"):
-        parts.append(f"take away the checker on {_places(event['extra'])}")
+        parts.append(f"take away {_checkers(event['extra'], 'from')}")
     return f"The board does not show the game: {'; '.join(parts) or 'check it'}. Play pauses"
 
 
