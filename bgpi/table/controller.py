@@ -270,6 +270,9 @@ class Table:
         elif side is not state.turn:
             if state.current_roll().lenient_offer and kind == "turn":
                 self.follower.accept_as_made()
+            elif kind == "turn":
+                turn = state.current_turn().label
+                self._emit(ev.Rejected(side, f"it is {turn}'s turn: {turn} commits the play with {turn}.turn"))
         elif state.phase == Phase.CHOOSE:
             if kind == "cube":
                 self.follower.choose_next()

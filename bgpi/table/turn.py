@@ -289,8 +289,7 @@ class FollowingTurn:
             return "this play cannot be completed legally", []
         side = self.state.current_turn()
         movable = in_order({location_of(side, step.source) for step, _ in tree.steps(node)})
-        dice = " and ".join(str(d) for d in node.dice_left)
-        return f"the play is not finished: {dice} still to play", movable
+        return f"the play is not finished: {_still_to_play(tree, node)} still to play", movable
 
     def commit(self, node: PartialPlay) -> None:
         """Commit the play that ends at `node` (steps the switches could not see first)."""
@@ -355,6 +354,23 @@ def _hidden_or_in_hand(sensing: Sensing, seen: Counts | None, complete: list[Par
             if any(checkers_on(node.position, point) > checkers_on(reading.node.position, point) for point in full):
                 return reading.in_hand
     return None
+
+
+_HOW_MANY = {1: "one", 2: "two", 3: "three"}
+
+
+def _still_to_play(tree: PlayTree, node: PartialPlay) -> str:
+    """The dice a legal play still uses from `node`: "5", "6 and 5", "6 or 5" (either,
+    not both, can be played), "two 6s" (where only some of a double's four can be played)."""
+    used = len(tree.dice.steps) - len(node.dice_left)
+    remaining = tree.most_dice - used
+    if tree.dice.is_double:
+        die = tree.dice.first
+        return f"one {die}" if remaining == 1 else f"{_HOW_MANY.get(remaining, remaining)} {die}s"
+    if remaining >= len(node.dice_left):
+        return " and ".join(str(die) for die in sorted(node.dice_left, reverse=True))
+    playable = sorted({step.die for step, child in tree.steps(node) if tree.is_acceptable(child)}, reverse=True)
+    return " or ".join(str(die) for die in playable)
 
 
 def _likeliest(moving: Moving, good: list[Reading]) -> Reading | None:
