@@ -47,7 +47,8 @@ def test_the_other_player_cannot_choose():
     table, _ = started(sensing, 4, 2)
     table.handle(Sensed(sensing.of(result(Position.start(), W, [(8, 6), (8, 4)]))))
     table.handle(Press("white.turn"))
-    assert table.handle(Press("black.turn")) == [] and table.phase == "choose"
+    (refused,) = table.handle(Press("black.turn"))  # said (issue 19, item 21), and nothing changes
+    assert refused["event"] == "rejected" and "white's turn" in refused["reason"] and table.phase == "choose"
 
 
 def test_a_journal_of_events_resumes_the_same_table():
