@@ -48,10 +48,11 @@ def parse_config(text: str | None, match: int | None = None) -> dict:
     return check_config(config)
 
 
-def check_config(config: dict) -> dict:
-    """`config` if it is a valid config object; else UsageError naming every fault."""
+def check_config(config: dict, source: str = "--config") -> dict:
+    """`config` if it is a valid config object; else UsageError naming every fault and
+    where `config` came from (`source`: "--config", "settings FILE [session]")."""
     try:
         Config(config)
     except ValueError as error:
-        raise UsageError(f"--config: {error}") from None
+        raise UsageError(f"{source}: {error}") from None
     return config

@@ -216,6 +216,8 @@ def _stdin_is_null() -> bool:
 def _new_session(args: argparse.Namespace, settings: RunSettings) -> _NewSession:
     """The new session the arguments (over the settings file) describe; UsageError for any
     fault in them.  `asked` is only what the command line asks."""
+    if args.settings:  # the file's own session settings, named by their place when wrong
+        check_config(settings.config({}), f"settings {args.settings} [session]/[money]")
     given = parse_config(args.config, args.match)
     given |= {key: getattr(args, key) for key in ("opponent", "opponent_side", "engine")
               if getattr(args, key) is not None}

@@ -82,3 +82,12 @@ def test_hint_says_when_the_cube_is_dead(capsys):
     code, out, err = run(capsys, "hint", "jO1AZgHvNgAAAA:UwngABAACAAA")
     assert code == 2 and out == ""
     assert "no cube decision: the cube is dead: black needs only 6" in err
+
+
+def test_a_wrong_setting_in_the_settings_file_is_named_with_its_place(tmp_path):
+    settings = tmp_path / "bgpi.toml"
+    settings.write_text('[session]\nmatch = "5"\n')
+    done = bgpi("run", "--settings", str(settings), "--board", "sim", "--state", str(tmp_path / "state"))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert f"settings {settings} [session]" in done.stderr and "match:" in done.stderr
+    assert "--config" not in done.stderr
