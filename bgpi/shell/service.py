@@ -258,7 +258,8 @@ class BoardService:
             self._page = None
             self._say(f"{board} is running without its page: {error.strerror or error} (--port N for another port)")
             return
-        self._say(f"{board} is running; its page: {url}")
+        note = f" ({self._page.note})" if self._page.note else ""
+        self._say(f"{board} is running; its page: {url}{note}")
 
     # -- running ----------------------------------------------------------------------
 

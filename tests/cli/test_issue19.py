@@ -91,3 +91,34 @@ def test_a_wrong_setting_in_the_settings_file_is_named_with_its_place(tmp_path):
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert f"settings {settings} [session]" in done.stderr and "match:" in done.stderr
     assert "--config" not in done.stderr
+
+
+def run_with_page(tmp_path, *argv: str):
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "BGPI_STATE": "/nonexistent/never-used"}
+    return subprocess.run([sys.executable, "-m", "bgpi", "run", "--board", "sim", "--state", str(tmp_path / "state"),
+                           "--json", *argv], input="q\n", capture_output=True, text=True, timeout=60, env=env)
+
+
+def test_a_busy_port_takes_the_next_free_one_and_says_which(tmp_path):
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run_with_page(tmp_path, "--port", str(port))
+    assert done.returncode == 0, done.stderr
+    assert f"port {port} is in use, so the page is on port " in done.stderr, done.stderr
+    assert f"http://127.0.0.1:{port}/" not in done.stderr
+
+
+def test_listening_everywhere_prints_the_machines_own_addresses(tmp_path):
+    from bgpi.web.page import own_addresses
+    done = run_with_page(tmp_path, "--port", "0", "--listen", "0.0.0.0")
+    assert done.returncode == 0, done.stderr
+    assert "http://0.0.0.0:" not in done.stderr, done.stderr
+    addresses = own_addresses()
+    if addresses:
+        assert f"http://{addresses[0]}:" in done.stderr and "?token=" in done.stderr, done.stderr
