@@ -6,7 +6,8 @@ Positions and rolls come from a self-play corpus (`bgpi.rules.selfplay.corpus`).
 Debian's gnubg runs behind the bridge (`bgpi.engine.process`), started once before
 timing, as on the board.
 
-1. Hint press to hint lights, at the default hint level (`DEFAULT_LEVEL`): the wall
+1. Hint press to hint lights, at the default hint level (`DEFAULT_HINT_LEVEL`, 2-ply) and
+   at 0-ply (`DEFAULT_LEVEL`, the computer's default): the wall
    time of `SimulatedTable.press("hint")` on the simulated board after the roll, which
    asks the engine, applies its answer as the journaled `hint` event and works out the
    lights the LEDs show.  Goal (issue 11): under 300 ms here, and on a Pi estimated at
@@ -35,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bgpi.engine import DEFAULT_LEVEL, LEVELS, Situation, Strength, open_engine
+from bgpi.engine import DEFAULT_HINT_LEVEL, DEFAULT_LEVEL, LEVELS, Situation, Strength, open_engine
 from bgpi.engine.module import ModuleBackend, import_module
 from bgpi.engine.process import find_gnubg
 from bgpi.hardware.profile import load_profile
@@ -121,8 +122,10 @@ def main() -> int:
     print(f"gnubg start and first answer: {(time.perf_counter() - started) * 1e3:.0f} ms "
           f"({args.positions} positions, seed {args.seed})")
     hint = LEVELS[DEFAULT_LEVEL]
-    print(summary(f"hint press to hint lights ({DEFAULT_LEVEL})", hint_presses(cases, Advisor(engine, hint, hint)),
-                  args.factor))
+    for level in dict.fromkeys((DEFAULT_HINT_LEVEL, DEFAULT_LEVEL)):
+        strength = LEVELS[level]
+        print(summary(f"hint press to hint lights ({level})",
+                      hint_presses(cases, Advisor(engine, strength, hint)), args.factor))
     requests = computer_requests(cases, "plays")
     for plies in (0, 1, 2):
         advisor = Advisor(engine, hint, Strength(plies))

@@ -18,10 +18,14 @@ session settings (--config, a JSON object; the same keys as a board script's con
   "cube_cap": N        the highest value the cube may reach, a power of two from 2 (default: no
                        cap but the Match ID's 32768; gnubg's records hold a cube up to 4096)
   "lenient": true      the opponent may accept an illegal play as made (default false)
-  "opponent": "gnubg[:LEVEL]"  the computer plays black (LEVEL: 0, 1, 2 plies or a gnubg level
+  "opponent": "gnubg[:LEVEL]"  the computer plays (black unless opponent_side; LEVEL: 0, 1, 2 plies or a gnubg level
                        name, beginner .. worldclass; default expert); --opponent says the same
+  "opponent_side": SIDE  the side the computer plays: white, black (default), or both
+                       (computer against computer: you move the checkers as lit);
+                       --opponent-side says the same
   "engine": KIND       the engine for hints and the opponent: auto (default), gnubg, module, none
-  "hint_level": LEVEL  how hard the hint button's engine thinks (default expert: 0-ply)
+  "hint_level": LEVEL  how hard the hint button's engine thinks (default worldclass:
+                       gnubg's 2-ply, as gnubg's own hints; expert, 0-ply, is quicker)
   "coach": E           after each play (not the computer's) that loses more than E equity
                        (such as 0.04) against gnubg's best, the board shows the better play
 """
@@ -46,10 +50,11 @@ def parse_config(text: str | None, match: int | None = None) -> dict:
     return check_config(config)
 
 
-def check_config(config: dict) -> dict:
-    """`config` if it is a valid config object; else UsageError naming every fault."""
+def check_config(config: dict, source: str = "--config") -> dict:
+    """`config` if it is a valid config object; else UsageError naming every fault and
+    where `config` came from (`source`: "--config", "settings FILE [session]")."""
     try:
         Config(config)
     except ValueError as error:
-        raise UsageError(f"--config: {error}") from None
+        raise UsageError(f"{source}: {error}") from None
     return config

@@ -2,6 +2,7 @@
 
     bgpi hint ID[:MATCHID] --dice A B [--plies N] [--json]   the best plays, best first
     bgpi hint ID[:MATCHID] [--plies N] [--json]              the cube decision
+    bgpi hint XGID=...                                      the same, from eXtreme Gammon's ID
 
 The Position ID is encoded for the player on roll (as gnubg writes it); the Match
 ID, when given, sets the cube, the score and who is on roll, and its dice stand
@@ -18,6 +19,8 @@ from bgpi.cli.rules import parse_dice
 from bgpi.engine import KINDS, Situation, Strength, open_engine
 from bgpi.exc import EngineError, UsageError
 from bgpi.rules.play import Dice
+from bgpi.rules.session import Score, Session, Settings
+from bgpi.rules.xgid import read_ids
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,7 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     hint.add_argument("ids", metavar="ID[:MATCHID]",
-                      help="gnubg Position ID (the player on roll), optionally with a Match ID")
+                      help="gnubg Position ID (the player on roll), optionally with a Match ID; "
+                           "or an XGID (XGID=...), which gives both")
     hint.add_argument("--dice", nargs=2, metavar=("A", "B"), help="the two dice, 1 to 6")
     hint.add_argument("--plies", type=int, choices=(0, 1, 2), default=0, help="look-ahead (default 0)")
     hint.add_argument("--engine", choices=KINDS, default="auto",
@@ -44,9 +48,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _hint(args: argparse.Namespace) -> int:
-    position_text, _, match_text = args.ids.partition(":")
     try:
-        situation, rolled = Situation.from_ids(position_text, match_text or None)
+        position_text, match_text, _money = read_ids(args.ids)
+        situation, rolled = Situation.from_ids(position_text, match_text)
         dice = parse_dice(args.dice) if args.dice else rolled
     except ValueError as error:
         raise UsageError(str(error)) from None
@@ -74,6 +78,10 @@ def _no_cube_decision(situation: Situation) -> str | None:
         return "no doubling in the Crawford game"
     if situation.cube_owner is situation.mover.opponent:
         return f"the cube is {situation.cube_owner.label}'s"
+    if situation.match_length:
+        needs = Session(Settings.match(situation.match_length), Score(*situation.score)).needs(situation.mover)
+        if situation.cube_value >= needs:  # as the board says it (`Game.why_not_double`)
+            return f"the cube is dead: {situation.mover.label} needs only {needs}"
     return None
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from bgpi.board.profile import Profile
 from bgpi.cli.config import SETTINGS_HELP, check_config, parse_config
 from bgpi.cli.settings import RunSettings, load_settings
-from bgpi.engine import DEFAULT_LEVEL, KINDS, LEVELS
+from bgpi.engine import DEFAULT_HINT_LEVEL, DEFAULT_LEVEL, KINDS, LEVELS
 from bgpi.exc import (
     PageSettingsError,
     ProfileError,
@@ -41,11 +41,13 @@ from bgpi.link.board import PTY, board_kind
 from bgpi.records.reading import RECORD_KINDS, recorded_position
 from bgpi.rules.ids import decode_match_id
 from bgpi.rules.position import Side
+from bgpi.rules.xgid import read_ids
 from bgpi.shell import sdnotify
 from bgpi.shell.console import stdin_is_terminal
-from bgpi.shell.journal import default_state_dir, journal_path
+from bgpi.shell.journal import default_state_dir, journal_path, read_journal
 from bgpi.shell.script import BoardPosition
 from bgpi.shell.service import BoardService, ServiceSettings, SessionSetup
+from bgpi.table.tracker import Sensing
 from bgpi.web.page import BoardPage, add_page_options, page_settings
 
 
@@ -75,7 +77,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help='a new session\'s settings (below), e.g. \'{"beavers": true, "lenient": true}\'')
     parser.add_argument("--position", metavar="ID[:MATCHID]",
                         help="a new session practising a gnubg position; a Match ID also gives "
-                             "the player on roll, cube, score, match length and Crawford game. "
+                             "the player on roll, cube, score, match length and Crawford game; "
+                             "an XGID (XGID=...) gives all of these, and money play's Jacoby and beavers. "
                              "Or FILE.sgf / FILE.mat[#GAME.PLAY]: the position before that play "
                              "(the roll, from 1; default 1.1) of that game of a record")
     parser.add_argument("--turn", choices=("white", "black"), default=None,
@@ -86,8 +89,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="on the simulator at a terminal: print the table log as JSON, not in words")
     parser.add_argument("--seed", type=int, help="seed of the simulated dice (default: the OS's random source)")
     parser.add_argument("--opponent", metavar="gnubg[:LEVEL]",
-                        help="a new session against the computer, which plays black: GNU Backgammon at "
-                             f"LEVEL (0, 1, 2 plies, or {', '.join(LEVELS)}; default {DEFAULT_LEVEL})")
+                        help="a new session against the computer, which plays black (--opponent-side): "
+                             "GNU Backgammon at "
+                             f"LEVEL (0, 1, 2 plies, or {', '.join(LEVELS)}; default {DEFAULT_LEVEL}); "
+                             f"hints think at {DEFAULT_HINT_LEVEL} (2-ply) unless the hint_level setting says so")
+    parser.add_argument("--opponent-side", dest="opponent_side", choices=("white", "black", "both"),
+                        help="the side the computer plays with --opponent (default black); both: computer "
+                             "against computer, a demonstration in which you move the checkers as lit")
     parser.add_argument("--engine", choices=KINDS,
                         help="a new session's GNU Backgammon for hints and the opponent (default: auto)")
     add_page_options(parser)
@@ -139,7 +147,7 @@ def _service_settings(args: argparse.Namespace) -> tuple[ServiceSettings, BoardP
     state = args.state or default_state_dir()
     profile = _profile(args.profile or file.profile, file.brightness)
     new = _new_session(args, file)
-    _check_state(state, args, new)
+    _check_state(state, args, new, profile)
     try:
         shown = page_settings(args, file.page)
     except PageSettingsError as error:
@@ -159,17 +167,41 @@ def _profile(path: str | None, brightness: float | None) -> Profile:
     return dataclasses.replace(profile, leds=dataclasses.replace(profile.leds, brightness=brightness))
 
 
-def _check_state(state: Path, args: argparse.Namespace, new: _NewSession) -> None:
-    """A new session's arguments are refused where a session is in progress, unless --new."""
+def _check_state(state: Path, args: argparse.Namespace, new: _NewSession, profile: Profile) -> None:
+    """A new session's arguments are refused where a session with other settings is in
+    progress, unless --new; the same settings resume it."""
     if state.exists() and not state.is_dir():
         raise UsageError(f"the state directory {state} is not a directory")
     journal_exists = journal_path(state).exists()
-    if journal_exists and not args.new and (new.asked or args.turn or args.config is not None):
-        raise UsageError(f"a session is in progress in {state}: run without --match, --config, "
-                         "--position and --turn to resume it, or add --new to start a new one "
-                         "(the old journal is kept)")
+    asked = new.asked or args.turn or args.config is not None
+    if journal_exists and not args.new and asked:
+        differ = _differences(state, new.setup, profile)
+        if differ:
+            raise UsageError(f"a session with other settings ({', '.join(differ)}) is in progress in {state}: "
+                             "run with its settings, or without --match, --config, --position, --turn and "
+                             "--opponent, to resume it, or add --new to start a new one (the old journal is kept)")
     if args.new and journal_exists and not os.access(state, os.W_OK):
         raise UsageError(f"cannot set the journal in {state} aside: permission denied")
+
+
+def _differences(state: Path, setup: SessionSetup, profile: Profile) -> list[str]:
+    """What the session `setup` describes differently from the session in progress in
+    `state` (its last `session` event): the settings' names, "position"; empty when the
+    same session would begin (then it is resumed)."""
+    try:
+        events = read_journal(state).events
+    except (OSError, ValueError):
+        return ["unreadable journal"]
+    sessions = [event for event in events if event.get("event") == "session"]
+    if not sessions:
+        return ["no session"]
+    now = sessions[-1]
+    _, (wanted,) = setup.table(Sensing(profile.geometry))
+    config, before = wanted.get("config", {}), now.get("config", {})
+    differ = sorted(key for key in config.keys() | before.keys() if config.get(key) != before.get(key))
+    if any(wanted.get(key) != now.get(key) for key in ("position_id", "turn", "match_id")):
+        differ.append("position")
+    return differ
 
 
 def _interactive(terminal: bool) -> bool:
@@ -188,20 +220,28 @@ def _stdin_is_null() -> bool:
 def _new_session(args: argparse.Namespace, settings: RunSettings) -> _NewSession:
     """The new session the arguments (over the settings file) describe; UsageError for any
     fault in them.  `asked` is only what the command line asks."""
+    if args.settings:  # the file's own session settings, named by their place when wrong
+        check_config(settings.config({}), f"settings {args.settings} [session]/[money]")
     given = parse_config(args.config, args.match)
-    given |= {key: getattr(args, key) for key in ("opponent", "engine") if getattr(args, key) is not None}
+    given |= {key: getattr(args, key) for key in ("opponent", "opponent_side", "engine")
+              if getattr(args, key) is not None}
+    if "opponent_side" in given and not (given.get("opponent") or settings.config({}).get("opponent")):
+        raise UsageError("--opponent-side says which side the computer plays: give --opponent gnubg too")
     if args.position is None:
         if args.turn is not None:
             raise UsageError("--turn says who is on roll in --position; give --position too")
         return _NewSession(SessionSetup(check_config(settings.config(given))), bool(given))
-    config = given
     recorded = _recorded(args.position)
     if recorded is not None:
-        if args.turn is not None or "match" in config:
+        if args.turn is not None or "match" in given:
             raise UsageError("--position FILE takes the player on roll and the match length from the "
                              "record: leave out --turn and --match")
-        return _NewSession(SessionSetup(check_config(settings.config(config)), recorded), True)
-    position_text, _, match_text = args.position.partition(":")
+        return _NewSession(SessionSetup(check_config(settings.config(given)), recorded), True)
+    try:
+        position_text, match_text, money = read_ids(args.position)
+    except ValueError as error:
+        raise UsageError(f"--position: {error}") from None
+    config = money | given  # an XGID's Jacoby and beavers, unless the settings say otherwise
     turn = Side.parse(args.turn) if args.turn else None
     key_turn = None
     if match_text:

@@ -7,6 +7,7 @@ cube and score; answers are `RankedPlay` lists and `CubeAdvice`; failures are
 """
 
 from bgpi.engine.advice import (
+    DEFAULT_HINT_LEVEL,
     DEFAULT_LEVEL,
     LEVELS,
     CubeAdvice,
@@ -20,6 +21,7 @@ from bgpi.engine.engine import KINDS, Engine, open_engine
 from bgpi.exc import EngineError, EngineTimeoutError, NoEngineError
 
 __all__ = [
-    "DEFAULT_LEVEL", "KINDS", "LEVELS", "CubeAdvice", "Engine", "EngineError", "EngineTimeoutError",
+    "DEFAULT_HINT_LEVEL", "DEFAULT_LEVEL", "KINDS", "LEVELS", "CubeAdvice", "Engine", "EngineError",
+    "EngineTimeoutError",
     "NoEngineError", "RankedPlay", "Situation", "Strength", "open_engine", "parse_level", "parse_opponent",
 ]

@@ -56,6 +56,10 @@ LEVELS: dict[str, Strength] = {
     "worldclass": Strength(2, 0.0),
 }
 DEFAULT_LEVEL = "expert"
+"""The computer opponent's level unless one is chosen: 0-ply, quick on a Pi."""
+DEFAULT_HINT_LEVEL = "worldclass"
+"""The hint button's level unless `hint_level` says otherwise: gnubg's 2-ply, the answer a
+player checks a hint against (0-ply differs from it in ordinary positions)."""
 
 
 def parse_level(text: str) -> Strength:

@@ -36,7 +36,9 @@ gnubg reads with ``import mat FILE``.  The layout is the one gnubg's own
   `` and the match`` when the match was won: on the line of white's drop when
   black wins by it (`` 5)  Drops                       Wins 2 points``), else
   on a line of its own, as gnubg's export writes it.  gnubg scores the game itself
-  (from the last position or the drop); the line is for people.
+  (from the last position or the drop); the line is for people.  A resigned game
+  ends with its ``Wins`` line only, the offered kind times the cube, as gnubg's own
+  export writes it: gnubg scores a game that is not finished from that line.
 
 A session starts at its `session` event, which the controller writes as
 ``{"event": "session", "config": {"match": N, ...}}``; the match length and

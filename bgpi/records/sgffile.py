@@ -16,7 +16,8 @@ game gets the setup properties gnubg's own ``save game`` writes::
   number from 0 and the score before it (``ws`` white's, ``bs`` black's).  White is
   gnubg's player 0, ``W``.
 - ``RE``: the result of a finished game, ``W+2`` (gnubg counts a game as played only
-  with it).
+  with it); ``W+2R`` when black resigned and white accepted, as gnubg writes it (a
+  resignation has no node of its own: a declined one is not recorded).
 - ``RU``: ``Crawford`` in a match (``Crawford:CrawfordGame`` in the Crawford game),
   ``Jacoby`` in money play with the Jacoby rule.
 - Points are letters: ``a`` … ``x`` are white's points 1 … 24 (the board's absolute
@@ -112,9 +113,10 @@ class _Writer:
                 ev.GameOver.kind: self.on_game_over, ev.Opening.kind: self.on_opening}
 
     def on_start(self, event: Mapping[str, Any]) -> None:
-        position, on_roll = self.practice or (Position.start(), None)
+        practice = self.practice if not self.games else None  # later games: the standard start
+        position, on_roll = practice or (Position.start(), None)
         game = _Game(len(self.games), self.session.score, self.session.crawford, position, on_roll)
-        if self.practice is not None and not self.games:
+        if practice is not None:
             game.cube = self.first_cube
         self.games.append(game)
 
@@ -155,10 +157,10 @@ class _Writer:
     def on_game_over(self, event: Mapping[str, Any]) -> None:
         self._game()
         result = GameResult(Side.parse(event["winner"]), ResultKind(event["result"]),
-                            event.get("cube", 1), event.get("dropped", False))
+                            event.get("cube", 1), event.get("dropped", False), event.get("resigned", False))
         self.session = self.session.record(result)
         game = self.games[-1]
-        game.result = f"{_PLAYER[result.winner]}+{event['points']}"
+        game.result = f"{_PLAYER[result.winner]}+{event['points']}{'R' if result.resigned else ''}"
         game.cut = True  # over: nothing more belongs to it
 
     def _cube_action(self, event: Mapping[str, Any], action: str, value: int = 0) -> None:

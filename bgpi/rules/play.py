@@ -45,7 +45,7 @@ class Dice:
         return iter((self.first, self.second))
 
     def __str__(self) -> str:
-        return f"{self.first}{self.second}"
+        return f"{max(self.first, self.second)}{min(self.first, self.second)}"  # as players write a roll: 61
 
 
 @dataclass(frozen=True, slots=True)

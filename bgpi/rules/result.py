@@ -1,7 +1,7 @@
 """How a game ends and what it is worth (docs/rules.md §7, §8).
 
-A game ends when a player has borne off all 15 checkers, or when a double is
-dropped.  Its worth is the kind of win (single, gammon, backgammon) times the
+A game ends when a player has borne off all 15 checkers, when a double is
+dropped, or when a resignation is accepted.  Its worth is the kind of win (single, gammon, backgammon) times the
 cube value, with two exceptions: a dropped double scores the cube value before
 the double and never a gammon, and under the Jacoby rule (money play) a gammon
 or backgammon counts as a single game unless the cube was turned.
@@ -60,13 +60,15 @@ class GameResult:
     `kind` is the kind of win as it is scored: a gammon that the Jacoby rule
     counts as single is SINGLE here, as GNU Backgammon reports it ("wins a
     single game and 1 point").  `cube` is the cube value the game was decided
-    at; `dropped` is True when the loser dropped a double.
+    at; `dropped` is True when the loser dropped a double, `resigned` when the
+    winner accepted the loser's resignation.
     """
 
     winner: Side
     kind: ResultKind
     cube: int = 1
     dropped: bool = False
+    resigned: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.cube, int) or isinstance(self.cube, bool) or self.cube < 1:
@@ -102,6 +104,13 @@ class GameResult:
         """`winner`'s double was dropped with the cube at `cube`, its value before
         the double (docs/rules.md §8): a single game, whatever the position."""
         return cls(winner, ResultKind.SINGLE, cube, dropped=True)
+
+    @classmethod
+    def resign(cls, winner: Side, kind: ResultKind, cube: int) -> GameResult:
+        """The loser resigned `kind` and `winner` accepted, with the cube at `cube`: the
+        kind times the cube, whatever the position.  As GNU Backgammon scores it, the
+        Jacoby rule does not reduce a resigned gammon: it counts what was offered."""
+        return cls(winner, kind, cube, resigned=True)
 
     @property
     def loser(self) -> Side:

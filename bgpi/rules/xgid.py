@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from bgpi.exc import XgidError
+from bgpi.rules.ids import MatchKey, match_id, position_id
 from bgpi.rules.position import POINTS, Position, Side
 
 PREFIX = "XGID="
@@ -286,3 +287,33 @@ def _position(board: str) -> Position:
     if problems:
         raise XgidError("; ".join(problems))
     return position
+
+
+def gnubg_ids(text: str) -> tuple[str, str]:
+    """gnubg's Position ID (encoded for the player whose turn it is) and Match ID of an
+    XGID: the cube, the score, the match, the dice and a double on offer carried over.
+    The Jacoby and beaver settings of money play are not in a Match ID (`XGID` has them).
+
+    :raises XgidError: for an XGID that `decode_xgid` refuses.
+    """
+    record = decode_xgid(text)
+    key = MatchKey(
+        cube_value=record.cube_value, cube_owner=record.cube_owner, dice_owner=record.turn,
+        crawford=record.crawford, turn=record.to_act,
+        double_offered=record.cube_action is not CubeAction.NONE,
+        dice=(max(record.dice), min(record.dice)), match_length=record.match_length, score=record.score)
+    return position_id(record.position, record.turn), match_id(key)
+
+
+def read_ids(text: str) -> tuple[str, str | None, dict[str, bool]]:
+    """A position as the commands take it, ``ID[:MATCHID]`` or an ``XGID=...``: the
+    Position ID, the Match ID (None without one) and, for an XGID of money play, the
+    Jacoby and beaver settings it holds (a Match ID cannot).  XgidError (a ValueError)
+    for an XGID that cannot be read."""
+    if text.startswith(PREFIX):
+        record = decode_xgid(text)
+        position_text, match_text = gnubg_ids(text)
+        money = {} if record.match_length else {"jacoby": record.jacoby, "beavers": record.beavers}
+        return position_text, match_text, money
+    position_text, _, match_text = text.partition(":")
+    return position_text, match_text or None, {}

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from bgpi.engine import (
+    DEFAULT_HINT_LEVEL,
     DEFAULT_LEVEL,
     KINDS,
     LEVELS,
@@ -35,7 +36,7 @@ BOARD_TIMEOUT = 5.0
 class Advisor:
     """Answers the table's requests with an engine."""
 
-    def __init__(self, engine: Engine, hint: Strength = LEVELS[DEFAULT_LEVEL],
+    def __init__(self, engine: Engine, hint: Strength = LEVELS[DEFAULT_HINT_LEVEL],
                  computer: Strength = LEVELS[DEFAULT_LEVEL], kind: str = "auto") -> None:
         self.engine = engine
         self.hint = hint
@@ -101,7 +102,7 @@ def open_advisor(config: Mapping, current: Advisor | None = None) -> Advisor:
     `current` is the advisor in use, if any: its engine serves again when `config` asks
     for the same kind (starting another GNU Backgammon takes a while), at the strengths
     `config` asks for.  The caller closes whichever engine is no longer used."""
-    hint = parse_level(config["hint_level"]) if "hint_level" in config else LEVELS[DEFAULT_LEVEL]
+    hint = parse_level(config["hint_level"]) if "hint_level" in config else LEVELS[DEFAULT_HINT_LEVEL]
     computer = parse_opponent(config["opponent"]) if config.get("opponent") else LEVELS[DEFAULT_LEVEL]
     kind = config.get("engine", "auto")
     if current is not None and current.kind == kind:

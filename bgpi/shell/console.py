@@ -32,7 +32,7 @@ from bgpi.shell.script import (
 )
 from bgpi.shell.simtable import SimulatedTable, TableRunner
 from bgpi.shell.textboard import draw
-from bgpi.shell.words import ask, tell
+from bgpi.shell.words import ask, roll_text, tell
 from bgpi.table.lights import legend, lights_event, marks
 
 HELP = """\
@@ -150,7 +150,8 @@ class Console:
     def draw(self, table) -> None:
         """The board as its switches read it, its lights, and the status line."""
         lighting = table.lighting()
-        print("\n".join(draw(as_read(table), marks(lighting))), file=self.out)
+        game = table.node.position if table.node is not None else table.position
+        print("\n".join(draw(as_read(table), marks(lighting), game)), file=self.out)
         print(legend(), file=self.out)
         asked = ask(lights_event(lighting))
         if asked:
@@ -165,7 +166,7 @@ def status(table) -> str:
     if state["turn"]:
         parts.append(f"{state['turn']} on turn")
     if state["dice"]:
-        parts.append(f"dice {state['dice'][0]}{state['dice'][1]}")
+        parts.append(f"dice {roll_text(state['dice'])}")
     if table.game is not None:
         cube = table.game.cube
         parts.append(f"cube {cube.value}" + ("" if cube.owner is None else f" ({cube.owner.label}'s)"))

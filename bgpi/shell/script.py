@@ -26,11 +26,13 @@ from bgpi.exc import ScriptError, ScriptLineError
 from bgpi.rules.ids import MatchKey, decode_match_id, position_from_id
 from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Settings
+from bgpi.rules.xgid import decode_xgid, gnubg_ids
 from bgpi.shell.advisor import ENGINE_KEYS, engine_problems
+from bgpi.table.state import OPPONENT_SIDES
 
 BOARDS: tuple[str, ...] = ("start", "empty", "position")
 """What a ``board`` line may say."""
-CONFIG_KEYS: tuple[str, ...] = (*Settings.KEYS, "lenient", *ENGINE_KEYS)
+CONFIG_KEYS: tuple[str, ...] = (*Settings.KEYS, "lenient", "opponent_side", *ENGINE_KEYS)
 """The keys of a ``config`` line: the session settings, ``lenient`` for the table, and the
 engine's (`bgpi.shell.advisor`): ``engine``, ``opponent``, ``hint_level``."""
 SHOWS: tuple[str, ...] = ("lights", "state")
@@ -38,7 +40,7 @@ KINDS: tuple[str, ...] = (
     "board", "config", "dice", "lift", "place", "move", "slot", "press", "hold", "wait", "show",
 )
 """The key that names each kind of line, in the spec's order."""
-_POSITION_KEYS = ("position_id", "turn", "match_id")
+_POSITION_KEYS = ("position_id", "turn", "match_id", "xgid")
 _SIDES = {side.label: side for side in Side}
 
 
@@ -163,6 +165,9 @@ def _config_problems(settings: Mapping[str, Any]) -> list[str]:
                 rules.append(str(error))
     if not isinstance(settings.get("lenient", False), bool):
         problems.append(f"lenient: expected true or false, not {_json(settings['lenient'])}")
+    if settings.get("opponent_side", "black") not in OPPONENT_SIDES:
+        problems.append(f"opponent_side: expected one of {_choices(tuple(OPPONENT_SIDES))}, "
+                        f"not {_json(settings['opponent_side'])}")
     problems += engine_problems(settings)
     if not rules:
         try:
@@ -484,6 +489,9 @@ class _Parser:
 
     @staticmethod
     def position(number: int, document: dict[str, Any]) -> BoardPosition:
+        xgid_text = document.get("xgid")
+        if xgid_text is not None:
+            return _Parser.xgid_position(number, xgid_text, len(document) > 2)
         faults = []
         position_id = document.get("position_id")
         if not isinstance(position_id, str):
@@ -500,6 +508,21 @@ class _Parser:
         if faults:
             raise ScriptLineError("; ".join(faults))
         return BoardPosition(position_id, side, match_id, line=number)
+
+    @staticmethod
+    def xgid_position(number: int, text: object, more: bool) -> BoardPosition:
+        """``{"board": "position", "xgid": "XGID=..."}``: the XGID's position, player on
+        turn and match (as a Match ID)."""
+        if more:
+            raise ScriptLineError("\"xgid\" gives the position, the turn and the match: leave out the other keys")
+        if not isinstance(text, str):
+            raise ScriptLineError(f"\"xgid\": expected an XGID (a string), got {_json(text)}")
+        try:
+            position_id, match_id = gnubg_ids(text)
+            turn = decode_xgid(text).turn
+        except ValueError as error:
+            raise ScriptLineError(f"\"xgid\": {error}") from None
+        return BoardPosition(position_id, turn, match_id, line=number)
 
     def check_switch(self, line: Slot) -> None:
         assert self.geometry is not None

@@ -42,6 +42,7 @@ from bgpi.exc import FirmwareRefusedError, JournalError, ServiceError
 from bgpi.hardware.bootconfig import boot_problems, pi_model, read_boot_config
 from bgpi.hardware.frames import closed_switches
 from bgpi.link.board import LinkBoard
+from bgpi.rules.position import Side
 from bgpi.shell import sdnotify
 from bgpi.shell.advisor import Advisor, open_advisor
 from bgpi.shell.console import Console
@@ -250,7 +251,7 @@ class BoardService:
         the board cannot honour now (gnubg removed or broken by an update) must never keep
         the board from starting."""
         advisor = open_advisor(table.config, self._advisor)
-        if table.computer is not None and not advisor.engine.available:
+        if table.computers and not advisor.engine.available:
             reason = advisor.engine.backend.reason
             if resumed:
                 self._without_computer(table, reason)
@@ -263,11 +264,13 @@ class BoardService:
         """Resume `table` with both sides played by hand, said in one line (to the log and
         to systemd's status) and shown with the "no engine" look on the lights.  The
         journal keeps the opponent: once the engine is back, the next start has it play."""
-        line = f"the computer opponent has no engine ({reason}): black plays by hand"
+        sides = [side.label for side in Side if side in table.computers]
+        plays = "both play" if len(sides) == 2 else f"{sides[0]} plays"
+        line = f"the computer opponent has no engine ({reason}): {plays} by hand"
         self._say(line)
         sdnotify.standing(line)
         self._missing.append(line)
-        table.state.setup = replace(table.state.setup, computer=None)
+        table.state.setup = replace(table.state.setup, computers=frozenset())
         table.state.advice.hint_failed = table.board.now  # the "no engine" look, as after a hint press
 
     def _drop(self, advisor: Advisor) -> None:
@@ -297,7 +300,8 @@ class BoardService:
             self._page = None
             self._say(f"{board} is running without its page: {error.strerror or error} (--port N for another port)")
             return
-        self._say(f"{board} is running; its page: {url}")
+        note = f" ({self._page.note})" if self._page.note else ""
+        self._say(f"{board} is running; its page: {url}{note}")
 
     # -- running ----------------------------------------------------------------------
 

@@ -30,8 +30,12 @@ def _line(cells: list[str]) -> str:
     return "|" + "".join(cells[:6]) + "|" + "".join(cells[6:]) + "|"
 
 
-def draw(position: Position, marks: Mapping[int | str, str] | None = None) -> list[str]:
-    """The lines of the drawing; `marks` maps a location (1..24, "bar:white", ...) to one character."""
+def draw(position: Position, marks: Mapping[int | str, str] | None = None,
+         game: Position | None = None) -> list[str]:
+    """The lines of the drawing; `marks` maps a location (1..24, "bar:white", ...) to one
+    character.  `game`: the game's position, when the board shows another (a checker in
+    hand, a mismatch): the status lines count the game's pips, bar and borne-off checkers,
+    and say how many checkers the board does not show."""
     marks = marks or {}
     lines = [" " + "".join(f"{p:^3}" for p in _TOP[:6]) + " " + "".join(f"{p:^3}" for p in _TOP[6:])]
     lines.append("+" + "-" * 18 + "+" + "-" * 18 + "+")
@@ -50,9 +54,12 @@ def draw(position: Position, marks: Mapping[int | str, str] | None = None) -> li
         lines.append(_line([_cell(position, point, row) for point in _BOTTOM]))
     lines.append("+" + "-" * 18 + "+" + "-" * 18 + "+")
     lines.append(" " + "".join(f"{p:^3}" for p in _BOTTOM[:6]) + " " + "".join(f"{p:^3}" for p in _BOTTOM[6:]))
+    counted = game or position
     for side in Side:
+        unseen = sum(counted.checkers(side)) - sum(position.checkers(side))
+        away = f", {unseen} not on the board" if unseen > 0 else ""
         lines.append(
-            f"{side.label} ({_SYMBOL[side]}): pips {position.pips(side)}, "
-            f"on the bar {position.on_bar(side)}, borne off {position.borne_off(side)}"
+            f"{side.label} ({_SYMBOL[side]}): pips {counted.pips(side)}, "
+            f"on the bar {counted.on_bar(side)}, borne off {counted.borne_off(side)}{away}"
         )
     return lines

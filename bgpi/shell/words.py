@@ -25,8 +25,9 @@ def _name(player: str | None) -> str:
     return player.capitalize() if player else "The board"
 
 
-def _dice(dice: list[int]) -> str:
-    return f"{dice[0]}{dice[1]}"
+def roll_text(dice: list[int] | tuple[int, int]) -> str:
+    """A roll as players and gnubg write it: the higher die first, "61"."""
+    return f"{max(dice)}{min(dice)}"
 
 
 def point_name(player: str | None, location: Location) -> str:
@@ -36,8 +37,24 @@ def point_name(player: str | None, location: Location) -> str:
     return str(location if player == "white" else 25 - location)
 
 
-def _places(places: dict[str, int]) -> str:
-    return ", ".join(f"{count} on {place}" if count > 1 else place for place, count in places.items())
+def _and(items: list[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    return " and ".join(item for item in [", ".join(items[:-1]), items[-1]] if item) if items else ""
+
+
+def _checkers(places: Mapping[str, int], on: str) -> str:
+    """How many checkers where, in words: "4 checkers on point 2", "2 checkers on point 12
+    and a checker each on points 1 and 13" (`on`: the preposition, "on" or "from")."""
+    named = {place: f"point {place}" if str(place).isdigit() else str(place) for place in places}
+    parts = [f"{count} checkers {on} {named[place]}" for place, count in places.items() if count > 1]
+    singles = [place for place, count in places.items() if count == 1]
+    if len(singles) == 1:
+        parts.append(f"a checker {on} {named[singles[0]]}")
+    elif singles and all(str(place).isdigit() for place in singles):
+        parts.append(f"a checker each {on} points {_and([str(place) for place in singles])}")
+    elif singles:
+        parts.append(f"a checker each {on} {_and([named[place] for place in singles])}")
+    return _and(parts)
 
 
 def say(event: Mapping[str, Any]) -> str | None:
@@ -64,7 +81,7 @@ def _opening(event: Line, player: str | None) -> str:
     starts = event["starts"]
     dice = (event["white"], event["black"]) if starts == "white" else (event["black"], event["white"])
     return (f"Opening roll: white {event['white']}, black {event['black']}: "
-            f"{_name(starts)} starts with {dice[0]}{dice[1]}")
+            f"{_name(starts)} starts with {roll_text(dice)}")
 
 
 def _step(event: Line, player: str | None) -> str:
@@ -82,6 +99,11 @@ def _rejected(event: Line, player: str | None) -> str:
 
 
 def _ambiguous(event: Line, player: str | None) -> str:
+    if event.get("in_hand") is not None:
+        (play, *_) = event.get("candidates", ["the play"])
+        place = point_name(player, event["in_hand"])
+        return (f"{_name(player)}: is a checker from {place} still in hand? Put it down, "
+                f"or press turn again to commit {play} (its last checker hidden on a full point)")
     return (f"{_name(player)}: the board shows {' or '.join(event.get('candidates', []))}; "
             "the cube button shows the next, the turn button commits")
 
@@ -98,9 +120,16 @@ def _double(event: Line, player: str | None) -> str:
 def _game_over(event: Line, player: str | None) -> str:
     score = event.get("score", {})
     points = event.get("points", 1)
-    return (f"{_name(event['winner'])} wins {_RESULT.get(str(event.get('result')), 'the game')}, "
+    how = " (resigned)" if event.get("resigned") else ""
+    return (f"{_name(event['winner'])} wins {_RESULT.get(str(event.get('result')), 'the game')}{how}, "
             f"{points} point{'s' if points != 1 else ''}. "
             f"Score: white {score.get('white', 0)}, black {score.get('black', 0)}")
+
+
+def _resign_offered(event: Line, player: str | None) -> str:
+    other = "black" if player == "white" else "white"
+    return (f"{_name(player)} offers to resign {_RESULT.get(str(event.get('result')), 'the game')}: "
+            f"{other} accepts with {other}.turn, declines with {other}.cube")
 
 
 def _match_over(event: Line, player: str | None) -> str:
@@ -111,9 +140,9 @@ def _match_over(event: Line, player: str | None) -> str:
 def _mismatch(event: Line, player: str | None) -> str:
     parts = []
     if event.get("missing"):
-        parts.append(f"put back a checker on {_places(event['missing'])}")
+        parts.append(f"put back {_checkers(event['missing'], 'on')}")
     if event.get("extra"):
-        parts.append(f"take away the checker on {_places(event['extra'])}")
+        parts.append(f"take away {_checkers(event['extra'], 'from')}")
     return f"The board does not show the game: {'; '.join(parts) or 'check it'}. Play pauses"
 
 
@@ -134,7 +163,7 @@ _SENTENCES: dict[str, Callable[[Line, str | None], str]] = {
     ev.Start.kind: lambda event, _: "The game starts: press a turn button for the opening roll",
     ev.Tie.kind: _tie,
     ev.Opening.kind: _opening,
-    ev.Roll.kind: lambda event, player: f"{_name(player)} rolls {_dice(event['dice'])}",
+    ev.Roll.kind: lambda event, player: f"{_name(player)} rolls {roll_text(event['dice'])}",
     ev.Step.kind: _step,
     ev.Undo.kind: _undo,
     ev.Rejected.kind: _rejected,
@@ -147,6 +176,9 @@ _SENTENCES: dict[str, Callable[[Line, str | None], str]] = {
     ev.Take.kind: lambda event, player: f"{_name(player)} takes: the cube is on {event['cube']}",
     ev.Drop.kind: lambda event, player: f"{_name(player)} drops",
     ev.GameOver.kind: _game_over,
+    ev.ResignOffered.kind: _resign_offered,
+    ev.ResignAccepted.kind: lambda event, player: f"{_name(player)} accepts the resignation",
+    ev.ResignDeclined.kind: lambda event, player: f"{_name(player)} declines the resignation: play on",
     ev.MatchOver.kind: _match_over,
     ev.Mismatch.kind: _mismatch,
     ev.Restored.kind: lambda event, _: "The board shows the game again: play on",
@@ -166,7 +198,7 @@ def tell(event: Mapping[str, Any]) -> str:
     kind = event.get("event")
     if kind == "state":
         turn = f", {event['turn']} on turn" if event.get("turn") else ""
-        dice = f", dice {_dice(event['dice'])}" if event.get("dice") else ""
+        dice = f", dice {roll_text(event['dice'])}" if event.get("dice") else ""
         score = event["score"]
         return (f"State: {event['phase']}{turn}{dice}; score white {score['white']}, "
                 f"black {score['black']}; Position ID {event['position_id']}, "
@@ -201,4 +233,6 @@ _ASKS = {
     "game_over": "Game over: set up for the next game",
     "match_over": "Match over",
     "new_session": "Choose the next session",
+    "resigning": "Resign: a single game, a gammon or a backgammon?",
+    "resign_offered": "A resignation is offered: accept or decline",
 }

@@ -59,8 +59,7 @@ class Advising:
 
     def hint_pressed(self) -> None:
         state, phase = self.state, self.state.phase
-        computer = state.setup.computer
-        if computer is not None and phase in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED) and state.asked() is computer:
+        if phase in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED) and state.asked() in state.setup.computers:
             reason = "the computer is deciding"  # and its play stays lit
         elif state.advice.hint is not None:
             self.emit(ev.HintOff())
@@ -87,33 +86,36 @@ class Advising:
         advice, found = self.state.advice, []
         if advice.hint_failed is not None:
             found.append(advice.hint_failed + NO_ENGINE_SECONDS)
-        if advice.failed is not None and self.state.setup.computer is not None:
+        if advice.failed is not None and self.state.setup.computers:
             found.append(advice.failed + RETRY)
         return found
 
     def computer_turn(self) -> None:
         """Ask for what the computer needs next, if anything (after every input)."""
-        state, side = self.state, self.state.setup.computer
-        if side is None or state.advice.wants or state.wants_roll or state.trouble.mismatch is not None:
+        state = self.state
+        if not state.setup.computers or state.advice.wants or state.wants_roll or state.trouble.mismatch is not None:
             return
         failed = state.advice.failed
         if failed is not None and self.board.now - failed + 1e-9 < RETRY:
             return
         game = state.game
-        if game is None:
+        if game is None or game.turn is None:
             return
         offer = game.cube.offer
-        if state.phase == Phase.ROLL and game.turn is side:
+        side = offer.taker if state.phase == Phase.DOUBLED and offer is not None else game.turn
+        if side not in state.setup.computers:
+            return
+        if state.phase == Phase.ROLL:
             if game.may_double(side):
                 state.advice.wants = state.advice_request(Question.CUBE, Purpose.COMPUTER)
             else:
                 state.wants_roll = RollFor.TURN
-        elif state.phase == Phase.DOUBLED and offer is not None and offer.taker is side:
+        elif state.phase == Phase.DOUBLED and offer is not None:
             if offer.beaver:
                 self.doubling.take(side)  # the computer doubled because it is ahead: it takes a beaver
             else:
                 state.advice.wants = state.advice_request(Question.CUBE, Purpose.COMPUTER)
-        elif state.phase == Phase.MOVE and game.turn is side and state.advice.hint is None:
+        elif state.phase == Phase.MOVE and state.advice.hint is None:
             state.advice.wants = state.advice_request(Question.PLAYS, Purpose.COMPUTER)
 
     # -- answers ---------------------------------------------------------------------
@@ -171,8 +173,8 @@ class Advising:
         ))
 
     def _computer_cube(self, answer: Mapping[str, Any]) -> None:
-        side = self.state.setup.computer
-        if side is None:
+        side = self.state.asked()  # the doubler before the roll, the taker when doubled
+        if side not in self.state.setup.computers:
             return
         doubled = self.state.phase == Phase.DOUBLED
         word = self._cube_word(answer)

@@ -8,7 +8,7 @@ the lights to show.  The controller reads no clock, no pins and no files.
 `Table` is composed of parts, each a module of this package with one object: the
 state and how committed events change it (`state`), whether the board shows the
 game (`watch`), following a turn on the board (`turn`), the cube (`doubling`),
-advice (`advice`) and what the board shows (`view`).  Each part says what it reads
+advice (`advice`), resignations (`resigning`) and what the board shows (`view`).  Each part says what it reads
 and what it changes.  This module holds the flow between them: setup, the opening
 roll, rolls, the buttons, and a new session chosen on the board.
 """
@@ -32,6 +32,7 @@ from bgpi.table.inputs import Advised, Input, Press, Rolled, Sensed, Tick
 from bgpi.table.lights import Lighting, Prompt
 from bgpi.table.phases import Phase, RollFor
 from bgpi.table.requests import AdviceRequest
+from bgpi.table.resigning import OPENS_FROM, Resigning
 from bgpi.table.state import Board, TableState
 from bgpi.table.tracker import Counts, Sensing, Tracker
 from bgpi.table.turn import FollowingTurn
@@ -77,6 +78,7 @@ class Table:
         self.follower = FollowingTurn(state, self.board, self.watch, self._emit)
         self.doubling = Doubling(state, self.board, self._emit, self.follower.end_game)
         self.advising = Advising(state, self.board, self.follower, self.doubling, self._emit)
+        self.resigning = Resigning(state, self._emit, self.follower.end_game)
         self.view = TableView(state, self.board)
 
     @classmethod
@@ -227,9 +229,15 @@ class Table:
             return
         side = Side.parse(owner)
         phase = self.state.phase
-        if side is self.state.setup.computer and phase in (Phase.ROLL, Phase.DOUBLED, Phase.MOVE, Phase.CHOOSE):
+        if side in self.state.setup.computers and phase in (Phase.ROLL, Phase.DOUBLED, Phase.MOVE, Phase.CHOOSE):
             return  # the computer's buttons are the engine's
-        if phase == Phase.NEW_SESSION:
+        if kind == "cube" and long and phase in OPENS_FROM:
+            self.resigning.open(side)
+        elif phase == Phase.RESIGNING:
+            self.resigning.choosing(side, kind, long)
+        elif phase == Phase.RESIGNED:
+            self.resigning.answer(side, kind)
+        elif phase == Phase.NEW_SESSION:
             self._choose_session(kind, long)
         elif phase in (Phase.SETUP, Phase.MATCH_OVER):
             self._between_games(side, kind)
@@ -262,6 +270,9 @@ class Table:
         elif side is not state.turn:
             if state.current_roll().lenient_offer and kind == "turn":
                 self.follower.accept_as_made()
+            elif kind == "turn":
+                turn = state.current_turn().label
+                self._emit(ev.Rejected(side, f"it is {turn}'s turn: {turn} commits the play with {turn}.turn"))
         elif state.phase == Phase.CHOOSE:
             if kind == "cube":
                 self.follower.choose_next()
@@ -272,7 +283,7 @@ class Table:
 
     def _practice_cube(self, side: Side) -> bool:
         """Whether *cube* in setup is the practice position's player on roll doubling."""
-        return self.state.phase == Phase.SETUP and self.state.setup.practice_turn is side
+        return self.state.phase == Phase.SETUP and self.state.practice_turn is side
 
     def _start(self, side: Side, kind: str) -> None:
         """A press in setup: start the game if the board is set.  In a practice position
@@ -290,7 +301,7 @@ class Table:
             reason = "set up the board first: " + " and ".join(wrong or ["the board is not read yet"])
             self._emit(ev.Rejected(None, reason, tuple(in_order([*missing, *extra]))))
             return
-        on_roll = state.setup.practice_turn or Side.WHITE
+        on_roll = state.practice_turn or Side.WHITE
         self._emit(ev.Start(position_id(state.position, on_roll)))
         if self.state.phase == Phase.ROLL and side is on_roll:
             if kind == "turn":
@@ -389,8 +400,9 @@ class Table:
         return self.state.setup.config
 
     @property
-    def computer(self) -> Side | None:
-        return self.state.setup.computer
+    def computers(self) -> frozenset[Side]:
+        """The sides the engine plays."""
+        return self.state.setup.computers
 
     @property
     def wants_roll(self) -> RollFor | None:

@@ -174,11 +174,14 @@ class Rejected(_Event):
 
 @dataclass(frozen=True, slots=True)
 class Ambiguous(_Event):
-    """The switches cannot tell these plays apart: the mover chooses."""
+    """The switches cannot tell these plays apart: the mover chooses.  `in_hand`: the
+    location a checker may still be in hand from, when a play's last checker may as
+    well be hidden on a full point (then the mover puts it down, or commits the play)."""
 
     kind: ClassVar[str] = "ambiguous"
     player: Side
     candidates: tuple[str, ...]
+    in_hand: Location | None = field(default=None, metadata=OMITTED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,11 +274,42 @@ class GameOver(_Event):
     score: dict[str, int]
     cube: int
     dropped: bool
+    resigned: bool = field(default=False, metadata=OMITTED)
 
     @classmethod
     def of(cls, result: GameResult, score: Score) -> GameOver:
         """The end of a game won as `result`, the session's score `score` after it."""
-        return cls(result.winner, result.kind, result.points, score.as_dict(), result.cube, result.dropped)
+        return cls(result.winner, result.kind, result.points, score.as_dict(), result.cube, result.dropped,
+                   result.resigned)
+
+    def game_result(self) -> GameResult:
+        """The result this event records."""
+        return GameResult(self.winner, self.result, self.cube, self.dropped, self.resigned)
+
+
+@dataclass(frozen=True, slots=True)
+class ResignOffered(_Event):
+    """`player` offers to resign: the opponent wins `result` (times the cube) by accepting."""
+
+    kind: ClassVar[str] = "resign_offered"
+    player: Side
+    result: ResultKind
+
+
+@dataclass(frozen=True, slots=True)
+class ResignAccepted(_Event):
+    """`player` accepts the opponent's resignation: the ``game_over`` follows."""
+
+    kind: ClassVar[str] = "resign_accepted"
+    player: Side
+
+
+@dataclass(frozen=True, slots=True)
+class ResignDeclined(_Event):
+    """`player` declines the opponent's resignation: the game goes on where it stood."""
+
+    kind: ClassVar[str] = "resign_declined"
+    player: Side
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,7 +428,8 @@ class Unknown:
 
 Event = (NewSession | Resumed | Start | Tie | Opening | Roll | Step | Undo | Rejected | Ambiguous | Play
          | Mismatch | Restored | Double | DropAsked | DropCancelled | Beaver | Take | Drop | GameOver
-         | MatchOver | Hint | CubeHint | HintOff | Coach | ComputerPlay | ComputerCube | State | Unknown)
+         | ResignOffered | ResignAccepted | ResignDeclined | MatchOver | Hint | CubeHint | HintOff | Coach
+         | ComputerPlay | ComputerCube | State | Unknown)
 
 
 Emit = Callable[[Event], None]
@@ -527,7 +562,8 @@ _READERS: dict[str, Callable[[_Fields], Event]] = {
                            f.flag("hit")),
     "undo": lambda f: Undo(f.side("player"), f.location(f.data["from"]), f.location(f.data["to"])),
     "rejected": _rejected,
-    "ambiguous": lambda f: Ambiguous(f.side("player"), f.strings("candidates")),
+    "ambiguous": lambda f: Ambiguous(f.side("player"), f.strings("candidates"),
+                                     f.location(f.data["in_hand"]) if f.data.get("in_hand") is not None else None),
     "play": _play,
     "mismatch": _mismatch,
     "restored": lambda f: Restored(),
@@ -538,7 +574,11 @@ _READERS: dict[str, Callable[[_Fields], Event]] = {
     "take": lambda f: Take(f.side("player"), f.whole("cube")),
     "drop": lambda f: Drop(f.side("player"), f.whole("cube")),
     "game_over": lambda f: GameOver(f.side("winner"), ResultKind(f.text("result")), f.whole("points"),
-                                    f.mapping("score"), f.whole("cube"), f.flag("dropped")),
+                                    f.mapping("score"), f.whole("cube"), f.flag("dropped"),
+                                    f.flag("resigned") if f.has("resigned") else False),
+    "resign_offered": lambda f: ResignOffered(f.side("player"), ResultKind(f.text("result"))),
+    "resign_accepted": lambda f: ResignAccepted(f.side("player")),
+    "resign_declined": lambda f: ResignDeclined(f.side("player")),
     "match_over": lambda f: MatchOver(f.side("winner"), f.mapping("score")),
     "hint": _hint,
     "hint_off": lambda f: HintOff(),

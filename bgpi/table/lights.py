@@ -95,7 +95,7 @@ BLUE: Colour = (0, 64, 255)
 
 PROMPTS: tuple[str, ...] = (
     "setup", "opening", "roll", "roll_or_double", "move", "no_play", "choose", "doubled",
-    "confirm_drop", "mismatch", "game_over", "match_over", "new_session",
+    "confirm_drop", "mismatch", "game_over", "match_over", "new_session", "resigning", "resign_offered",
 )
 """Every situation in which the board waits for someone (see `Prompt`)."""
 
@@ -167,6 +167,9 @@ PROMPT_LOOKS: Mapping[str, PromptLook] = MappingProxyType({
     "mismatch": PromptLook(Look(RED, ""), "roll"),
     "game_over": PromptLook(Look(GREEN, ""), "number", Look(GREEN, "")),
     "match_over": PromptLook(Look(GREEN, "", period=_SLOW), "number", Look(GREEN, "")),
+    "resigning": PromptLook(Look(TURN_COLOUR, "", period=2 * _SLOW, other=CUBE_COLOUR), "number", Look(RED, "")),
+    "resign_offered": PromptLook(Look(TURN_COLOUR, "", period=0.5, other=CUBE_COLOUR), "number",
+                                 Look(RED, "", period=_SLOW)),
     "new_session": PromptLook(Look(TURN_COLOUR, "", period=2 * _SLOW, other=CUBE_COLOUR),
                               "number", Look(BLUE, "")),
 })

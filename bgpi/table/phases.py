@@ -19,6 +19,8 @@ class Phase(StrEnum):
     DOUBLED = "doubled"  # a double awaits its answer
     MOVE = "move"  # the player on turn moves checkers
     CHOOSE = "choose"  # the switches cannot tell several plays apart: the mover chooses
+    RESIGNING = "resigning"  # a player chooses what to resign (single, gammon, backgammon)
+    RESIGNED = "resigned"  # a resignation awaits the opponent's answer
     OVER = "over"  # the game is won, its game_over not yet recorded
     MATCH_OVER = "match_over"
 

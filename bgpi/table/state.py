@@ -31,12 +31,17 @@ from bgpi.rules.ids import (
 from bgpi.rules.play import Dice
 from bgpi.rules.playtree import PartialPlay, PlayTree
 from bgpi.rules.position import Position, Side
-from bgpi.rules.result import GameResult
+from bgpi.rules.result import ResultKind
 from bgpi.rules.session import Game, Score, Session, Settings
 from bgpi.table import events as ev
 from bgpi.table.phases import Phase, RollFor
 from bgpi.table.requests import AdviceRequest, Purpose, Question
 from bgpi.table.tracker import Counts, Reading, Sensing, Tracker
+
+OPPONENT_SIDES: dict[str, frozenset[Side]] = {
+    "white": frozenset({Side.WHITE}), "black": frozenset({Side.BLACK}), "both": frozenset(Side)}
+"""The `opponent_side` setting: the side(s) the computer plays; both is computer against
+computer, a demonstration in which the human moves the checkers as lit."""
 
 _ENDS_HINT = (ev.Start, ev.Opening, ev.Roll, ev.Play, ev.Double, ev.Take, ev.Drop, ev.Beaver, ev.GameOver)
 """Events after which a hint (or the computer's play) no longer applies."""
@@ -63,7 +68,7 @@ class Setup:
     settings: Settings
     session: Session  # the score and Crawford game it starts from
     lenient: bool = False  # an illegal play may be accepted as made by the opponent
-    computer: Side | None = None  # the side an engine plays, if any
+    computers: frozenset[Side] = frozenset()  # the sides an engine plays (both: a demonstration)
     coach: float | None = None  # the equity a play may lose before the better one is shown
     start_position: Position = field(default_factory=Position.start)
     practice_turn: Side | None = None  # a practice position's player on roll
@@ -75,7 +80,8 @@ class Setup:
         out before the rules read theirs), and its practice position and match."""
         config = dict(event.config)
         lenient = bool(config.pop("lenient", False))
-        computer = Side.BLACK if config.pop("opponent", None) else None
+        sides = OPPONENT_SIDES[config.pop("opponent_side", "black")]
+        computers = sides if config.pop("opponent", None) else frozenset()
         coach = config.pop("coach", None)
         settings = Settings.from_config(config)
         session = Session(settings)
@@ -87,7 +93,7 @@ class Setup:
                 key = decode_match_id(event.match_id)
                 settings = Settings.from_config(config | {"match": key.match_length})
                 session = Session(settings, Score(*key.score), crawford=key.crawford)
-        return cls(dict(event.config), settings, session, lenient, computer, coach, start, turn, key)
+        return cls(dict(event.config), settings, session, lenient, computers, coach, start, turn, key)
 
 
 @dataclass
@@ -156,6 +162,10 @@ class TableState:
     guessed: bool = False  # a reading was chosen among several this game: counts may hide a wrong one
     choosing: int | None = None  # the match length shown by the session chooser (0: money)
     chooser_from: Phase = Phase.SETUP  # the phase the chooser goes back to
+    resigner: Side | None = None  # who chooses what to resign (phase resigning)
+    resigning: ResultKind = ResultKind.SINGLE  # what the resigner offers (phase resigning)
+    resignation: ev.ResignOffered | None = None  # the offer awaiting its answer (phase resigned)
+    resign_from: Phase = Phase.ROLL  # the phase a withdrawn or declined resignation goes back to
 
     @classmethod
     def begin(cls, sensing: Sensing, event: ev.NewSession) -> TableState:
@@ -212,14 +222,14 @@ class TableState:
     def coach_request(self) -> AdviceRequest | None:
         """The coach's question about the play being committed (None when not coaching
         this player): the roll's best play and what the play made loses against it."""
-        if self.setup.coach is None or self.turn is self.setup.computer:
+        if self.setup.coach is None or self.turn in self.setup.computers:
             return None
         return self.advice_request(Question.PLAYS, Purpose.COACH)
 
     def practice_game(self) -> Game:
         """The game a practice position starts: its player on roll, and the Match ID's
         cube in the session's first game."""
-        game = replace(self.session.new_game(), turn=self.setup.practice_turn)
+        game = replace(self.session.new_game(), turn=self.practice_turn)
         key = self.setup.practice_key
         if key is not None and (self.session.games == 0):
             game = replace(game, cube=Cube(key.cube_value, key.cube_owner))
@@ -249,6 +259,8 @@ class TableState:
                 self.guessed = True
             case ev.Double() | ev.Beaver() | ev.Take() | ev.Drop():
                 self._cube_action(event)
+            case ev.ResignOffered() | ev.ResignDeclined() | ev.ResignAccepted():
+                self._resignation(event)
             case ev.GameOver():
                 self._game_ended(event)
             case ev.Hint() | ev.CubeHint() | ev.ComputerPlay():
@@ -268,11 +280,22 @@ class TableState:
         if self.moving is not None:
             self.moving.hinted, self.moving.following = None, False
 
+    @property
+    def practice_turn(self) -> Side | None:
+        """The practice position's player on roll while its game is the next or being
+        played; None in a session without one, and for every later game, which starts
+        from the standard position with an opening roll."""
+        return self.setup.practice_turn if self.session.games == 0 else None
+
+    def start_position(self) -> Position:
+        """Where the next game starts: the practice position for its own game, else the standard one."""
+        return self.setup.start_position if self.practice_turn is not None else Position.start()
+
     def _start_game(self) -> None:
-        self.position = self.setup.start_position
+        self.position = self.start_position()
         self.last_result = None
         self.guessed = False
-        if self.setup.practice_turn is None:
+        if self.practice_turn is None:
             self.phase = Phase.OPENING
             self.game = self.session.new_game()
             self.wants_roll = RollFor.OPENING
@@ -309,13 +332,25 @@ class TableState:
                 self.dropper = player
                 self.phase = Phase.OVER
 
+    def _resignation(self, event: ev.ResignOffered | ev.ResignDeclined | ev.ResignAccepted) -> None:
+        match event:
+            case ev.ResignOffered():
+                if self.phase != Phase.RESIGNING:  # read back from the journal: the phase it was
+                    self.resign_from = Phase.MOVE if self.phase == Phase.CHOOSE else self.phase
+                self.resignation, self.phase = event, Phase.RESIGNED
+            case ev.ResignDeclined():
+                self.resignation, self.resigner, self.phase = None, None, self.resign_from
+            case ev.ResignAccepted():
+                self.phase = Phase.OVER
+
     def _game_ended(self, event: ev.GameOver) -> None:
         self.dropper = None
-        self.session = self.session.record(GameResult(event.winner, event.result, event.cube, event.dropped))
+        self.resignation = self.resigner = None
+        self.session = self.session.record(event.game_result())
         self.last_result = event
         self.game = None
         self.dice = None
-        self.position = self.setup.start_position
+        self.position = self.start_position()
         self.phase = Phase.MATCH_OVER if self.session.is_over else Phase.SETUP
 
     def _hinted(self, event: ev.Hint | ev.CubeHint | ev.ComputerPlay) -> None:

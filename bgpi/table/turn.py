@@ -33,7 +33,7 @@ from bgpi.table import events as ev
 from bgpi.table.events import Emit
 from bgpi.table.phases import Phase
 from bgpi.table.state import Board, Moving, TableState
-from bgpi.table.tracker import Reading, position_as_made
+from bgpi.table.tracker import Counts, Reading, Sensing, position_as_made
 from bgpi.table.watch import GRACE, Watch
 
 
@@ -172,9 +172,9 @@ class FollowingTurn:
         if forward is None and backward is None:
             backward = steps_between(tree, tree.root, before)
             forward = steps_between(tree, tree.root, after)
-        for chain in _chains(backward or []):
+        for chain in chains(backward or []):
             self.emit(ev.Undo(side, location_of(side, chain[-1].destination), location_of(side, chain[0].source)))
-        for chain in _chains(forward or []):
+        for chain in chains(forward or []):
             self.emit(ev.Step(side, location_of(side, chain[0].source), location_of(side, chain[-1].destination),
                               any(step.hit for step in chain)))
 
@@ -201,15 +201,23 @@ class FollowingTurn:
         for reading in readings:
             if reading.settled and tree.is_complete(reading.node):
                 complete.setdefault(reading.node.position, reading.node)
-        if len(complete) == 1:
+        plays = list(complete.values())
+        in_hand = None
+        if len(plays) == 1 and plays[0] != moving.hinted:
+            # (The hinted play, lit checker by checker, is the one the mover was following.)
+            in_hand = _hidden_or_in_hand(self.board.sensing, seen, plays, readings)
+        if len(complete) == 1 and in_hand is None:
             self.commit(next(iter(complete.values())))
             return
-        if len(complete) > 1:
+        if complete:
+            # Several plays, or one play with a checker hidden on a full point that may as
+            # well still be in hand: the switches cannot tell, so the mover says.
             moving.candidates = list(complete.values())
             moving.choice = 0
             self.state.phase = Phase.CHOOSE
             self.emit(ev.Ambiguous(self.state.current_turn(),
-                                   tuple(format_play(steps_to(tree, node)) for node in moving.candidates)))
+                                   tuple(format_play(steps_to(tree, node)) for node in moving.candidates),
+                                   in_hand))
             return
         if self._contradicts_a_choice(moving, readings):
             return
@@ -281,8 +289,7 @@ class FollowingTurn:
             return "this play cannot be completed legally", []
         side = self.state.current_turn()
         movable = in_order({location_of(side, step.source) for step, _ in tree.steps(node)})
-        dice = " and ".join(str(d) for d in node.dice_left)
-        return f"the play is not finished: {dice} still to play", movable
+        return f"the play is not finished: {_still_to_play(tree, node)} still to play", movable
 
     def commit(self, node: PartialPlay) -> None:
         """Commit the play that ends at `node` (steps the switches could not see first)."""
@@ -329,6 +336,41 @@ class FollowingTurn:
         """The game is won: its ``game_over``, and the match's end if it ends the match."""
         for event in ev.game_end(self.state.session, result):
             self.emit(event)
+
+
+def _hidden_or_in_hand(sensing: Sensing, seen: Counts | None, complete: list[PartialPlay],
+                       readings: list[Reading]) -> Location | None:
+    """Where a checker may still be in hand from, when the board reads as well as one of
+    the `complete` plays with its last checker hidden on a full point: the switches of a
+    full point do not close for one more checker, so only the mover can tell."""
+    if seen is None:
+        return None
+    full = [location for location, count, limit in zip(sensing.locations, seen, sensing.limits, strict=True)
+            if isinstance(location, int) and count >= limit]
+    for reading in readings:
+        if reading.in_hand is None:
+            continue
+        for node in complete:
+            if any(checkers_on(node.position, point) > checkers_on(reading.node.position, point) for point in full):
+                return reading.in_hand
+    return None
+
+
+_HOW_MANY = {1: "one", 2: "two", 3: "three"}
+
+
+def _still_to_play(tree: PlayTree, node: PartialPlay) -> str:
+    """The dice a legal play still uses from `node`: "5", "6 and 5", "6 or 5" (either,
+    not both, can be played), "two 6s" (where only some of a double's four can be played)."""
+    used = len(tree.dice.steps) - len(node.dice_left)
+    remaining = tree.most_dice - used
+    if tree.dice.is_double:
+        die = tree.dice.first
+        return f"one {die}" if remaining == 1 else f"{_HOW_MANY.get(remaining, remaining)} {die}s"
+    if remaining >= len(node.dice_left):
+        return " and ".join(str(die) for die in sorted(node.dice_left, reverse=True))
+    playable = sorted({step.die for step, child in tree.steps(node) if tree.is_acceptable(child)}, reverse=True)
+    return " or ".join(str(die) for die in playable)
 
 
 def _likeliest(moving: Moving, good: list[Reading]) -> Reading | None:
@@ -388,7 +430,7 @@ def steps_to(tree: PlayTree, node: PartialPlay) -> list[Step]:
     return steps_between(tree, tree.root, node) or []
 
 
-def _chains(steps: list[Step]) -> list[list[Step]]:
+def chains(steps: list[Step]) -> list[list[Step]]:
     """Steps grouped by checker: a step that starts where the last one ended continues it."""
     chains: list[list[Step]] = []
     for step in steps:

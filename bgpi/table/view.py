@@ -27,7 +27,7 @@ from bgpi.table import events as ev
 from bgpi.table.lights import Lighting, Prompt
 from bgpi.table.phases import CubeWord, Phase
 from bgpi.table.state import Board, Moving, TableState
-from bgpi.table.turn import on_the_way, steps_between
+from bgpi.table.turn import chains, on_the_way, steps_between
 
 Roles = dict[Location, str]
 
@@ -139,8 +139,12 @@ class TableView:
         steps = steps_between(moving.tree, moving.node, moving.hinted)
         if not steps:
             return {}, set()
+        # The play a checker at a time: the next checker's point blinks and where the play
+        # takes it stays steady (24 and 16 for 24/16, not the 22 on the way), so which goes
+        # where is never in doubt; once it stands there, the next checker's move is lit.
         side = self.state.current_turn()
-        source, destination = location_of(side, steps[0].source), location_of(side, steps[0].destination)
+        chain = chains(steps)[0]
+        source, destination = location_of(side, chain[0].source), location_of(side, chain[-1].destination)
         return {source: "hint", destination: "hint"}, {source}
 
     def _dice_shown(self) -> tuple[int, int] | None:
@@ -175,6 +179,8 @@ class TableView:
                           number=None if winner is None else state.session.score[winner])
         if phase == Phase.SETUP:
             return self._setup_prompt()
+        if phase in (Phase.RESIGNING, Phase.RESIGNED):
+            return self._resign_prompt()
         if phase == Phase.ROLL:
             return _roll_prompt(state.current_turn(), state.current_game())
         if phase == Phase.DOUBLED:
@@ -185,6 +191,21 @@ class TableView:
         if phase == Phase.MOVE:
             return self._move_prompt(state.current_turn(), state.current_roll())
         return None
+
+    def _resign_prompt(self) -> Prompt:
+        """Choosing what to resign (the resigner), or answering an offer (the opponent);
+        the dice add up to the points at stake."""
+        state = self.state
+        offer = state.resignation
+        kind = offer.result if offer is not None else state.resigning
+        stake = kind.multiplier * state.current_game().cube.value
+        if offer is not None:
+            taker = offer.player.opponent
+            return Prompt("resign_offered", taker, _own(taker, turn="accept", cube="decline"), number=stake)
+        resigner = state.resigner or state.current_turn()
+        answers = {**_own(resigner, cube="single, gammon, backgammon", turn="offer"),
+                   f"hold {resigner.label}.cube": "back"}
+        return Prompt("resigning", resigner, answers, number=stake)
 
     def _doubled_prompt(self) -> Prompt:
         game = self.state.current_game()
@@ -208,7 +229,7 @@ class TableView:
         state = self.state
         set_up = self.board.seen is not None and self.board.seen == self.board.expected(state.position)
         new_session = _both("cube", "new session")
-        on_roll = state.setup.practice_turn
+        on_roll = state.practice_turn
         if set_up and on_roll is not None:
             # The practice position is set: its player on roll starts the game.
             prompt = _roll_prompt(on_roll, state.practice_game())

@@ -7,7 +7,10 @@ when a page is served: the service, which serves none by default, starts without
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import os
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +27,36 @@ if TYPE_CHECKING:
 
 TOKEN_FILE = "web-token"
 """In the state directory: the page's access token, kept so that a bookmark survives restarts."""
+
+
+NEXT_PORTS = 10
+"""How many ports after a busy one the page tries before it gives up."""
+
+_ANY_ADDRESS = ("0.0.0.0", "::", "")
+
+
+def _addresses(url: str, listen: str | None) -> list[str]:
+    """`url` as a phone can open it: listening on every address (0.0.0.0), the machine's
+    own addresses in its place (the loopback one as a last resort)."""
+    if listen not in _ANY_ADDRESS:
+        return [url]
+    host = f"[{listen}]" if listen and ":" in listen else listen or ""
+    own = own_addresses()
+    return [url.replace(f"//{host}:", f"//{address}:", 1) for address in own] or [url]
+
+
+def own_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback: the one its default route
+    uses first (a UDP socket connected nowhere in particular sends nothing), then the
+    ones its name resolves to."""
+    found: list[str] = []
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never answered, only routed
+        found.append(probe.getsockname()[0])
+    with contextlib.suppress(OSError):
+        for *_, address in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(str(address[0]))
+    return [address for address in dict.fromkeys(found) if not address.startswith("127.")]
 
 
 def add_page_options(parser: argparse.ArgumentParser) -> None:
@@ -104,11 +137,23 @@ class BoardPage:
         self._bridge = Bridge(Story.of(history), start_session)
         listen = self.settings.listen
         token = access_token(self.state_dir) if listen is not None else None
-        server = WebServer(self._bridge, self.geometry, listen or DEFAULT_HOST, self.settings.port, token,
-                           self.state_dir)
-        server.start()
+        wanted = self.settings.port
+        for port in [wanted, *range(wanted + 1, wanted + NEXT_PORTS + 1)] if wanted else [0]:
+            server = WebServer(self._bridge, self.geometry, listen or DEFAULT_HOST, port, token, self.state_dir)
+            try:
+                server.start()
+            except OSError as error:
+                if error.errno != errno.EADDRINUSE or port == wanted + NEXT_PORTS:
+                    raise
+                continue  # another board (or program) serves there: the next port
+            break
         self._server = server
-        return server.url
+        if server.port != wanted and wanted:
+            self.note = f"port {wanted} is in use, so the page is on port {server.port}"
+        return " or ".join(_addresses(server.url, listen))
+
+    note: str | None = None
+    """What the page's address needs said (the port was busy), once `open` has served it."""
 
     def hear(self, event: dict) -> None:
         self._bridge.hear(event)

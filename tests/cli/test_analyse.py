@@ -27,6 +27,7 @@ GAME = """\
 {"move": [1, 7]}
 {"move": [7, 12]}
 {"press": "black.turn"}
+{"press": "black.turn"}
 {"press": "white.cube"}
 {"press": "black.turn"}
 """

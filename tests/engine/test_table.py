@@ -295,3 +295,43 @@ def test_the_hint_button_leaves_the_computer_play_lit(advisor):
     assert events[-1]["event"] == "rejected" and events[-1]["reason"] == "no hint now: the computer is deciding"
     assert hint_lit(table) == lit and [event["event"] for event in events].count("computer_play") == 1
     sim.close()
+
+
+def play_along(table: Table, sim: SimulatedTable, events: list[dict], human: Side | None) -> None:
+    """The hands of a game: the opening roll, `human`'s rolls, takes, hints and commits (if
+    there is a human), and every checker moved as the lights say."""
+    sim.press("white.turn")  # the opening roll: either player's turn button
+    for _ in range(8000):
+        if any(event["event"] == "game_over" for event in events):
+            return
+        mine = human is not None and table.turn is human
+        if table.phase == "roll" and mine:
+            sim.press(f"{human.label}.turn")
+        elif table.phase == "doubled" and human is not None and table.turn is not human:
+            sim.press(f"{human.label}.turn")  # take
+        elif table.phase == "move" and not follow_lights(table, sim) and mine:
+            sim.press("hint" if table.hint is None else f"{human.label}.turn")
+        sim.advance(0.1)
+    raise AssertionError("the game did not end")
+
+
+def test_the_computer_plays_white_when_told_to(advisor):
+    # Issue 19, item 5: opponent_side white; the human plays black.
+    table, sim, events = new_table({"opponent": "gnubg:expert", "opponent_side": "white"}, advisor, 6)
+    play_along(table, sim, events, Side.BLACK)
+    assert {event["player"] for event in events if event["event"] == "computer_play"} == {"white"}
+    assert {event["player"] for event in events if event["event"] == "play"} == {"white", "black"}
+    sim.close()
+
+
+def test_computer_against_computer_is_a_game_the_hands_only_move_along(advisor):
+    # Issue 19, item 5: opponent_side both: the computer rolls, decides the cube and plays
+    # for both; the hands move the checkers as lit, and no button is pressed but the opening.
+    table, sim, events = new_table({"opponent": "gnubg:expert", "opponent_side": "both"}, advisor, 4)
+    play_along(table, sim, events, None)
+    plays = [event for event in events if event["event"] == "play"]
+    shown = [event for event in events if event["event"] == "computer_play"]
+    assert {play["player"] for play in plays} == {"white", "black"}
+    assert [(event["player"], event["move"]) for event in shown] == [(play["player"], play["move"]) for play in plays]
+    assert "rejected" not in [event["event"] for event in events]
+    sim.close()

@@ -311,7 +311,7 @@ def test_script_error_is_a_value_error_listing_every_problem_with_its_line():
     ('{"show": "board"}', 'line 1: cannot show "board": expected one of "lights", "state"'),
     ('{"config": 5}', 'line 1: expected an object of settings such as {"match": 5}, got 5'),
     ('{"config": {"speed": 2}}', ('line 1: unknown config key "speed": expected one of '
-                                 '"match", "jacoby", "beavers", "auto_doubles", "cube_cap", "lenient"')),
+                                 '"match", "jacoby", "beavers", "auto_doubles", "lenient"')),
     ('{"config": {"match": "5"}}', "line 1: match: expected a whole number 0 or more, not '5'"),
     ('{"config": {"match": 65}}', "line 1: match: at most 64, not 65"),
     ('{"config": {"auto_doubles": 1000000000000000000}}', "line 1: auto_doubles: at most 8, not 1000000000000000000"),
@@ -331,7 +331,7 @@ def test_each_fault_is_named(text, message):
 def test_every_fault_of_one_config_line_is_named():
     assert problem('{"config": {"speed": 2, "match": 5, "jacoby": true, "lenient": 0}}') == (
         'line 1: unknown config key "speed": expected one of "match", "jacoby", "beavers", '
-        '"auto_doubles", "cube_cap", "lenient", "engine", "opponent", "hint_level", "coach"; '
+        '"auto_doubles", "cube_cap", "lenient", "opponent_side", "engine", "opponent", "hint_level", "coach"; '
         "lenient: expected true or false, not 0; "
         "jacoby: only for money play, not in a match")
 

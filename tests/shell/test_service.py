@@ -23,12 +23,12 @@ def service(tmp_path, config: dict) -> BoardService:
 def test_a_new_session_takes_its_strengths_and_keeps_an_engine_of_the_same_kind(tmp_path):
     with service(tmp_path, {"engine": "none"}) as board:
         first = board.runner.advise
-        board.start_session({"engine": "none", "hint_level": "worldclass", "coach": 0.04})
+        board.start_session({"engine": "none", "hint_level": "expert", "coach": 0.04})
         advisor = board.runner.advise
-        assert advisor.hint == LEVELS["worldclass"] and first.hint != advisor.hint
+        assert advisor.hint == LEVELS["expert"] and first.hint != advisor.hint
         assert advisor.engine is first.engine
-        assert board.runner.table.config == {"engine": "none", "hint_level": "worldclass", "coach": 0.04}
-    assert read_journal(tmp_path).events[0]["config"]["hint_level"] == "worldclass"
+        assert board.runner.table.config == {"engine": "none", "hint_level": "expert", "coach": 0.04}
+    assert read_journal(tmp_path).events[0]["config"]["hint_level"] == "expert"
     assert (tmp_path / "journal.1.jsonl").exists()
 
 

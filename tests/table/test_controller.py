@@ -47,7 +47,8 @@ def test_the_other_player_cannot_choose():
     table, _ = started(sensing, 4, 2)
     table.handle(Sensed(sensing.of(result(Position.start(), W, [(8, 6), (8, 4)]))))
     table.handle(Press("white.turn"))
-    assert table.handle(Press("black.turn")) == [] and table.phase == "choose"
+    (refused,) = table.handle(Press("black.turn"))  # said (issue 19, item 21), and nothing changes
+    assert refused["event"] == "rejected" and "white's turn" in refused["reason"] and table.phase == "choose"
 
 
 def test_a_journal_of_events_resumes_the_same_table():
@@ -134,3 +135,33 @@ def test_the_computers_retry_after_a_failed_engine_is_a_deadline():
     assert table.handle(Tick(deadline - 0.01)) == [] and table.wants_advice is None
     table.handle(Tick(deadline))
     assert table.wants_advice == request  # asked again
+
+
+def test_the_hint_lights_the_whole_play_and_follows_the_player():
+    # Issue 19, item 7: 31 hinted as 8/5 6/5 lights one checker's point (blinking) and 5;
+    # once that checker stands on 5, the other one's.
+    sensing = Sensing(Geometry())
+    table, _ = started(sensing, 3, 1)
+    table.handle(Press("hint"))
+    request = table.wants_advice
+    after = result(Position.start(), W, [(8, 5), (6, 5)])
+    table.handle(Advised(request, {"move": "8/5 6/5", "position_id": position_id(after, W), "equity": 0.2}))
+    lit = table.lighting()
+    (first,) = lit.hint_from
+    other = 14 - first  # 8 or 6
+    assert first in (8, 6) and lit.roles == {first: "hint", 5: "hint"}
+    table.handle(Sensed(sensing.of(result(Position.start(), W, [(first, 5)]))))
+    lit = table.lighting()
+    assert lit.roles == {other: "hint", 5: "hint"} and lit.hint_from == {other}
+
+
+def test_a_hinted_run_lights_where_the_checker_ends_up():
+    # 62 hinted as 24/16: 24 blinks and 16 is lit, not the 22 on the way.
+    sensing = Sensing(Geometry())
+    table, _ = started(sensing, 6, 2)
+    table.handle(Press("hint"))
+    after = result(Position.start(), W, [(24, 18), (18, 16)])
+    table.handle(Advised(table.wants_advice, {"move": "24/16", "position_id": position_id(after, W),
+                                              "equity": 0.0}))
+    lit = table.lighting()
+    assert lit.roles == {24: "hint", 16: "hint"} and lit.hint_from == {24}

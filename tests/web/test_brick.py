@@ -112,7 +112,7 @@ def test_resumed_without_an_engine_the_lights_show_it_and_black_is_played_by_han
     settings = ServiceSettings("sim", load_profile(None), tmp_path, seed=1)
     with BoardService(settings, threading.Event(), say=said.append, out=io.StringIO()) as board:
         table = board.runner.table
-        assert table.computer is None
+        assert not table.computers
         assert table.state.advice.hint_failed is not None  # the "no engine" look
         assert any("black plays by hand" in line for line in said)
     assert not sdnotify._standing  # withdrawn once that board closed
@@ -125,7 +125,7 @@ def test_a_new_session_takes_the_opponents_level_and_coach_without_a_restart(tmp
     with service(tmp_path, {"engine": "module"}) as board:
         board.start_session({"engine": "module", "opponent": "gnubg:expert", "coach": 0.1})
         assert board.runner.advise.computer == parse_opponent("gnubg:expert")
-        assert board.runner.table.computer is not None
+        assert board.runner.table.computers
         assert board.runner.table.state.setup.coach == 0.1
         board.start_session({"engine": "module", "opponent": "gnubg:beginner"})
         assert board.runner.advise.computer == parse_opponent("gnubg:beginner")
@@ -133,7 +133,7 @@ def test_a_new_session_takes_the_opponents_level_and_coach_without_a_restart(tmp
         board.start_session({"engine": "none", "hint_level": "beginner"})
         advisor = board.runner.advise
         assert advisor.kind == "none" and not advisor.engine.available
-        assert advisor.hint == LEVELS["beginner"] and board.runner.table.computer is None
+        assert advisor.hint == LEVELS["beginner"] and not board.runner.table.computers
 
 
 # -- issue 7: the state is its owner's only -------------------------------------------------

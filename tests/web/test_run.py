@@ -70,14 +70,15 @@ def test_listening_on_an_address_needs_the_token_it_prints(tmp_path):
         assert again.rstrip().endswith(f"?token={token}")  # kept: a bookmark survives a restart
 
 
-def test_a_port_in_use_leaves_the_board_running_without_its_page(tmp_path):
+def test_a_port_in_use_serves_the_page_on_the_next_free_port(tmp_path):
+    # Issue 19, item 22: not the other board's page, and not no page at all.
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
         with running(tmp_path, "--port", str(port)) as (service, first):
-            assert first.startswith("bgpi run: the simulated board is running without its page:")
-            assert first.rstrip().endswith("(--port N for another port)")
+            assert first.startswith("bgpi run: the simulated board is running; its page: http://127.0.0.1:")
+            assert f"(port {port} is in use, so the page is on port " in first
             assert json.loads(service.stdout.readline())["event"] == "session"
 
 

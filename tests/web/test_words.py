@@ -34,7 +34,7 @@ from bgpi.web.words import SENTENCES, Story, prompt_words, say
     ({"event": "computer_cube", "player": "black", "decision": "no double", "equities": {}},
      "The computer (black): no double"),
     ({"event": "mismatch", "missing": {"8": 1}, "extra": {"9": 1}},
-     "The board does not show the game: put back a checker on 8; take away the checker on 9. Play pauses"),
+     "The board does not show the game: put back a checker on point 8; take away a checker from point 9. Play pauses"),
     ({"event": "session", "config": {"match": 5}},
      "New session: a match to 5. Set up the board and press a turn button"),
 ])
