@@ -27,6 +27,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/boot.py
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/link.py
+	$(BIN)/python benchmarks/idle.py
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

@@ -237,6 +237,13 @@ def _new_session(args: argparse.Namespace, settings: RunSettings) -> _NewSession
             raise UsageError("--position FILE takes the player on roll and the match length from the "
                              "record: leave out --turn and --match")
         return _NewSession(SessionSetup(check_config(settings.config(given)), recorded), True)
+    position, config = _given_position(args, given)
+    return _NewSession(SessionSetup(check_config(settings.config(config)), position), True)
+
+
+def _given_position(args: argparse.Namespace, given: dict) -> tuple[BoardPosition, dict]:
+    """``--position ID[:MATCHID]`` or ``XGID=...`` with --turn: the position, and the
+    session's config with an XGID's Jacoby and beavers; UsageError for any fault."""
     try:
         position_text, match_text, money = read_ids(args.position)
     except ValueError as error:
@@ -256,10 +263,9 @@ def _new_session(args: argparse.Namespace, settings: RunSettings) -> _NewSession
             raise UsageError("--position with a Match ID takes the match length from it: "
                              "leave out --match")
     try:
-        position = BoardPosition(position_text, turn or key_turn or Side.WHITE, match_text or None)
+        return BoardPosition(position_text, turn or key_turn or Side.WHITE, match_text or None), config
     except ValueError as error:
         raise UsageError(f"--position: {error}") from None
-    return _NewSession(SessionSetup(check_config(settings.config(config)), position), True)
 
 
 def _recorded(text: str) -> BoardPosition | None:

@@ -216,10 +216,10 @@ def ask(lights: Mapping[str, Any]) -> str:
         return ""
     side = lights.get("side") or "either player"
     answers = ", ".join(f"{button} = {word}" for button, word in lights["answers"].items())
-    return f"{_ASKS[lights['asks']]} ({side}{': ' + answers if answers else ''})"
+    return f"{ASKS[lights['asks']]} ({side}{': ' + answers if answers else ''})"
 
 
-_ASKS = {
+ASKS = {
     "setup": "Set up the board",
     "opening": "Ready for the opening roll",
     "roll": "To roll",

@@ -311,7 +311,7 @@ def test_script_error_is_a_value_error_listing_every_problem_with_its_line():
     ('{"show": "board"}', 'line 1: cannot show "board": expected one of "lights", "state"'),
     ('{"config": 5}', 'line 1: expected an object of settings such as {"match": 5}, got 5'),
     ('{"config": {"speed": 2}}', ('line 1: unknown config key "speed": expected one of '
-                                 '"match", "jacoby", "beavers", "auto_doubles", "lenient"')),
+                                 '"match", "jacoby", "beavers", "auto_doubles", "cube_cap", "lenient"')),
     ('{"config": {"match": "5"}}', "line 1: match: expected a whole number 0 or more, not '5'"),
     ('{"config": {"match": 65}}', "line 1: match: at most 64, not 65"),
     ('{"config": {"auto_doubles": 1000000000000000000}}', "line 1: auto_doubles: at most 8, not 1000000000000000000"),
