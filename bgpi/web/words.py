@@ -13,8 +13,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bgpi.shell.words import ASKS  # the board's questions, worded once for terminal and page
-from bgpi.shell.words import say
+from bgpi.shell.words import (
+    ASKS,  # the board's questions, worded once for terminal and page
+    say,
+)
 from bgpi.table import events as ev
 
 SENTENCES = 40
