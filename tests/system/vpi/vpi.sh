@@ -5,6 +5,7 @@
 #
 #   sudo tests/system/vpi/vpi.sh PYTHON    PYTHON: a Python 3.11 with pip (the wheelhouse's)
 #
+# BGPI_VPI_ARM=1 adds arm.sh's checks: the Pi packages from PyPI in arm64 and armhf chroots.
 # Ends with the line "N passed, N failed"; exits 1 on any failure.  Each stage's output
 # is kept in $BGPI_VPI_CACHE (default $XDG_CACHE_HOME/bgpi-vpi, else /var/cache/bgpi-vpi),
 # under a name that is a hash of its inputs, so a second run rebuilds only what changed.
@@ -98,7 +99,7 @@ tar -C "$run/root" -xf "$base"
 install -D -m 0644 "$module" "$run/root/lib/modules/$kver/extra/gpio-sim.ko"
 chroot "$run/root" depmod "$kver"   # the guest's own kmod
 mkdir -p "$run/root/root/bgpi"
-git -C "$REPO" ls-files -z --cached --others --exclude-standard |
+git -c safe.directory="$REPO" -C "$REPO" ls-files -z --cached --others --exclude-standard |
     (cd "$REPO" && xargs -0 tar --ignore-failed-read -cf - 2>/dev/null) | tar -C "$run/root/root/bgpi" -xf -
 cp -r "$wheels" "$run/root/root/wheelhouse"
 guest=$HERE/guest
@@ -133,6 +134,19 @@ timeout "$GUEST_TIMEOUT_S" qemu-system-x86_64 -accel tcg,thread=multi -cpu max -
 stage "guest done"
 
 tr -d '\r' <"$run/result.log" >"$run/result.txt"
+
+# Stage 6 (with BGPI_VPI_ARM=1): the Pi packages installed from PyPI in ARM chroots.
+if [[ ${BGPI_VPI_ARM:-0} == 1 ]]; then
+    for arch in arm64 armhf; do
+        if command -v update-binfmts >/dev/null && command -v qemu-arm-static >/dev/null; then
+            "$HERE/arm.sh" "$arch" "$CACHE" >>"$run/result.txt"
+        else
+            echo "not ok pi_packages_install_from_pypi_on_$arch: no qemu-user-static and binfmt-support" \
+                >>"$run/result.txt"
+        fi
+        stage "$arch chroot done"
+    done
+fi
 grep -v '^#' "$run/result.txt" || true
 passed=$(grep -c '^ok ' "$run/result.txt" || true)
 failed=$(grep -c '^not ok ' "$run/result.txt" || true)

@@ -226,6 +226,27 @@ def a_chip_only_root_may_open_is_named_as_a_permission_problem() -> None:
 
 
 @check
+def a_missing_chip_stops_the_board_for_good() -> None:
+    run("systemctl", "stop", UNIT)
+    (SIM / "live").write_text("0")  # the chip goes, as on a machine without GPIO
+    try:
+        message = "can not open gpiochip (/dev/gpiochip*): not a Raspberry Pi, or its GPIO device is missing"
+        before = said(message)
+        run("systemctl", "start", UNIT, timeout=120)
+        expect(said(message) == before + 1, "the log does not say the GPIO device is missing")
+        expect(unit("ExecMainStatus") == "2", f"exit status {unit('ExecMainStatus')}")
+        restarts = int(unit("NRestarts"))
+        time.sleep(5)  # RestartSec=2: a restart would have come
+        expect(unit("ActiveState") == "failed" and int(unit("NRestarts")) == restarts, "the unit was restarted")
+    finally:
+        (SIM / "live").write_text("1")
+        run("udevadm", "settle")
+        run("systemctl", "reset-failed", UNIT)
+        run("systemctl", "start", UNIT, timeout=120)
+    expect(running(), "the board did not start again with its chip back")
+
+
+@check
 def the_device_policy_lets_the_chip_and_a_picos_port_through_and_refuses_another_device() -> None:
     expect(running(), "the board is not running")
     acm = next((line.split()[0] for line in Path("/proc/devices").read_text().splitlines()
