@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean vpi
 
 run: $(STAMP)
 	$(BIN)/bgpi run
@@ -28,6 +28,11 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/link.py
 	$(BIN)/python benchmarks/idle.py
+
+# A virtual Raspberry Pi: the installed board under systemd in a QEMU guest, on a
+# simulated GPIO chip (tests/system/vpi/README.md).  Root, mmdebstrap and QEMU needed.
+vpi: $(STAMP)
+	tests/system/vpi/vpi.sh $(abspath $(BIN)/python)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

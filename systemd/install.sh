@@ -15,6 +15,8 @@ PREFIX=/opt/bgpi              # the virtual environment lives in $PREFIX/venv
 SETTINGS=/etc/bgpi/bgpi.toml
 UNIT=/etc/systemd/system/bgpi.service
 PAGE_DROP_IN=/etc/systemd/system/bgpi.service.d/page.conf   # the page's network, if enabled
+UDEV_RULE=/etc/udev/rules.d/60-bgpi.rules     # the GPIO chips and SPI buses to their groups
+MODULES=/etc/modules-load.d/bgpi.conf         # the USB serial drivers, loaded at boot
 USER_NAME=bgpi
 GROUPS_NEEDED=(gpio spi dialout)   # /dev/gpiochip*, /dev/spidev*, /dev/ttyACM*
 SOURCE=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,6 +53,7 @@ install_service() {
         say "installing python3-venv"
         apt-get install -y python3-venv
     fi
+    $live && install_build_tools
 
     for group in "${GROUPS_NEEDED[@]}"; do
         has_group "$group" || { say "creating group $group"; groupadd "${shadow_opts[@]}" --system "$group"; }
@@ -90,6 +93,7 @@ install_service() {
         say "writing the default settings to $SETTINGS"
         install -D -m 0644 "$SOURCE/systemd/bgpi.toml" "$(at "$SETTINGS")"
     fi
+    install_device_access
     install -D -m 0644 "$SOURCE/systemd/bgpi.service" "$(at "$UNIT")"
     if page_enabled; then
         say "the page is enabled in $SETTINGS: the service may use the network ($PAGE_DROP_IN)"
@@ -100,11 +104,81 @@ install_service() {
     if $live; then
         systemctl daemon-reload
         systemctl enable bgpi.service
-        systemctl restart bgpi.service
-        say "started; see: systemctl status bgpi, journalctl -u bgpi -f"
+        start_service
     else
         systemctl "${systemctl_opts[@]}" enable bgpi.service 2>/dev/null
         say "installed under $root (nothing started)"
+    fi
+}
+
+# (Re)start the service; if it does not come up, show why and stop with one line that says so.
+start_service() {
+    if systemctl restart bgpi.service; then
+        say "started; see: systemctl status bgpi, journalctl -u bgpi -f"
+        return
+    fi
+    systemctl --no-pager --lines=0 status bgpi.service || true
+    journalctl --no-pager --unit=bgpi.service --lines=15 --output=cat || true
+    local why
+    why=$(journalctl --no-pager --unit=bgpi.service --lines=200 --output=cat 2>/dev/null |
+          grep '^bgpi run: ' | tail -n 1 || true)
+    say "installed, but the service did not start: the lines above say why (the board's own"
+    say "word is its last 'bgpi run:' line). Fix that, then: sudo systemctl restart bgpi"
+    printf 'bgpi install: the service did not start%s\n' "${why:+: ${why#bgpi run: }}" >&2
+    exit 1
+}
+
+# On 32-bit ARM, gpiod and sysv_ipc (a Blinka dependency) have no wheels on PyPI: pip
+# builds them, which needs a C compiler and Python's headers.
+install_build_tools() {
+    case $(uname -m) in armv6l|armv7l) ;; *) return 0 ;; esac
+    local include
+    include=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+    command -v "${CC:-cc}" >/dev/null && [[ -e $include/Python.h ]] && return 0   # pip builds with $CC
+    command -v apt-get >/dev/null ||
+        fail "32-bit ARM builds gpiod and sysv_ipc from source: install gcc and the Python headers first"
+    say "installing gcc and python3-dev (32-bit ARM builds gpiod and sysv_ipc from source)"
+    apt-get install -y gcc python3-dev
+}
+
+# The devices the board opens, for the service's groups, and the USB serial drivers loaded
+# at boot.  Raspberry Pi OS gives /dev/gpiochip* to gpio and /dev/spidev* to spi (its
+# 99-com.rules); plain Debian, Ubuntu and others leave them to root, and the board then
+# cannot open its pins.  Our rule is written only where no rule names those groups.
+install_device_access() {
+    local rules=() file
+    for file in "$(at /etc/udev/rules.d)"/*.rules "$(at /usr/lib/udev/rules.d)"/*.rules \
+                "$(at /lib/udev/rules.d)"/*.rules; do
+        [[ -e $file && $file != "$(at "$UDEV_RULE")" ]] && rules+=("$file")
+    done
+    local wanted=()
+    ((${#rules[@]})) && grep -qs 'GROUP="gpio"' "${rules[@]}" ||
+        wanted+=('SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"')
+    ((${#rules[@]})) && grep -qs 'GROUP="spi"' "${rules[@]}" ||
+        wanted+=('SUBSYSTEM=="spidev", KERNEL=="spidev*", GROUP="spi", MODE="0660"')
+    if ((${#wanted[@]})); then
+        say "giving the GPIO chips and SPI buses to their groups ($UDEV_RULE)"
+        install -d "$(at "${UDEV_RULE%/*}")"
+        { echo "# bgpi (systemd/install.sh): the board's devices to the groups of its service's user."
+          printf '%s\n' "${wanted[@]}"; } >"$(at "$UDEV_RULE")"
+        if $live && command -v udevadm >/dev/null; then
+            udevadm control --reload
+            udevadm trigger --action=add --subsystem-match=gpio --subsystem-match=spidev
+            udevadm settle
+        fi
+    fi
+    # The unit's DeviceAllow=char-ttyACM and char-ttyUSB name a driver's major; systemd looks
+    # it up once, when the unit starts, and a driver loaded later (a Pico plugged in) stays
+    # locked out until a restart.  Loaded at boot, the majors exist before the unit starts.
+    install -D -m 0644 /dev/stdin "$(at "$MODULES")" <<'END'
+# bgpi (systemd/install.sh): USB serial drivers for a co-processor (a Pico), loaded before
+# bgpi.service starts so that its DeviceAllow=char-ttyACM / char-ttyUSB find their majors.
+cdc_acm
+usbserial
+END
+    if $live; then
+        modprobe --all cdc_acm usbserial 2>/dev/null ||
+            say "warning: cdc_acm or usbserial did not load: a Pico on USB may not be reachable"
     fi
 }
 
@@ -123,7 +197,7 @@ uninstall_service() {
         else
             systemctl "${systemctl_opts[@]}" disable bgpi.service 2>/dev/null
         fi
-        rm -f "$(at "$UNIT")" "$(at "$PAGE_DROP_IN")"
+        rm -f "$(at "$UNIT")" "$(at "$PAGE_DROP_IN")" "$(at "$UDEV_RULE")" "$(at "$MODULES")"
         rmdir "$(at "${PAGE_DROP_IN%/*}")" 2>/dev/null || true
         ! $live || systemctl daemon-reload
     fi
@@ -134,4 +208,5 @@ uninstall_service() {
     say "removed; kept $SETTINGS and /var/lib/bgpi (the games): delete them by hand if unwanted"
 }
 
-"${action}_service"
+# Sourced (the tests call its functions one by one), it only defines them.
+[[ ${BASH_SOURCE[0]} != "$0" ]] || "${action}_service"

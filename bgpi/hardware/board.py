@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import errno
+import grp
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
@@ -23,6 +27,9 @@ if TYPE_CHECKING:
 
 BOARD_KINDS = ("sim", "pi")
 DEVICE_TREE_MODEL = Path("/proc/device-tree/model")
+DEVICES = Path("/dev")
+PERMISSION_ADVICE = ("run as a user in the group gpio, with the device given to that group "
+                     "(sudo systemd/install.sh adds a udev rule for it where the system has none)")
 FAULT_COLOUR: Colour = (255, 0, 0)
 
 
@@ -142,5 +149,37 @@ def explain(error: Exception, profile: Profile) -> str:
     if "spidev" in text:
         return f"the LEDs' SPI bus is off ({text}): add dtparam=spi=on to config.txt and reboot"
     if "gpiochip" in text:
-        return f"{text} (/dev/gpiochip*): not a Raspberry Pi, or its GPIO device is missing"
+        return f"{text} (/dev/gpiochip*): {why_no_chip()}"
     return f"{type(error).__name__}: {text}"
+
+
+def why_no_chip() -> str:
+    """Why a GPIO chip would not open, found by opening each one in `DEVICES` again.
+
+    lgpio's message carries no errno, and the usual cause on a system without the
+    Raspberry Pi OS udev rules is a device only root may open.
+    """
+    chips = sorted(DEVICES.glob("gpiochip*"))
+    for chip in chips:
+        try:
+            os.close(os.open(chip, os.O_RDWR))
+        except OSError as error:
+            if error.errno == errno.EACCES:
+                return f"no permission to open {chip} ({_ownership(chip)}): {PERMISSION_ADVICE}"
+            if error.errno == errno.EPERM:
+                return (f"{chip} is refused to this process (EPERM): a service's DevicePolicy= "
+                        "without DeviceAllow=char-gpiochip rw?")
+            return f"{chip}: {error.strerror}"
+    if chips:
+        return f"the chip asked for is not among {', '.join(chip.name for chip in chips)}, which open"
+    return "not a Raspberry Pi, or its GPIO device is missing"
+
+
+def _ownership(device: Path) -> str:
+    """"group root, mode 0600": who may open `device`."""
+    info = device.stat()
+    try:
+        group = grp.getgrgid(info.st_gid).gr_name
+    except KeyError:
+        group = str(info.st_gid)
+    return f"group {group}, mode {stat.S_IMODE(info.st_mode):04o}"

@@ -15,7 +15,7 @@ The scanner (`bgpi.hardware.scanner`) runs the same code over either.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Protocol
 
@@ -26,13 +26,17 @@ from bgpi.exc import PinsBusyError
 
 
 @contextmanager
-def claiming(pins: Sequence[int]) -> Iterator[None]:
-    """Claim `pins` inside: a pin library's "GPIO busy" comes out as `PinsBusyError(pins)`."""
+def claiming(pins: Sequence[int], which: Callable[[], Sequence[int]] | None = None) -> Iterator[None]:
+    """Claim `pins` inside: a pin library's "GPIO busy" comes out as `PinsBusyError`.
+
+    A group is refused whole when one of its lines is busy; `which` then says which
+    lines are (the builder is told the one pin to free, not the whole group).
+    """
     try:
         yield
     except Exception as error:
         if "busy" in str(error).lower():
-            raise PinsBusyError(pins) from error
+            raise PinsBusyError((which() if which is not None else ()) or pins) from error
         raise
 
 
@@ -103,14 +107,27 @@ class GroupLines:
         self._signal = signal[0]
         self._all_high = (1 << len(signal)) - 1
         try:
-            with claiming(select):
+            with claiming(select, lambda: self._busy(select)):
                 lgpio.group_claim_output(self._handle, list(select),
                                          [initial >> line & 1 for line in range(len(select))])
-            with claiming(signal):
+            with claiming(signal, lambda: self._busy(signal)):
                 lgpio.group_claim_input(self._handle, list(signal), lgpio.SET_PULL_UP)
         except BaseException:
             self.close()
             raise
+
+    def _busy(self, pins: Sequence[int]) -> list[int]:
+        """The `pins` another holder has: each is claimed alone as an input, and let go."""
+        busy = []
+        for pin in pins:
+            try:
+                self._lgpio.gpio_claim_input(self._handle, pin)
+            except self._lgpio.error as error:
+                if "busy" in str(error).lower():
+                    busy.append(pin)
+            else:
+                self._lgpio.gpio_free(self._handle, pin)
+        return busy
 
     def set_select(self, line: int, level: bool) -> None:
         self._lgpio.group_write(self._handle, self._select, level << line, 1 << line)

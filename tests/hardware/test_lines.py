@@ -49,7 +49,7 @@ def test_a_busy_line_is_refused_by_lgpio_and_nothing_stays_claimed(lgpio_board, 
     chip.busy.add(wiring.signal[2])
     with pytest.raises(PinsBusyError) as refused:
         Scanner(wiring, pin_factory=factory)
-    assert refused.value.pins == wiring.signal  # the group that could not be claimed
+    assert refused.value.pins == (wiring.signal[2],)  # the one line of the group that is busy
     assert "GPIO busy" in str(refused.value.__cause__)  # lgpio's own word
     assert chip.calls["_gpiochip_close"] == 1
     chip.busy.clear()

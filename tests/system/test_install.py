@@ -82,6 +82,10 @@ def test_install_is_complete_idempotent_and_undone_by_uninstall(throwaway_root):
     assert unit.read_text() == UNIT.read_text()
     wanted = root / "etc" / "systemd" / "system" / "multi-user.target.wants" / "bgpi.service"
     assert os.readlink(wanted) == "/etc/systemd/system/bgpi.service"
+    udev_rule = root / "etc" / "udev" / "rules.d" / "60-bgpi.rules"
+    modules = root / "etc" / "modules-load.d" / "bgpi.conf"
+    assert 'KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"' in udev_rule.read_text()
+    assert "cdc_acm" in modules.read_text().split()
 
     # Again: the same state, and the builder's settings are kept.
     settings.write_text(settings.read_text().replace("brightness = 0.6", "brightness = 0.3"))
@@ -94,6 +98,7 @@ def test_install_is_complete_idempotent_and_undone_by_uninstall(throwaway_root):
 
     install(root, "--uninstall")
     assert not unit.exists() and not os.path.lexists(wanted)
+    assert not udev_rule.exists() and not modules.exists()
     assert not (root / "opt" / "bgpi").exists()
     assert not [line for line in entries(root, "passwd") if line.startswith("bgpi:")]
     assert load_settings(settings).brightness == 0.3  # settings (and games) stay

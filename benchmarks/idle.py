@@ -1,0 +1,122 @@
+"""CPU an idle board takes: the live loop at the profile's scan rate, nobody touching it.
+
+Two boards, each run for SECONDS by `bgpi.shell.live.run_live` as `bgpi run` runs it,
+the checkers in the starting position and the table waiting for the opening roll:
+
+- the Pi path: gpiozero's lgpio factory and the scanner's lgpio line groups, with only
+  lgpio's kernel calls stubbed (`tests.hardware.chipsim.SimulatedChip`, as in
+  ``benchmarks/scan.py``); the stand-in's own time for the frames scanned is measured by
+  replaying one frame's calls to it and subtracted.  The LEDs are simulated pixels.
+- the simulated board (`bgpi run --board sim` without a keyboard), gpiozero's mock pins.
+
+CPU is the process's (every thread: lgpio's notification thread, the button callbacks),
+as a share of one core.  Goal (issue 22): an idle Pi board under 5% of a Pi Zero 2 W
+core, which is about 0.33% of one core here, taking the Zero as 15 times slower.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+# The simulated chip is test code: it lives in tests/, beside this checkout's bgpi.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bgpi.hardware import board as board_module
+from bgpi.hardware.leds import SimulatedPixels
+from bgpi.hardware.mockboard import SimulatedBoard
+from bgpi.hardware.profile import load_profile
+from bgpi.shell.live import run_live
+from bgpi.shell.simtable import SimulatedTable, TableRunner, position_checkers
+from bgpi.table.controller import Table
+from bgpi.table.tracker import Sensing
+from tests.hardware.chipsim import SimulatedChip
+
+SECONDS = 10.0
+ZERO_2_W_REVISION = 0x902120
+"""The revision code of a Raspberry Pi Zero 2 W, for gpiozero's pin tables."""
+PI_ZERO_FACTOR = 15
+GOAL_PERCENT = 5 / PI_ZERO_FACTOR
+
+
+def cpu_percent(runner: TableRunner) -> tuple[float, int]:
+    """(CPU the live loop takes over SECONDS, as % of one core; frames scanned)."""
+    stop = threading.Event()
+    timer = threading.Timer(SECONDS, stop.set)
+    scans = runner.scans
+    cpu, wall = time.process_time(), time.perf_counter()
+    timer.start()
+    run_live(runner, stop, log=open(os.devnull, "w"))  # noqa: SIM115 (lives as long as the run)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    return 100 * cpu / wall, runner.scans - scans
+
+
+def stand_in_seconds_per_frame(runner: TableRunner, chip: SimulatedChip) -> float:
+    """What the stubbed kernel itself costs a frame: one frame's calls, replayed to it."""
+    chip.log = []
+    runner.board.scanner.scan()
+    calls, chip.log = [(getattr(chip, name), args) for name, args in chip.log], None
+    rounds = 2000
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for call, args in calls:
+            call(*args)
+    return (time.perf_counter() - start) / rounds
+
+
+def on_the_pi_path(profile, table: Table) -> tuple[float, int, float]:
+    """(CPU %, frames, the stand-in's share in % of a core) on lgpio line groups."""
+    import lgpio
+    from gpiozero import Device
+    from gpiozero.pins.lgpio import LGPIOFactory
+    from gpiozero.pins.local import LocalPiFactory
+
+    switches = SimulatedBoard(profile)  # only its switches: the pins are lgpio's here
+    for location, count in position_checkers(table.position).items():
+        switches.set_checkers(location, count)
+    chip = SimulatedChip(switches, lgpio._lgpio)
+    lgpio._lgpio = chip
+    LocalPiFactory._get_revision = lambda self: ZERO_2_W_REVISION
+    Device.pin_factory = LGPIOFactory(chip=0)
+    board_module.open_pixels = lambda config: SimulatedPixels(config.count)
+    runner = TableRunner(profile, table, lambda event: None, "pi")
+    try:
+        percent, frames = cpu_percent(runner)
+        stand_in = 100 * stand_in_seconds_per_frame(runner, chip) * frames / SECONDS
+    finally:
+        runner.close()
+        Device.pin_factory.close()
+    return percent, frames, stand_in
+
+
+def main() -> None:
+    # Importing lgpio makes its notification pipe in the working directory.
+    os.chdir(tempfile.mkdtemp(prefix="bgpi-idle-"))
+    profile = load_profile()
+    sensing = Sensing(profile.geometry)
+    print(f"idle for {SECONDS:g} s at {profile.sensors.scan_hz} Hz (the profile's scan rate):")
+
+    pi, frames, stand_in = on_the_pi_path(profile, Table.new(sensing, {})[0])
+    net = pi - stand_in
+    print(f"  Pi path (lgpio groups, kernel stubbed): {net:.2f}% of a core "
+          f"({pi:.2f}% less {stand_in:.2f}% for the stubbed kernel), {frames} frames")
+
+    table, _ = Table.new(sensing, {})
+    sim = SimulatedTable(profile, table, lambda event: None, seed=1)
+    sim.set_position(table.position)
+    try:
+        percent, frames = cpu_percent(sim)
+    finally:
+        sim.close()
+    print(f"  simulated board (mock pins):            {percent:.2f}% of a core, {frames} frames")
+    met = net <= GOAL_PERCENT
+    print(f"goal: an idle Pi board under 5% of a Pi Zero 2 W core ({GOAL_PERCENT:.2f}% here, "
+          f"the Zero {PI_ZERO_FACTOR}x slower): {'met' if met else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()
