@@ -186,7 +186,13 @@ def as_read(table) -> Position:
         return believed
     white, black = list(believed.white), list(believed.black)
     sensing = table.sensing
-    for location, seen, limit in zip(sensing.locations, table.seen, sensing.limits, strict=True):
+    readings = list(zip(sensing.locations, table.seen, sensing.limits, strict=True))
+    # A checker put down where the game has none is most likely one lifted from elsewhere:
+    # of the colour that is short on the board, if only one colour is.
+    short = {believed.at(location)[0] for location, seen, limit in readings
+             if isinstance(location, int) and seen < min(checkers_on(believed, location), limit)}
+    put_down_as = short.pop() if len(short) == 1 else Side.WHITE if table.turn is None else table.turn
+    for location, seen, limit in readings:
         have = checkers_on(believed, location)
         if min(have, limit) == seen:
             continue
@@ -197,8 +203,8 @@ def as_read(table) -> Position:
             (white if side is Side.WHITE else black)[24] = seen
             continue
         side = believed.at(location)[0]
-        if side is None:  # put down where the game has none: the mover's, as a rule
-            side = Side.WHITE if table.turn is None else table.turn
+        if side is None:  # put down where the game has none
+            side = put_down_as
         other = black if side is Side.WHITE else white
         other[location - 1 if side is Side.BLACK else 24 - location] = 0
         own = white if side is Side.WHITE else black
