@@ -76,15 +76,18 @@ if [[ ! -e $module ]]; then
 fi
 stage "gpio-sim module ready"
 
-# Stage 3: a wheelhouse of bgpi's dependencies with the Raspberry Pi extras, built on the
-# host (the guest has no network), and setuptools to build bgpi itself from its source.
-wheels_key=$(cat "$REPO/pyproject.toml" - <<<"$("$PYTHON" -VV)" | key)
+# Stage 3: a wheelhouse fetched on the host (the guest has no network): the very files
+# systemd/requirements-pi.txt locks, hashes checked, which install.sh installs with
+# --require-hashes as on a Pi, and what pip needs to build bgpi itself from its source.
+wheels_key=$(cat "$REPO/pyproject.toml" "$REPO/systemd/requirements-pi.txt" - <<<"$("$PYTHON" -VV)" | key)
 wheels=$CACHE/wheels-$wheels_key
 if [[ ! -d $wheels ]]; then
-    say "building the wheelhouse (pip wheel '.[pi]')"
+    say "fetching the wheelhouse (systemd/requirements-pi.txt, and bgpi's build requirements)"
     rm -rf "$wheels.part"
-    "$PYTHON" -m pip --isolated --quiet wheel --wheel-dir "$wheels.part" "$REPO[pi]" setuptools
-    rm -f "$wheels.part"/bgpi-*.whl    # the guest builds bgpi from the copy it installs
+    "$PYTHON" -m pip --isolated --quiet download --dest "$wheels.part" --require-hashes \
+        -r "$REPO/systemd/requirements-pi.txt"
+    "$PYTHON" -m pip --isolated --quiet download --dest "$wheels.part" \
+        "$("$PYTHON" -c 'import tomllib, sys; print(*tomllib.load(open(sys.argv[1], "rb"))["build-system"]["requires"])' "$REPO/pyproject.toml")" wheel
     mv "$wheels.part" "$wheels"
     find "$CACHE" -maxdepth 1 -name 'wheels-*' ! -name "${wheels##*/}" -exec rm -rf {} +
 fi
