@@ -153,10 +153,10 @@ class BoardService:
         self._advisor: Advisor | None = None
         self._console: Console | None = None
         self._missing: list[str] = []
+        """What this board plays on without, kept in systemd's status line while it runs."""
         self._spare: Journal | None = None
         """The next new session's journal, opened ahead on a thread of its own (`_make_ready`)."""
         self._readying: list[threading.Thread] = []
-        """What this board plays on without, kept in systemd's status line while it runs."""
 
     # -- opening and closing ----------------------------------------------------------
 
