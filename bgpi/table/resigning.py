@@ -69,9 +69,10 @@ class Resigning:
 
     def open(self, side: Side) -> None:
         """`side` held their *cube*: choose what to resign, a single game first.  What the
-        computer asked for meanwhile is dropped: it asks again when play goes on."""
+        computer on turn asked for meanwhile is dropped: it asks again when play goes on."""
         state = self.state
-        state.advice.wants, state.wants_roll = None, None
+        if state.turn in state.setup.computers:
+            state.advice.wants = state.wants_roll = None
         state.resign_from = Phase.MOVE if state.phase == Phase.CHOOSE else state.phase
         state.resigner, state.resigning, state.phase = side, ResultKind.SINGLE, Phase.RESIGNING
 

@@ -7,7 +7,7 @@ from bgpi.board.profile import Geometry
 from bgpi.rules.ids import position_id
 from bgpi.rules.position import Position, Side
 from bgpi.table.controller import Table
-from bgpi.table.inputs import Advised, Press, Sensed
+from bgpi.table.inputs import Advised, Press, Rolled, Sensed
 from bgpi.table.tracker import Sensing
 
 W, B = Side.WHITE, Side.BLACK
@@ -85,8 +85,9 @@ def test_without_the_engines_chances_it_plays_on():
 
 
 def human_resigns(white_home: int = 15, black_home: int = 2) -> Table:
-    """White, on roll in a race, offers the computer a single game."""
+    """White, having rolled in a race, offers the computer a single game."""
     table, _ = started(race(white_home, black_home), W)
+    table.handle(Rolled(2, 1))
     table.handle(Press("white.cube", long=True))
     (offer,) = table.handle(Press("white.turn"))
     assert offer["event"] == "resign_offered" and table.phase == "resigned"
@@ -107,7 +108,7 @@ def test_the_computer_declines_less_than_it_expects():
     table = human_resigns()
     # Black wins a gammon half the time: it expects 1.3 points, more than the single game.
     (declined,) = table.handle(Advised(table.wants_advice, chances(win=0.1, lose_gammon=0.5)))
-    assert declined == {"event": "resign_declined", "player": "black"} and table.phase == "roll"
+    assert declined == {"event": "resign_declined", "player": "black"} and table.phase == "move"
 
 
 def test_without_the_engines_chances_it_declines():
@@ -119,3 +120,13 @@ def test_without_the_engines_chances_it_declines():
 def test_only_a_race_has_no_contact():
     assert Position.start().contact()
     assert not race(15, 15).contact()
+
+
+def test_a_resignation_opened_while_the_computer_asks_drops_its_question():
+    table = computer_on_roll()
+    asked = table.wants_advice
+    table.handle(Press("white.cube", long=True))
+    assert table.phase == "resigning" and table.wants_advice is None
+    assert table.handle(Advised(asked, chances())) == []  # its answer comes too late
+    table.handle(Press("white.cube", long=True))  # back, nothing offered
+    assert table.phase == "roll" and table.wants_advice == asked  # asked again
