@@ -13,7 +13,8 @@ The computer weighs the engine's cubeless chances of the player on roll (`Questi
 as gnubg does, in money-game points (the match score is not weighed): it accepts an offer
 worth at least the points it expects from playing on, and before its roll in a race it
 offers when it cannot win, the lowest kind its opponent is sure of (a single game when
-the opponent cannot win a gammon, a gammon when not a backgammon); an offer declined
+the opponent cannot win a gammon, a gammon when not a backgammon; a single game while
+the Jacoby rule counts gammons as single ones); an offer declined
 is not made again this game.  Without the engine's chances it plays on, and declines.
 """
 
@@ -39,11 +40,14 @@ HOPELESS = 1e-4
 """A chance the engine gives that counts as none (its bear-off figures are not exact zeros)."""
 
 
-def expected_points(chances: Mapping[str, Any], on_roll: bool) -> float:
+def expected_points(chances: Mapping[str, Any], on_roll: bool, gammons: bool = True) -> float:
     """The points per cube the engine's cubeless `chances` of the player on roll promise
-    the player asked about (`on_roll`: that player; else the opponent)."""
-    equity = (2 * chances["win"] - 1 + chances["win_gammon"] + chances["win_backgammon"]
-              - chances["lose_gammon"] - chances["lose_backgammon"])
+    the player asked about (`on_roll`: that player; else the opponent); without
+    `gammons` (the Jacoby rule in force) every win is a single game."""
+    equity = 2 * chances["win"] - 1
+    if gammons:
+        equity += (chances["win_gammon"] + chances["win_backgammon"]
+                   - chances["lose_gammon"] - chances["lose_backgammon"])
     return float(equity if on_roll else -equity)
 
 
@@ -92,6 +96,8 @@ class Resigning:
         """Whether the computer, on roll before rolling, offers to resign on the engine's
         `chances` (None: the engine gave none); it offers if so."""
         kind = None if chances is None else hopeless(chances)
+        if kind is not None and not self._gammons_count():
+            kind = ResultKind.SINGLE  # the Jacoby rule: the opponent is sure of no more
         declined = self.state.declined
         if kind is None or (declined is not None and declined.player is side
                             and _LEVELS.index(kind) <= _LEVELS.index(declined.result)):
@@ -105,8 +111,13 @@ class Resigning:
         offer = self.state.resignation
         if offer is None:
             return
-        accepts = chances is not None and offer.result.multiplier >= expected_points(chances, on_roll)
+        accepts = (chances is not None
+                   and offer.result.multiplier >= expected_points(chances, on_roll, self._gammons_count()))
         self.answer(side, "turn" if accepts else "cube")
+
+    def _gammons_count(self) -> bool:
+        """Whether a gammon played out counts as one: not under the Jacoby rule with the cube unturned."""
+        return not (self.state.setup.settings.jacoby and not self.state.current_game().cube.turned)
 
     def answer(self, side: Side, kind: str) -> None:
         """A press while a resignation is offered: the opponent's *turn* accepts, *cube* declines."""

@@ -27,9 +27,11 @@ def chances(win: float = 0.0, win_gammon: float = 0.0, lose_gammon: float = 0.0,
 
 
 def started(position: Position, on_roll: Side) -> tuple[Table, list[dict]]:
-    """A practice race against the computer (black), `on_roll` to roll; white's press starts it."""
+    """A practice race against the computer (black), `on_roll` to roll, gammons counting
+    (no Jacoby rule); white's press starts it."""
     sensing = Sensing(Geometry())
-    table, events = Table.new(sensing, {"opponent": "gnubg"}, position_id(position, on_roll), on_roll)
+    table, events = Table.new(sensing, {"opponent": "gnubg", "jacoby": False}, position_id(position, on_roll),
+                              on_roll)
     events += table.handle(Sensed(sensing.of(position)))
     events += table.handle(Press("white.turn"))
     return table, events
@@ -130,3 +132,13 @@ def test_a_resignation_opened_while_the_computer_asks_drops_its_question():
     assert table.handle(Advised(asked, chances())) == []  # its answer comes too late
     table.handle(Press("white.cube", long=True))  # back, nothing offered
     assert table.phase == "roll" and table.wants_advice == asked  # asked again
+
+
+def test_under_the_jacoby_rule_gammons_do_not_count():
+    sensing = Sensing(Geometry())
+    position = race(2, 15)
+    table, _ = Table.new(sensing, {"opponent": "gnubg", "jacoby": True}, position_id(position, B), B)
+    table.handle(Sensed(sensing.of(position)))
+    table.handle(Press("white.turn"))
+    (offer,) = table.handle(Advised(table.wants_advice, chances(lose_gammon=0.9)))
+    assert offer["result"] == "single"
