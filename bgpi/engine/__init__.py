@@ -2,7 +2,7 @@
 processes and reads clocks; the pure table core never imports it).
 
 `open_engine(kind)` gives an `Engine`; `Situation` describes a position with its
-cube and score; answers are `RankedPlay` lists and `CubeAdvice`; failures are
+cube and score; answers are `RankedPlay` lists, `CubeAdvice` and `Outcomes`; failures are
 `EngineError` (`NoEngineError`, `EngineTimeoutError`).
 """
 
@@ -11,6 +11,7 @@ from bgpi.engine.advice import (
     DEFAULT_LEVEL,
     LEVELS,
     CubeAdvice,
+    Outcomes,
     RankedPlay,
     Situation,
     Strength,
@@ -23,5 +24,5 @@ from bgpi.exc import EngineError, EngineTimeoutError, NoEngineError
 __all__ = [
     "DEFAULT_HINT_LEVEL", "DEFAULT_LEVEL", "KINDS", "LEVELS", "CubeAdvice", "Engine", "EngineError",
     "EngineTimeoutError",
-    "NoEngineError", "RankedPlay", "Situation", "Strength", "open_engine", "parse_level", "parse_opponent",
+    "NoEngineError", "Outcomes", "RankedPlay", "Situation", "Strength", "open_engine", "parse_level", "parse_opponent",
 ]

@@ -252,3 +252,20 @@ class CubeAdvice:
             "double_take": round(self.double_take, 4),
             "double_drop": round(self.double_drop, 4),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Outcomes:
+    """The mover's cubeless chances before the roll, as gnubg gives them: winning (any
+    kind), winning a gammon (or more), a backgammon; losing a gammon (or more), a
+    backgammon.  The table weighs them to resign (`bgpi.table.resigning`)."""
+
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose_gammon: float
+    lose_backgammon: float
+
+    def as_json(self) -> dict:
+        return {"win": self.win, "win_gammon": self.win_gammon, "win_backgammon": self.win_backgammon,
+                "lose_gammon": self.lose_gammon, "lose_backgammon": self.lose_backgammon}

@@ -9,6 +9,8 @@ Protocol (the request's keys are made by `Situation.query`, plus "op"):
 - {"op": "plays", ...query, "limit": N} -> {"plays": [{"move": "8/5 6/5", "equity": 0.2}, ...]},
   best first, the move in gnubg's notation for the mover;
 - {"op": "cube", ...query} -> {"no_double": x, "double_take": y, "double_drop": z};
+- {"op": "evaluate", ...query} -> {"outcomes": [win, win gammon, win backgammon, lose gammon,
+  lose backgammon]}, gnubg's cubeless probabilities for the mover before the roll;
 - a request it cannot answer -> {"error": "one line"}.
 gnubg prints its own chatter on stdout: the bridge moves that to /dev/null, keeping
 the pipe for its answers.  End of input ends the process.
@@ -55,7 +57,13 @@ def _cube(request):
     return {"no_double": evaluation[1], "double_take": evaluation[2], "double_drop": evaluation[3]}
 
 
-_OPS = {"plays": _plays, "cube": _cube}
+def _evaluate(request):
+    board = gnubg.positionfromid(request["position_id"])
+    evaluation = gnubg.evaluate(board, cube_info(gnubg, request), eval_context(request))
+    return {"outcomes": list(evaluation[:5])}  # the sixth is the equity
+
+
+_OPS = {"plays": _plays, "cube": _cube, "evaluate": _evaluate}
 
 
 def serve(requests, answers):

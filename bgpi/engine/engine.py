@@ -3,6 +3,7 @@
     engine = open_engine("auto")        # "gnubg", "module", "none" or "auto"
     engine.plays(situation, dice)       # [RankedPlay], best first
     engine.cube(situation)              # CubeAdvice
+    engine.outcomes(situation)          # Outcomes: the mover's chances
     engine.close()
 
 A backend answers the plain requests of `Situation.query` (see bridge.py for
@@ -20,6 +21,7 @@ from bgpi.engine.advice import (
     DEFAULT_LEVEL,
     LEVELS,
     CubeAdvice,
+    Outcomes,
     RankedPlay,
     Situation,
     Strength,
@@ -86,6 +88,12 @@ class Engine:
         answer = self.backend.ask({"op": "cube", **request}, self.timeout)
         return CubeAdvice(answer["no_double"], answer["double_take"], answer["double_drop"],
                           beavers=request["beavers"])
+
+    def outcomes(self, situation: Situation, strength: Strength | None = None) -> Outcomes:
+        """The mover's cubeless chances before the roll (what resigning weighs)."""
+        answer = self.backend.ask({"op": "evaluate", **situation.query(None, strength or self.strength)},
+                                  self.timeout)
+        return Outcomes(*answer["outcomes"])
 
     def close(self) -> None:
         self.backend.close()

@@ -1,8 +1,9 @@
 """GNU Backgammon in-process, through PyPI's `gnubg` module (wheels for x86_64).
 
 Its functions take the position, cube and dice as arguments (no game state).
-It has no cubeful evaluation, so it gives no cube decisions: asking for one is
-an EngineError naming the fix.  The module crashes (segfault) when called from
+It has no cubeful evaluation, so it gives no cube decisions (nor the chances a
+computer weighs before resigning: it never resigns with this backend): asking for
+one is an EngineError naming the fix.  The module crashes (segfault) when called from
 any thread but the main one, so the calls run on the caller's thread and
 cannot be interrupted: an answer that comes after the time limit is dropped
 and reported as EngineTimeoutError, so that a slow engine looks the same with both
@@ -40,7 +41,7 @@ class ModuleBackend:
     def ask(self, request: dict, timeout: float) -> dict:
         if request["op"] != "plays":
             raise EngineError(
-                "PyPI's gnubg module gives no cube decisions; install Debian's gnubg for them"
+                "PyPI's gnubg module gives no cube decisions nor resignations; install Debian's gnubg for them"
             )
         started = time.monotonic()
         try:

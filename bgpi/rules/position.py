@@ -131,6 +131,13 @@ class Position:
         """The pip count: how far `side` still has to move (the bar counts 25)."""
         return sum(count * (i + 1) for i, count in enumerate(self.checkers(side)))
 
+    def contact(self) -> bool:
+        """Whether a checker may still hit or block one of the other side's (False: a race).
+        The sides' rearmost checkers, in their own counts, are apart by less than the board."""
+        rearmost = [max((i + 1 for i, count in enumerate(self.checkers(side)) if count), default=0)
+                    for side in Side]
+        return sum(rearmost) > POINTS + 1
+
     def at(self, absolute: int) -> tuple[Side | None, int]:
         """Who holds absolute point 1..24 and with how many checkers."""
         white = self.white[absolute - 1]

@@ -54,6 +54,8 @@ class Advisor:
                 return self._coach(request), None
             if request.question is Question.PLAYS:
                 return self.engine.plays(situation, dice, strength, limit=1)[0].as_json(), None
+            if request.question is Question.RESIGN:
+                return self.engine.outcomes(situation, strength).as_json(), None
             return self.engine.cube(situation, strength).as_json(), None
         except EngineError as error:
             return None, str(error)

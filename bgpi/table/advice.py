@@ -10,7 +10,9 @@ the answer back as an `Advised` input, which becomes a journaled event:
   "no double", "too good", "take", "drop" or "beaver"); ``hint_off`` hides it;
 - ``computer_play``: the computer's play, which the human then moves on the board;
 - ``computer_cube``: the computer's cube decision, followed by its ``double``,
-  ``take``, ``drop`` or ``beaver``.
+  ``take``, ``drop`` or ``beaver``;
+- the computer's resignation (``resign_offered``, before its roll in a race) or its
+  answer to one (``resign_accepted``, ``resign_declined``), weighed by the `Resigning`.
 
 A hinted play shows one step at a time with the `hint` role (`bgpi.table.view`): the
 checker to move blinks, its landing point stays lit.  A human's hint is dropped as soon
@@ -27,11 +29,14 @@ from typing import Any
 
 from bgpi.board.locations import LOCATIONS, checkers_on
 from bgpi.rules.ids import position_from_id, position_id
+from bgpi.rules.position import Side
+from bgpi.rules.session import Game
 from bgpi.table import events as ev
 from bgpi.table.doubling import Doubling
 from bgpi.table.events import Emit
 from bgpi.table.phases import CubeWord, Phase, RollFor
 from bgpi.table.requests import AdviceRequest, Purpose, Question
+from bgpi.table.resigning import Resigning
 from bgpi.table.state import Board, TableState
 from bgpi.table.turn import FollowingTurn
 
@@ -47,13 +52,13 @@ class Advising:
     Reads the game, the phase and board time; changes what is asked and shown
     (`state.advice`) and the dice asked for the computer (`state.wants_roll`); emits
     ``hint``, ``hint_off``, ``coach``, ``computer_play`` and ``computer_cube``, and
-    has the computer's cube actions made by the `Doubling` and its play committed by
-    the `FollowingTurn` once the board shows it."""
+    has the computer's cube actions made by the `Doubling`, its resignations by the
+    `Resigning` and its play committed by the `FollowingTurn` once the board shows it."""
 
     def __init__(self, state: TableState, board: Board, follower: FollowingTurn, doubling: Doubling,
-                 emit: Emit) -> None:
+                 resigning: Resigning, emit: Emit) -> None:
         self.state, self.board, self.emit = state, board, emit
-        self.follower, self.doubling = follower, doubling
+        self.follower, self.doubling, self.resigning = follower, doubling, resigning
 
     # -- asking --------------------------------------------------------------------
 
@@ -102,14 +107,15 @@ class Advising:
         if game is None or game.turn is None:
             return
         offer = game.cube.offer
-        side = offer.taker if state.phase == Phase.DOUBLED and offer is not None else game.turn
+        side = self._computer_asked(game)
         if side not in state.setup.computers:
             return
-        if state.phase == Phase.ROLL:
-            if game.may_double(side):
-                state.advice.wants = state.advice_request(Question.CUBE, Purpose.COMPUTER)
-            else:
-                state.wants_roll = RollFor.TURN
+        if state.phase == Phase.RESIGNED:
+            state.advice.wants = state.advice_request(Question.RESIGN, Purpose.COMPUTER, side)
+        elif state.phase == Phase.ROLL and not state.position.contact():
+            state.advice.wants = state.advice_request(Question.RESIGN, Purpose.COMPUTER)  # hopeless?
+        elif state.phase == Phase.ROLL:
+            self._before_roll(side)
         elif state.phase == Phase.DOUBLED and offer is not None:
             if offer.beaver:
                 self.doubling.take(side)  # the computer doubled because it is ahead: it takes a beaver
@@ -117,6 +123,20 @@ class Advising:
                 state.advice.wants = state.advice_request(Question.CUBE, Purpose.COMPUTER)
         elif state.phase == Phase.MOVE and state.advice.hint is None:
             state.advice.wants = state.advice_request(Question.PLAYS, Purpose.COMPUTER)
+
+    def _computer_asked(self, game: Game) -> Side:
+        """Who decides now: the opponent of a resigner, the taker of a double, else the player on turn."""
+        state, offer = self.state, game.cube.offer
+        if state.phase == Phase.RESIGNED and state.resignation is not None:
+            return state.resignation.player.opponent
+        return offer.taker if state.phase == Phase.DOUBLED and offer is not None else state.current_turn()
+
+    def _before_roll(self, side: Side) -> None:
+        """The computer on roll, not resigning: its cube decision, or its roll."""
+        if self.state.current_game().may_double(side):
+            self.state.advice.wants = self.state.advice_request(Question.CUBE, Purpose.COMPUTER)
+        else:
+            self.state.wants_roll = RollFor.TURN
 
     # -- answers ---------------------------------------------------------------------
 
@@ -126,6 +146,9 @@ class Advising:
         if request != advice.wants:
             return  # asked before the table moved on
         advice.wants = None
+        if request.question == Question.RESIGN:
+            self._resign_advised(request.player, None if error is not None else answer)
+            return
         if error is not None or answer is None:
             if request.purpose == Purpose.COMPUTER:
                 advice.failed = self.board.now
@@ -142,6 +165,14 @@ class Advising:
             self.emit(ev.CubeHint(request.player, self._cube_word(answer), _cube_equities(answer)))
         else:
             self._computer_cube(answer)
+
+    def _resign_advised(self, side: Side, chances: Mapping[str, Any] | None) -> None:
+        """The computer's resignation weighed on the engine's chances (None: it gave none)."""
+        state = self.state
+        if state.phase == Phase.RESIGNED:
+            self.resigning.computer_answers(side, chances, side is state.current_turn())
+        elif state.phase == Phase.ROLL and not self.resigning.computer_offers(side, chances):
+            self._before_roll(side)
 
     def _cube_word(self, answer: Mapping[str, Any]) -> CubeWord:
         """The engine's advice for the decision asked: the answer to a double, or the double."""

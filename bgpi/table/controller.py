@@ -77,8 +77,8 @@ class Table:
         self.watch = Watch(state, self.board, self._emit)
         self.follower = FollowingTurn(state, self.board, self.watch, self._emit)
         self.doubling = Doubling(state, self.board, self._emit, self.follower.end_game)
-        self.advising = Advising(state, self.board, self.follower, self.doubling, self._emit)
         self.resigning = Resigning(state, self._emit, self.follower.end_game)
+        self.advising = Advising(state, self.board, self.follower, self.doubling, self.resigning, self._emit)
         self.view = TableView(state, self.board)
 
     @classmethod
@@ -229,7 +229,8 @@ class Table:
             return
         side = Side.parse(owner)
         phase = self.state.phase
-        if side in self.state.setup.computers and phase in (Phase.ROLL, Phase.DOUBLED, Phase.MOVE, Phase.CHOOSE):
+        if side in self.state.setup.computers and phase in (Phase.ROLL, Phase.DOUBLED, Phase.MOVE, Phase.CHOOSE,
+                                                             Phase.RESIGNED):
             return  # the computer's buttons are the engine's
         if kind == "cube" and long and phase in OPENS_FROM:
             self.resigning.open(side)

@@ -1,4 +1,5 @@
-"""What the table asks the engine: the roll's best play, or a cube decision.
+"""What the table asks the engine: the roll's best play, a cube decision, or the chances
+weighed in resigning.
 
 The core never calls an engine: it asks, as it asks for dice (`Table.wants_advice`),
 and the shell's advisor answers with an `Advised` input.  A request reads as the
@@ -17,11 +18,14 @@ from bgpi.rules.position import Side
 
 
 class Question(StrEnum):
-    """What is asked: the roll's best play, or the cube decision before the roll (and
-    the answer to a double)."""
+    """What is asked: the roll's best play, the cube decision before the roll (and
+    the answer to a double), or the chances of the player on roll (for the computer's
+    resignation, or its answer to one: keys "win", "win_gammon", "win_backgammon",
+    "lose_gammon", "lose_backgammon", cubeless, before the roll)."""
 
     PLAYS = "plays"
     CUBE = "cube"
+    RESIGN = "resign"
 
 
 class Purpose(StrEnum):

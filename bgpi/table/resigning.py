@@ -8,11 +8,20 @@ offers with *turn*; a held *cube* goes back with nothing offered.  The opponent 
 accepts with *turn* (the game ends: the offered kind times the cube) or declines with
 *cube* (play goes on where it stood).  This is gnubg's resignation: scored as offered,
 the Jacoby rule does not reduce it (`GameResult.resign`).
+
+The computer weighs the engine's cubeless chances of the player on roll (`Question.RESIGN`)
+as gnubg does, in money-game points (the match score is not weighed): it accepts an offer
+worth at least the points it expects from playing on, and before its roll in a race it
+offers when it cannot win, the lowest kind its opponent is sure of (a single game when
+the opponent cannot win a gammon, a gammon when not a backgammon; a single game while
+the Jacoby rule counts gammons as single ones); an offer declined
+is not made again this game.  Without the engine's chances it plays on, and declines.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from bgpi.rules.position import Side
 from bgpi.rules.result import GameResult, ResultKind
@@ -27,6 +36,30 @@ _LEVELS = tuple(ResultKind)
 OPENS_FROM = (Phase.ROLL, Phase.MOVE, Phase.CHOOSE)
 """The phases in which a held *cube* opens a resignation."""
 
+HOPELESS = 1e-4
+"""A chance the engine gives that counts as none (its bear-off figures are not exact zeros)."""
+
+
+def expected_points(chances: Mapping[str, Any], on_roll: bool, gammons: bool = True) -> float:
+    """The points per cube the engine's cubeless `chances` of the player on roll promise
+    the player asked about (`on_roll`: that player; else the opponent); without
+    `gammons` (the Jacoby rule in force) every win is a single game."""
+    equity = 2 * chances["win"] - 1
+    if gammons:
+        equity += (chances["win_gammon"] + chances["win_backgammon"]
+                   - chances["lose_gammon"] - chances["lose_backgammon"])
+    return float(equity if on_roll else -equity)
+
+
+def hopeless(chances: Mapping[str, Any]) -> ResultKind | None:
+    """What the player on roll resigns with these chances: nothing while they may win, else
+    the least the opponent is sure of."""
+    if chances["win"] > HOPELESS:
+        return None
+    if chances["lose_gammon"] <= HOPELESS:
+        return ResultKind.SINGLE
+    return ResultKind.GAMMON if chances["lose_backgammon"] <= HOPELESS else ResultKind.BACKGAMMON
+
 
 class Resigning:
     """The part of the table that handles resignations.
@@ -39,8 +72,11 @@ class Resigning:
         self.state, self.emit, self.end_game = state, emit, end_game
 
     def open(self, side: Side) -> None:
-        """`side` held their *cube*: choose what to resign, a single game first."""
+        """`side` held their *cube*: choose what to resign, a single game first.  What the
+        computer on turn asked for meanwhile is dropped: it asks again when play goes on."""
         state = self.state
+        if state.turn in state.setup.computers:
+            state.advice.wants = state.wants_roll = None
         state.resign_from = Phase.MOVE if state.phase == Phase.CHOOSE else state.phase
         state.resigner, state.resigning, state.phase = side, ResultKind.SINGLE, Phase.RESIGNING
 
@@ -55,6 +91,33 @@ class Resigning:
             state.resigning = _LEVELS[(_LEVELS.index(state.resigning) + 1) % len(_LEVELS)]
         else:
             self.emit(ev.ResignOffered(side, state.resigning))
+
+    def computer_offers(self, side: Side, chances: Mapping[str, Any] | None) -> bool:
+        """Whether the computer, on roll before rolling, offers to resign on the engine's
+        `chances` (None: the engine gave none); it offers if so."""
+        kind = None if chances is None else hopeless(chances)
+        if kind is not None and not self._gammons_count():
+            kind = ResultKind.SINGLE  # the Jacoby rule: the opponent is sure of no more
+        declined = self.state.declined
+        if kind is None or (declined is not None and declined.player is side
+                            and _LEVELS.index(kind) <= _LEVELS.index(declined.result)):
+            return False
+        self.emit(ev.ResignOffered(side, kind))
+        return True
+
+    def computer_answers(self, side: Side, chances: Mapping[str, Any] | None, on_roll: bool) -> None:
+        """The computer answers the offer on the engine's `chances` of the player on roll
+        (`on_roll`: the computer is): it accepts what is worth at least playing on."""
+        offer = self.state.resignation
+        if offer is None:
+            return
+        accepts = (chances is not None
+                   and offer.result.multiplier >= expected_points(chances, on_roll, self._gammons_count()))
+        self.answer(side, "turn" if accepts else "cube")
+
+    def _gammons_count(self) -> bool:
+        """Whether a gammon played out counts as one: not under the Jacoby rule with the cube unturned."""
+        return not (self.state.setup.settings.jacoby and not self.state.current_game().cube.turned)
 
     def answer(self, side: Side, kind: str) -> None:
         """A press while a resignation is offered: the opponent's *turn* accepts, *cube* declines."""

@@ -166,6 +166,7 @@ class TableState:
     resigning: ResultKind = ResultKind.SINGLE  # what the resigner offers (phase resigning)
     resignation: ev.ResignOffered | None = None  # the offer awaiting its answer (phase resigned)
     resign_from: Phase = Phase.ROLL  # the phase a withdrawn or declined resignation goes back to
+    declined: ev.ResignOffered | None = None  # the last offer declined this game (the computer's not again)
 
     @classmethod
     def begin(cls, sensing: Sensing, event: ev.NewSession) -> TableState:
@@ -210,13 +211,14 @@ class TableState:
             return self.taker()
         return self.current_turn()
 
-    def advice_request(self, question: Question, purpose: Purpose) -> AdviceRequest:
-        """A request for the engine, in the IDs of the player on roll (the doubler, when doubled)."""
+    def advice_request(self, question: Question, purpose: Purpose, player: Side | None = None) -> AdviceRequest:
+        """A request for the engine, in the IDs of the player on roll, for `player` (by
+        default who decides: the player on roll, the taker when doubled)."""
         dice = (0, 0)
         if question == Question.PLAYS and self.dice is not None:
             dice = (self.dice.first, self.dice.second)
         settings = self.setup.settings
-        return AdviceRequest(question, purpose, self.asked(), position_id(self.position, self.current_turn()),
+        return AdviceRequest(question, purpose, player or self.asked(), position_id(self.position, self.current_turn()),
                              match_id(self.current_game().match_key(dice)), settings.jacoby, settings.beavers)
 
     def coach_request(self) -> AdviceRequest | None:
@@ -339,13 +341,14 @@ class TableState:
                     self.resign_from = Phase.MOVE if self.phase == Phase.CHOOSE else self.phase
                 self.resignation, self.phase = event, Phase.RESIGNED
             case ev.ResignDeclined():
+                self.declined = self.resignation
                 self.resignation, self.resigner, self.phase = None, None, self.resign_from
             case ev.ResignAccepted():
                 self.phase = Phase.OVER
 
     def _game_ended(self, event: ev.GameOver) -> None:
         self.dropper = None
-        self.resignation = self.resigner = None
+        self.resignation = self.resigner = self.declined = None
         self.session = self.session.record(event.game_result())
         self.last_result = event
         self.game = None

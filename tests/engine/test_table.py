@@ -9,11 +9,14 @@ import signal
 import pytest
 
 from bgpi.board.locations import bar
+from bgpi.board.profile import Geometry
 from bgpi.hardware.profile import load_profile
-from bgpi.rules.position import Side
+from bgpi.rules.ids import position_id
+from bgpi.rules.position import Position, Side
 from bgpi.shell.advisor import open_advisor
 from bgpi.shell.simtable import SimulatedTable
 from bgpi.table.controller import Table
+from bgpi.table.inputs import Advised, Press, Sensed
 from bgpi.table.tracker import Sensing
 
 
@@ -64,8 +67,8 @@ def play_a_game(table: Table, sim: SimulatedTable, events: list[dict]) -> None:
             return
         if table.phase == "roll" and table.turn is Side.WHITE:
             sim.press("white.turn")
-        elif table.phase == "doubled":
-            sim.press("white.turn")  # take
+        elif table.phase in ("doubled", "resigned"):
+            sim.press("white.turn")  # take a double, accept the computer's resignation
         elif table.phase == "move" and not follow_lights(table, sim):
             if table.turn is Side.WHITE and table.hint is None:
                 sim.press("hint")
@@ -335,3 +338,24 @@ def test_computer_against_computer_is_a_game_the_hands_only_move_along(advisor):
     assert [(event["player"], event["move"]) for event in shown] == [(play["player"], play["move"]) for play in plays]
     assert "rejected" not in [event["event"] for event in events]
     sim.close()
+
+
+def test_the_computer_resigns_a_hopeless_bear_off_and_the_human_accepts(advisor):
+    """Black, the computer, on roll with 15 checkers on its 1-point against white's last
+    checker: it cannot win, nor lose a gammon, and resigns a single game before rolling."""
+    white, black = [0] * 25, [0] * 25
+    white[0], black[0] = 1, 15
+    position = Position(tuple(white), tuple(black))
+    sensing = Sensing(Geometry())
+    table, events = Table.new(sensing, {"opponent": "gnubg:expert"}, position_id(position, Side.BLACK), Side.BLACK)
+    events += table.handle(Sensed(sensing.of(position)))
+    events += table.handle(Press("white.turn"))
+    request = table.wants_advice
+    assert request is not None and request["kind"] == "resign"
+    answer, error = advisor(request)
+    assert error is None and answer["win"] < 1e-4 and answer["lose_gammon"] < 1e-4
+    events += table.handle(Advised(request, answer, error))
+    assert events[-1] == {"event": "resign_offered", "player": "black", "result": "single"}
+    events += table.handle(Press("white.turn"))
+    assert [event["event"] for event in events[-2:]] == ["resign_accepted", "game_over"]
+    assert events[-1]["winner"] == "white" and events[-1]["result"] == "single" and events[-1]["points"] == 1
