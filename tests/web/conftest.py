@@ -115,3 +115,21 @@ def live(tmp_path):
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: an attack or a check that takes seconds (issue 21); "
                                        "-m 'not slow' leaves them out")
+
+
+# -- the page in a real browser (test_page, test_match) -----------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium driven by Playwright, one for each module that asks for it."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()

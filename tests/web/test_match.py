@@ -12,8 +12,8 @@ import pytest
 
 from bgpi.board.locations import bar, location_of
 from bgpi.rules import Dice, Side, legal_plays, position_from_id
-from tests.web.conftest import start_live
-from tests.web.test_page import ARGS, ARTIFACTS, CHROMIUM, centre, wait_for_text
+from tests.web.conftest import CHROMIUM, start_live
+from tests.web.test_page import ARTIFACTS, centre, wait_for_text
 
 playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
 pytestmark = pytest.mark.skipif(not __import__("shutil").which(CHROMIUM),
@@ -25,14 +25,6 @@ blot on white's 4-point and two checkers on its own 1- and 2-points, 12 borne of
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 def open_page(browser, live, viewport, touch: bool = False):

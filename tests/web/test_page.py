@@ -12,26 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import start_live
+from tests.web.conftest import CHROMIUM, start_live
 
 playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(os.environ.get("BGPI_ARTIFACTS", Path(__file__).resolve().parents[2] / "artifacts"))
 """Where the screenshot goes (a CI system may collect it from there)."""
 
 pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
                                 reason="Debian's chromium is not installed (apt-get install chromium)")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
