@@ -120,6 +120,7 @@ class Transport:
         self._own = {what: topic(game, side, what) for what in ("msg", "presence", "state", "log")}
         self._theirs = {what: topic(game, side.opponent, what) for what in ("msg", "presence")}
         self._last: Heard | None = None  # paho's thread only: the last link news, not repeated
+        self._stopping = False
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"bgpi-{game}-{side.label}",
                              clean_session=False, protocol=mqtt.MQTTv311)
         client.max_inflight_messages_set(20)
@@ -169,6 +170,7 @@ class Transport:
 
     def stop(self) -> None:
         """Leave on purpose: ``offline`` retained, then disconnect (the last will is not sent)."""
+        self._stopping = True
         self._client.publish(self._own["presence"], b"offline", qos=1, retain=True)
         self._client.disconnect()
         self._client.loop_stop()
@@ -190,8 +192,8 @@ class Transport:
 
     def _disconnected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
                       properties: Any) -> None:
-        if reason.getName() in REFUSALS:
-            return  # _connected said so already
+        if self._stopping or reason.getName() in REFUSALS:
+            return  # leaving on purpose; or _connected said so already
         self._tell(LinkDown("broker_down", f"lost the broker at {self.broker.address} ({reason.getName()}): "
                                            f"trying again"))
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bgpi.exc import MessageError
 from bgpi.remote.messages import MAX_BYTES, Action, Bye, Commit, Hello, Reveal, parse, shared_session
@@ -83,3 +85,27 @@ def test_anything_else_is_refused_with_one_line(raw, line):
     with pytest.raises(MessageError) as refused:
         parse(raw)
     assert str(refused.value) == line
+
+
+@given(st.binary(max_size=300))
+def test_any_bytes_are_a_message_or_one_line(raw):
+    try:
+        parse(raw)
+    except MessageError as error:
+        assert "\n" not in str(error)
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+                    max_leaves=8)
+
+
+@given(st.sampled_from(EVERY_KIND), st.dictionaries(st.sampled_from(["v", "game", "from", "seq", "kind", "seen",
+                                                                     "session", "at", "event", "match_id",
+                                                                     "position_id", "roll", "hash", "secret"]),
+                                                    JSON, max_size=3))
+def test_a_message_with_any_of_its_values_changed_is_a_message_or_one_line(message, changes):
+    try:
+        parse(json.dumps(json.loads(message.to_bytes()) | changes).encode())
+    except MessageError as error:
+        assert "\n" not in str(error)

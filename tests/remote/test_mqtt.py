@@ -7,7 +7,9 @@ import subprocess
 import sys
 import textwrap
 
+import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
 
 from bgpi.exc import BrokerSetupError
 from bgpi.remote import messages
@@ -138,3 +140,27 @@ def test_the_last_will_says_offline_when_a_board_dies(mosquitto):
     finally:
         dying.kill()
         watcher.stop()
+
+
+def test_watchers_get_the_retained_state_and_the_log(pair, mosquitto):
+    white, _ = pair
+    white.publish_state({"v": 1, "game": "g1", "side": "white", "phase": "roll"})
+    got: queue.Queue[tuple[str, bytes]] = queue.Queue()
+    watcher = mqtt.Client(CallbackAPIVersion.VERSION2)
+    watcher.on_message = lambda client, userdata, message: got.put((message.topic, message.payload))
+    watcher.on_connect = lambda client, *rest: client.subscribe("bgpi/v1/g1/+/+", 1)
+    watcher.connect(mosquitto.host, mosquitto.port)
+    watcher.loop_start()
+    try:
+        seen = {}
+        while "bgpi/v1/g1/white/state" not in seen:
+            topic_, payload = got.get(timeout=WAIT_S)
+            seen[topic_] = payload
+        assert seen["bgpi/v1/g1/white/state"] == b'{"v": 1, "game": "g1", "side": "white", "phase": "roll"}'
+        white.publish_log({"event": "double", "player": "white", "cube": 2})
+        while (item := got.get(timeout=WAIT_S))[0] != "bgpi/v1/g1/white/log":
+            pass
+        assert item[1] == b'{"event": "double", "player": "white", "cube": 2}'
+    finally:
+        watcher.loop_stop()
+        watcher.disconnect()
