@@ -291,7 +291,7 @@ class Peer:
         if hello.session != self.session:
             different = sorted(key for key in hello.session.keys() | self.session.keys()
                                if hello.session.get(key) != self.session.get(key))
-            return self._disagree(f"the boards' sessions differ ({', '.join(different)}): "
+            return self.disagree(f"the boards' sessions differ ({', '.join(different)}): "
                                   f"start the same session on both")
         self.outbox = [message for message in self.outbox if message.seq > hello.seen]
         out: list[Do] = [Send(message) for message in self.outbox]
@@ -306,14 +306,14 @@ class Peer:
             self._replayed.append(action)
             return []
         if action.at < self.game_events:
-            return self._disagree(f"the other board's {event.kind} came after {action.at} game events; this board "
+            return self.disagree(f"the other board's {event.kind} came after {action.at} game events; this board "
                                   f"has {self.game_events}")
         here = self.standing
         if (action.position_id, action.match_id) != (here.position_id, here.match_id):
             which = "position" if action.position_id != here.position_id else "match"
             there = action.position_id if which == "position" else action.match_id
             mine = here.position_id if which == "position" else here.match_id
-            return self._disagree(f"the boards' {which} IDs differ before {self.other.label}'s {event.kind}: "
+            return self.disagree(f"the boards' {which} IDs differ before {self.other.label}'s {event.kind}: "
                                   f"here {mine}, there {there}")
         return [FeedRemote(event)]
 
@@ -326,12 +326,12 @@ class Peer:
     def _commit(self, commit: Commit) -> list[Do]:
         roll = self.roll
         if commit.roll != roll.number:
-            return self._disagree(f"the boards' roll numbers differ: the other board commits to roll {commit.roll}, "
+            return self.disagree(f"the boards' roll numbers differ: the other board commits to roll {commit.roll}, "
                                   f"this board is at roll {roll.number}")
         if roll.their_hash is not None:
             if roll.their_hash == commit.hash:
                 return []
-            return self._disagree(f"the other board ({self.other.label}) sent a second, different dice commitment "
+            return self.disagree(f"the other board ({self.other.label}) sent a second, different dice commitment "
                                   f"for roll {roll.number}")
         roll.their_hash = commit.hash
         if roll.mine is None:
@@ -349,15 +349,15 @@ class Peer:
     def _reveal(self, reveal: Reveal) -> list[Do]:
         roll = self.roll
         if reveal.roll != roll.number:
-            return self._disagree(f"the boards' roll numbers differ: the other board reveals roll {reveal.roll}, "
+            return self.disagree(f"the boards' roll numbers differ: the other board reveals roll {reveal.roll}, "
                                   f"this board is at roll {roll.number}")
         if roll.their_hash is None or roll.mine is None:
-            return self._disagree(f"the other board ({self.other.label}) revealed its dice secret for roll "
+            return self.disagree(f"the other board ({self.other.label}) revealed its dice secret for roll "
                                   f"{roll.number} before both commitments were made")
         try:
             dice.check_reveal(roll.number, reveal.secret, roll.their_hash, self.other)
         except DiceCheatError as error:
-            return self._disagree(str(error))
+            return self.disagree(str(error))
         white, black = (roll.mine, reveal.secret) if self.side is Side.WHITE else (reveal.secret, roll.mine)
         self.last_dice = dice.dice_of(self.game, roll.number, white, black)
         self.roll = DiceRoll(roll.number + 1)
@@ -377,7 +377,11 @@ class Peer:
     def _hello(self) -> Send:
         return self._send(Hello(self.game, self.side, self.sent + 1, self.seen, self.session, self.game_events))
 
-    def _disagree(self, line: str) -> list[Do]:
+    def disagree(self, line: str) -> list[Do]:
+        """The boards disagree (found here, or the table refused the other's action:
+        `Table.remote_refusal`): say so, and stop for good."""
+        if self.disagreement is not None:
+            return []
         self.disagreement = line
         self.link = DISAGREE
         return [SetLink(DISAGREE, line)]
@@ -401,7 +405,7 @@ class Peer:
                 case Received(message=message):
                     peer.received(message, now)
                 case Disagreed(line=text):
-                    peer._disagree(text)
+                    peer.disagree(text)
         replayed, peer._replayed = peer._replayed, None
         for event in table_events:
             peer._count(event)

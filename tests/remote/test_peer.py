@@ -418,3 +418,12 @@ def test_a_disagreement_stays_after_a_restart(boards):
     peer, dos = black.rebuilt()
     assert dos == [SetLink("disagree", "the other board's double came after 0 game events; this board has 1")]
     assert peer.received(Bye("g1", WHITE, 99), 0.0) == []
+
+
+def test_a_refusal_of_the_table_stops_the_peer(boards):
+    white, black = boards
+    line = "the other board's double is not allowed now: white has rolled"
+    assert black.peer.disagree(line) == [SetLink("disagree", line)]
+    assert black.peer.disagree("again") == []
+    assert deliver(white.commit([ev.Take(WHITE, 2)]), black) == []
+    assert black.peer.wants_roll(SECRET_B, 0.0) == []
