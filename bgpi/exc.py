@@ -263,3 +263,18 @@ class HeaderPinError(BgpiError, ValueError):
 
 class RecordFileError(BgpiError, ValueError):
     """A .mat or SGF file cannot give the position asked for; the message is one line."""
+
+
+# -- remote play (wire) ---
+
+
+class MessageError(BgpiError, ValueError):
+    """A message from the other board that is not one: too big, not JSON, a wrong version or shape."""
+
+
+class DiceCheatError(BgpiError, ValueError):
+    """The other board's dice secret does not match the commitment it sent first."""
+
+
+class BrokerSetupError(BgpiError, ValueError):
+    """A broker setting that cannot be used: a password file that cannot be read, a CA file missing."""

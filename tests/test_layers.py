@@ -26,14 +26,15 @@ ALLOWED: dict[str, set[str]] = {
     "engine": {"rules", "engine"},
     "link": {"rules", "board", "hardware", "link"},
     "shell": {"rules", "board", "hardware", "table", "records", "engine", "link", "shell"},
-    "web": {"rules", "board", "hardware", "table", "records", "engine", "link", "shell", "web"},
-    "cli": {"rules", "board", "hardware", "table", "records", "engine", "link", "shell", "web", "cli"},
+    "remote": {"rules", "board", "table", "records", "shell", "remote"},
+    "web": {"rules", "board", "hardware", "table", "records", "engine", "link", "shell", "remote", "web"},
+    "cli": {"rules", "board", "hardware", "table", "records", "engine", "link", "shell", "remote", "web", "cli"},
 }
 """Package -> the packages it may import (itself included)."""
 
 SHELL_LIBRARIES = ("gpiozero", "serial", "neopixel_spi", "neopixel", "board", "lgpio", "RPi",
                    "aiohttp", "bgpi.hardware", "bgpi.shell", "bgpi.cli", "bgpi.engine", "bgpi.link",
-                   "bgpi.web")
+                   "bgpi.web", "paho", "bgpi.remote")
 """What a core module must not load, even indirectly."""
 
 

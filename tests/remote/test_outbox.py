@@ -1,0 +1,80 @@
+"""The wire's journal (bgpi/remote/outbox.py): written before acting, read back to rebuild the peer."""
+
+from __future__ import annotations
+
+import pytest
+
+from bgpi.exc import JournalError
+from bgpi.remote.messages import Bye, Commit, Reveal
+from bgpi.remote.outbox import OUTBOX_NAME, Outbox, read_outbox
+from bgpi.remote.peer import Disagreed, Peer, Received, Send, Sent, Standing
+from bgpi.rules.position import Side
+from bgpi.table import events as ev
+
+SECRET = bytes(range(32))
+COMMIT = Commit("g1", Side.WHITE, 1, 1, "ab" * 32)
+REVEAL = Reveal("g1", Side.BLACK, 1, 1, bytes(32))
+
+
+def test_what_is_written_reads_back_in_order(tmp_path):
+    outbox, read = Outbox.open(tmp_path)
+    assert read.lines == () and read.problems == ()
+    with outbox:
+        outbox.sent(Send(COMMIT, SECRET))
+        outbox.received(REVEAL)
+        outbox.disagreed("the boards' sessions differ (match)")
+    assert read_outbox(tmp_path).lines == (Sent(COMMIT, SECRET), Received(REVEAL),
+                                           Disagreed("the boards' sessions differ (match)"))
+    assert (tmp_path / OUTBOX_NAME).stat().st_mode & 0o077 == 0  # the secrets are this board's own
+
+
+def test_one_writer_at_a_time(tmp_path):
+    with Outbox.open(tmp_path)[0], pytest.raises(JournalError):
+        Outbox.open(tmp_path)
+
+
+def test_a_line_cut_short_by_a_power_cut_is_named_and_skipped(tmp_path):
+    with Outbox.open(tmp_path)[0] as outbox:
+        outbox.sent(Send(COMMIT, SECRET))
+    with (tmp_path / OUTBOX_NAME).open("ab") as file:
+        file.write(b'{"received": {"v": 1')
+    read = read_outbox(tmp_path)
+    assert read.lines == (Sent(COMMIT, SECRET),)
+    assert read.problems == (f"{OUTBOX_NAME}: journal line 2 is truncated: skipped",)
+
+
+def test_a_line_that_is_no_message_ends_what_is_trusted_and_the_file_is_set_aside(tmp_path):
+    with Outbox.open(tmp_path)[0] as outbox:
+        outbox.sent(Send(COMMIT, SECRET))
+        outbox._journal.append({"received": {"v": 9}})  # what a damaged or foreign line looks like
+        outbox.received(REVEAL)
+    read = read_outbox(tmp_path)
+    assert read.lines == (Sent(COMMIT, SECRET),)
+    assert read.problems == (f"{OUTBOX_NAME} line 2 is damaged (a message of version 9 from the other board: this "
+                             f"board reads version 1): it and the lines after it are left out",)
+    outbox, again = Outbox.open(tmp_path)
+    with outbox:
+        assert again.lines == read.lines
+        outbox.received(Bye("g1", Side.BLACK, 2))
+    assert read_outbox(tmp_path).lines == (Sent(COMMIT, SECRET), Received(Bye("g1", Side.BLACK, 2)))
+    assert (tmp_path / "remote.damaged.1.jsonl").exists()
+
+
+def test_a_peer_journaled_and_rebuilt_after_a_restart(tmp_path):
+    """The shell's order: each Send journaled before it is published, each message received before acting."""
+    start = Standing("4HPwATDgc/ABMA", "cAkAAAAAAAAA")
+    peer = Peer("g1", Side.WHITE, {"match": 3}, start)
+    with Outbox.open(tmp_path)[0] as outbox:
+        for do in [*peer.reconnected(), *peer.wants_roll(SECRET, 5.0)]:
+            assert isinstance(do, Send)
+            outbox.sent(do)
+        other = Commit("g1", Side.BLACK, 1, 1, "cd" * 32)
+        outbox.received(other)
+        for do in peer.received(other, 6.0):
+            assert isinstance(do, Send)
+            outbox.sent(do)
+    lines = read_outbox(tmp_path).lines
+    rebuilt, dos = Peer.rebuild("g1", Side.WHITE, {"match": 3}, lines, [ev.Start(start.position_id)], start, 6.0)
+    assert dos == []
+    assert (rebuilt.sent, rebuilt.seen, rebuilt.outbox, rebuilt.roll) == (peer.sent, peer.seen, peer.outbox,
+                                                                          peer.roll)
