@@ -26,8 +26,9 @@ ALLOWED: dict[str, set[str]] = {
     "engine": {"rules", "engine"},
     "link": {"rules", "board", "hardware", "link"},
     "shell": {"rules", "board", "hardware", "table", "records", "engine", "link", "shell"},
-    "web": {"rules", "board", "hardware", "table", "records", "engine", "link", "shell", "web"},
-    "cli": {"rules", "board", "hardware", "table", "records", "engine", "link", "shell", "web", "cli"},
+    "remote": {"rules", "board", "table", "records", "shell", "remote"},
+    "web": {"rules", "board", "hardware", "table", "records", "engine", "link", "shell", "remote", "web"},
+    "cli": {"rules", "board", "hardware", "table", "records", "engine", "link", "shell", "remote", "web", "cli"},
 }
 """Package -> the packages it may import (itself included)."""
 
