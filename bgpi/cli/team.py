@@ -18,13 +18,17 @@ import ssl
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bgpi.exc import TeamMatchError, UsageError
 from bgpi.remote.team import TeamMatch, parse_team_match
 from bgpi.web import DEFAULT_HOST
-from bgpi.web.server import LOOPBACK_NAMES, new_token
-from bgpi.web.team import DEFAULT_TEAM_PORT, Broker, TeamWatcher, say_on_stderr
 
+if TYPE_CHECKING:
+    from bgpi.web.team import Broker
+
+DEFAULT_TEAM_PORT = 8710
+"""Where the team page is served unless --port says (a board's own page is on 8700)."""
 PASSWORD_ENV = "BGPI_BROKER_PASSWORD"
 """The broker password, when no --broker-password-file gives it (never on the command line)."""
 
@@ -56,6 +60,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _team(args: argparse.Namespace) -> int:
+    # Here, not at the top: the other commands' --help loads neither aiohttp nor paho.
+    from bgpi.web.server import LOOPBACK_NAMES, new_token
+    from bgpi.web.team import TeamWatcher
+
     match = read_match(args.matchfile)
     broker = broker_of(args)
     if args.export is not None and not args.export.is_dir():
@@ -75,7 +83,6 @@ def _team(args: argparse.Namespace) -> int:
     except OSError as error:
         raise UsageError(f"cannot serve the page on {args.listen}:{args.port}: {error.strerror or error} "
                          "(--port N for another port)") from None
-    say_on_stderr(f"{match.name!r}: {len(match.pairs)} pairs, the page is at {watcher.url}")
     try:
         stop.wait()
     finally:
@@ -97,6 +104,7 @@ def read_match(path: Path) -> TeamMatch:
 
 def broker_of(args: argparse.Namespace) -> Broker:
     """The broker the options name, its password read; UsageError for a fault."""
+    from bgpi.web.team import Broker
     host, _, port_text = args.broker.rpartition(":") if args.broker.count(":") == 1 else (args.broker, "", "")
     default_port = 8883 if args.broker_tls else 1883
     if not host or any(char.isspace() for char in host):

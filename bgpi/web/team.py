@@ -65,8 +65,6 @@ from bgpi.web.server import (
     unexpected,
 )
 
-DEFAULT_TEAM_PORT = 8710
-"""Where the team page is served unless --port says (a board's own page is on 8700)."""
 TOPICS = "bgpi/v1"
 """The root of every bgpi topic (docs/remote.md)."""
 MAX_LOG_EVENTS = 100_000
@@ -214,6 +212,10 @@ def _board(state: BoardState | None) -> dict[str, Any] | None:
             "bar": [position.on_bar(side) for side in Side], "off": [position.borne_off(side) for side in Side]}
 
 
+def _pairs(count: int) -> str:
+    return f"{count} pair{'s' if count != 1 else ''}"
+
+
 # -- the page -------------------------------------------------------------------------------
 
 WATCH = web.AppKey("watch", Watch)
@@ -303,12 +305,12 @@ def say_on_stderr(line: str) -> None:
 class TeamWatcher:
     """The broker's messages into a `Watch`, and the page served, on a thread of its own.
 
-    `start` returns once the page's socket is bound (OSError if it cannot be); the
-    broker is reached in the background, retried with backoff, and each change of its
+    `start` returns once the page's socket is bound (OSError if it cannot be), its
+    address said; the broker is reached in the background, retried with backoff, and each change of its
     state is one line to `say` and on the page.  `stop` writes the export (with one)
     and ends it all."""
 
-    def __init__(self, match: TeamMatch, broker: Broker, host: str = DEFAULT_HOST, port: int = DEFAULT_TEAM_PORT,
+    def __init__(self, match: TeamMatch, broker: Broker, host: str = DEFAULT_HOST, port: int = 0,
                  token: str | None = None, export_dir: Path | None = None,
                  say: Callable[[str], None] = say_on_stderr) -> None:
         if host not in LOOPBACK_NAMES and token is None:
@@ -361,6 +363,8 @@ class TeamWatcher:
         self._started.wait()
         if self._failure is not None:
             raise self._failure
+        match = self.watch.match
+        self.say(f"{match.name!r}: {_pairs(len(match.pairs))}, the page is at {self.url}")
         properties = Properties(PacketTypes.CONNECT)
         properties.SessionExpiryInterval = SESSION_SECONDS
         broker = self.watch.broker
@@ -406,7 +410,7 @@ class TeamWatcher:
             case ("connect", False, _):
                 self.client.subscribe(self.watch.subscriptions())  # paho's calls may come from any thread
             case ("subscribed", []):
-                self._broker(BrokerState.CONNECTED, f"watching {len(self.watch.match.pairs)} pairs of boards "
+                self._broker(BrokerState.CONNECTED, f"watching {_pairs(len(self.watch.match.pairs))} of boards "
                                                     f"through the broker at {self.watch.broker}")
             case ("subscribed", refused):
                 self._broker(BrokerState.REFUSED, f"the broker at {self.watch.broker} refused the subscriptions "

@@ -248,7 +248,7 @@ def test_a_broker_that_is_down_is_said_once_and_shown(watcher_of: Callable[..., 
     snapshot = _until(watcher, lambda s: s["broker"]["state"] == "down")
     line = f"the broker at 127.0.0.1:{port} is down or cannot be reached: trying again"
     assert snapshot["broker"] == {"state": "down", "line": line}
-    assert watcher.said == [line]  # type: ignore[attr-defined]
+    assert watcher.said == [f"'Club evening': 3 pairs, the page is at {watcher.url}", line]  # type: ignore[attr-defined]
 
 
 def test_a_refused_login_is_said_and_shown(tmp_path: Path, watcher_of: Callable[..., TeamWatcher]) -> None:
