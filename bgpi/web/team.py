@@ -52,6 +52,7 @@ from bgpi.web.server import (
     KEEPALIVE_SECONDS,
     LINGER_SECONDS,
     LOOPBACK_NAMES,
+    MAX_BODY,
     MAX_STREAMS,
     SHUTDOWN_SECONDS,
     STATIC,
@@ -283,7 +284,7 @@ async def _export(request: web.Request) -> web.StreamResponse:
 
 def make_team_app(watch: Watch, token: str | None = None) -> web.Application:
     """The team page's application over `watch` (see the module docstring)."""
-    app = web.Application(middlewares=[unexpected(ErrorLog()), access(token)])
+    app = web.Application(middlewares=[unexpected(ErrorLog()), access(token)], client_max_size=MAX_BODY)
     app[WATCH] = watch
     app[HUB] = Hub()
     app.router.add_get("/", _page)
