@@ -399,9 +399,14 @@ class TeamWatcher:
         """Take in what paho heard, a batch at a time, and show the pages the result."""
         inbox = self._inbox
         while True:
-            self._handle(await inbox.get())
+            items = [await inbox.get()]
             while not inbox.empty():
-                self._handle(inbox.get_nowait())
+                items.append(inbox.get_nowait())
+            for item in items:
+                try:
+                    self._handle(item)
+                except Exception as error:  # noqa: BLE001 (one line, and the watcher goes on)
+                    self.say(f"unexpected error: {error!r} (please report it)")
             self.app[HUB].publish([], self.watch.snapshot())
 
     def _handle(self, item: tuple[Any, ...]) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bgpi.cli import main
 from tests.cli.test_run import bgpi, one_line_exit_2
 
 MATCH = """name = "Club evening"
@@ -38,11 +39,13 @@ def test_help_names_the_match_file_and_the_broker() -> None:
     (MATCH.replace('white = "Lions"', 'white = "Bears"'), "pair 1: white 'Bears' is not a team"),
     ("name = ", "not TOML"),
 ])
-def test_a_bad_match_file_is_one_line(tmp_path: Path, text: str, words: str) -> None:
+def test_a_bad_match_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str,
+                                      words: str) -> None:
     match = tmp_path / "match.toml"
     match.write_text(text)
-    done = bgpi("team", str(match), "--broker", "127.0.0.1")
-    one_line_exit_2(done, f"bgpi team: {match}: {words}")
+    assert main(["team", str(match), "--broker", "127.0.0.1"]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith(f"bgpi team: {match}: {words}") and said.count("\n") == 1, said
 
 
 @pytest.mark.parametrize("options, words", [
@@ -52,10 +55,16 @@ def test_a_bad_match_file_is_one_line(tmp_path: Path, text: str, words: str) -> 
     (["--broker", "h", "--broker-ca", "/etc/hostname"], "--broker-ca is for --broker-tls"),
     (["--broker", "h", "--export", "/nonexistent"], "--export /nonexistent: no such directory"),
 ])
-def test_a_bad_option_is_one_line(tmp_path: Path, options: list[str], words: str) -> None:
+def test_a_bad_option_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str],
+                                  words: str) -> None:
     match = tmp_path / "match.toml"
     match.write_text(MATCH)
-    one_line_exit_2(bgpi("team", str(match), *options), words)
+    assert main(["team", str(match), *options]) == 2
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and said.startswith("bgpi team: ") and words in said, said
+
+
+def test_a_match_file_that_is_not_there_is_one_line(tmp_path: Path) -> None:
     one_line_exit_2(bgpi("team", str(tmp_path / "missing.toml"), "--broker", "h"), "cannot read")
 
 

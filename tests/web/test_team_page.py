@@ -55,8 +55,8 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _start_mosquitto(directory: Path, *lines: str) -> tuple[subprocess.Popen[bytes], int]:
-    port = _free_port()
+def _start_mosquitto(directory: Path, *lines: str, port: int | None = None) -> tuple[subprocess.Popen[bytes], int]:
+    port = port or _free_port()
     config = directory / "mosquitto.conf"
     # Started as root, mosquitto would become the user "mosquitto", who may not read the test's files.
     config.write_text("\n".join((f"listener {port} 127.0.0.1", f"user {getpass.getuser()}", *lines)) + "\n")
@@ -249,6 +249,27 @@ def test_a_broker_that_is_down_is_said_once_and_shown(watcher_of: Callable[..., 
     line = f"the broker at 127.0.0.1:{port} is down or cannot be reached: trying again"
     assert snapshot["broker"] == {"state": "down", "line": line}
     assert watcher.said == [f"'Club evening': 3 pairs, the page is at {watcher.url}", line]  # type: ignore[attr-defined]
+
+
+def test_a_broker_restarted_is_watched_again(tmp_path: Path, watcher_of: Callable[..., TeamWatcher]) -> None:
+    broker, port = _start_mosquitto(tmp_path, "allow_anonymous true")
+    try:
+        watcher = watcher_of(Broker("127.0.0.1", port))
+        assert _connected(_until(watcher, _connected))
+        _stop(broker)
+        assert _until(watcher, lambda s: s["broker"]["state"] == "down")["broker"]["state"] == "down"
+        broker, _ = _start_mosquitto(tmp_path, "allow_anonymous true", port=port)
+        assert _connected(_until(watcher, _connected))
+        boards = Boards(port)  # the subscriptions are back: a board's state is heard
+        boards.state(playing_state("club-2", Side.BLACK, 1, turn=Side.BLACK))
+        boards.close()
+        snapshot = _until(watcher, lambda s: s["pairs"][1]["boards"]["black"] is not None)
+        assert snapshot["pairs"][1]["boards"]["black"]["turn"] == "black"
+        assert [line.split(" at ")[0] for line in watcher.said] == [  # type: ignore[attr-defined]
+            "'Club evening': 3 pairs, the page is", "watching 3 pairs of boards through the broker",
+            "the broker", "watching 3 pairs of boards through the broker"]
+    finally:
+        _stop(broker)
 
 
 def test_a_refused_login_is_said_and_shown(tmp_path: Path, watcher_of: Callable[..., TeamWatcher]) -> None:
