@@ -206,8 +206,12 @@ def team_score(match: TeamMatch, states: Mapping[str, Iterable[BoardState]]) -> 
 
 def pair_records(pair: Pair, events: Sequence[Mapping[str, Any]]) -> tuple[MatRecord, SgfRecord]:
     """The pair's match as .mat and SGF, from the table events its white board logged,
-    with the teams as the players' names.  A log that lost its ``session`` event (a
-    watcher started late) is read as the pair's match from the file."""
+    with the teams as the players' names.  The pair's match ends at its ``match_over``:
+    a session the board starts after it is not the team match's.  A log that lost its
+    ``session`` event (a watcher started late) is read as the pair's match from the file."""
+    over = next((number for number, event in enumerate(events) if event.get("event") == ev.MatchOver.kind), None)
+    if over is not None:
+        events = events[:over + 1]
     players = {"white": pair.white, "black": pair.black}
     head = next((event for event in events if event.get("event") == ev.NewSession.kind), None)
     if head is None:

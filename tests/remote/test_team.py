@@ -130,3 +130,11 @@ def test_a_log_that_lost_its_session_event_is_the_files_match() -> None:
     log = match_log(seed=4, length=1)[1:]
     mat, _ = pair_records(Pair("club-1", "Lions", "Tigers", 1), log)
     assert mat.text.startswith(" 1 point match") and mat.games == 1
+
+
+def test_a_session_the_board_starts_after_the_match_is_left_out() -> None:
+    log = match_log(seed=5, length=1)
+    after = [{"event": "session", "config": {"match": 7}}, *match_log(seed=6, length=1)[1:3]]
+    mat, sgf = pair_records(Pair("club-1", "Lions", "Tigers", 1), log + after)
+    assert mat.text == pair_records(Pair("club-1", "Lions", "Tigers", 1), log)[0].text
+    assert mat.text.startswith(" 1 point match") and sgf.games == 1
