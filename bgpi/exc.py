@@ -278,3 +278,18 @@ class DiceCheatError(BgpiError, ValueError):
 
 class BrokerSetupError(BgpiError, ValueError):
     """A broker setting that cannot be used: a password file that cannot be read, a CA file missing."""
+
+
+# -- team matches ---
+
+
+class BoardStateError(BgpiError, ValueError):
+    """A board's `state` message that is not one: too long, not JSON, or a wrong shape, type, version or ID."""
+
+
+class TeamMatchError(BgpiError, ValueError):
+    """A team-match file that cannot be read: its TOML, a team, a pair, a game ID or the number of pairs."""
+
+
+class WatchedLogError(BgpiError, ValueError):
+    """A board's `log` message that is not one table-log event, or one too many for its game."""
