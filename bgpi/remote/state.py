@@ -16,12 +16,12 @@ shape, types, version and IDs before anything of it is used, and each fault is o
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from bgpi.exc import BoardStateError, EventError, MatchIdError, PositionIdError
+from bgpi.remote.messages import GAME_ID
 from bgpi.rules.ids import MAX_MATCH_LENGTH, decode_match_id, position_from_id
 from bgpi.rules.position import Position, Side
 from bgpi.table import events as ev
@@ -30,8 +30,6 @@ from bgpi.table.phases import Phase
 VERSION = 1
 MAX_BYTES = 8 * 1024
 """The longest `state` message read (a real one is about 250 bytes)."""
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-"""A game ID, as the wire's messages have it (docs/remote.md)."""
 MAX_SCORE = 9999
 """The highest score read (a match is at most 64 points; money sessions run on)."""
 LINKS = ("connecting", "connected", "away", "broker_down", "refused", "disagree")

@@ -18,7 +18,8 @@ from typing import Any
 from bgpi.exc import TeamMatchError
 from bgpi.records.matfile import MatRecord, mat_record
 from bgpi.records.sgffile import SgfRecord, sgf_record
-from bgpi.remote.state import GAME_ID, BoardState
+from bgpi.remote.messages import GAME_ID
+from bgpi.remote.state import BoardState
 from bgpi.rules.ids import MAX_MATCH_LENGTH
 from bgpi.rules.position import Side
 from bgpi.table import events as ev
