@@ -28,13 +28,14 @@ from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Settings
 from bgpi.rules.xgid import decode_xgid, gnubg_ids
 from bgpi.shell.advisor import ENGINE_KEYS, engine_problems
-from bgpi.table.state import OPPONENT_SIDES
+from bgpi.table.state import OPPONENT_SIDES, REMOTE_SIDES
 
 BOARDS: tuple[str, ...] = ("start", "empty", "position")
 """What a ``board`` line may say."""
-CONFIG_KEYS: tuple[str, ...] = (*Settings.KEYS, "lenient", "opponent_side", *ENGINE_KEYS)
-"""The keys of a ``config`` line: the session settings, ``lenient`` for the table, and the
-engine's (`bgpi.shell.advisor`): ``engine``, ``opponent``, ``hint_level``."""
+CONFIG_KEYS: tuple[str, ...] = (*Settings.KEYS, "lenient", "opponent_side", "remote", *ENGINE_KEYS)
+"""The keys of a ``config`` line: the session settings, ``lenient`` and ``remote`` (the side
+the other board of a remote game plays) for the table, and the engine's
+(`bgpi.shell.advisor`): ``engine``, ``opponent``, ``hint_level``."""
 SHOWS: tuple[str, ...] = ("lights", "state")
 KINDS: tuple[str, ...] = (
     "board", "config", "dice", "lift", "place", "move", "slot", "press", "hold", "wait", "show",
@@ -168,6 +169,10 @@ def _config_problems(settings: Mapping[str, Any]) -> list[str]:
     if settings.get("opponent_side", "black") not in OPPONENT_SIDES:
         problems.append(f"opponent_side: expected one of {_choices(tuple(OPPONENT_SIDES))}, "
                         f"not {_json(settings['opponent_side'])}")
+    if not isinstance(remote := settings.get("remote", "white"), str) or remote not in REMOTE_SIDES:
+        problems.append(f"remote: expected one of {_choices(tuple(REMOTE_SIDES))}, not {_json(settings['remote'])}")
+    elif "remote" in settings and settings.get("opponent"):
+        problems.append("remote and opponent: a remote game's other side is the other board, not the computer")
     problems += engine_problems(settings)
     if not rules:
         try:

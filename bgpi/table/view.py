@@ -25,7 +25,7 @@ from bgpi.rules.position import BAR, Position, Side, absolute_point
 from bgpi.rules.session import Game
 from bgpi.table import events as ev
 from bgpi.table.lights import Lighting, Prompt
-from bgpi.table.phases import CubeWord, Phase
+from bgpi.table.phases import CubeWord, Link, Phase
 from bgpi.table.state import Board, Moving, TableState
 from bgpi.table.turn import chains, on_the_way, steps_between
 
@@ -165,6 +165,27 @@ class TableView:
     def prompt(self) -> Prompt | None:
         """What the board waits for, who answers and with which button; None in the
         moments nobody is asked (the dice rolling, a game ending)."""
+        prompt = self._game_prompt()
+        if not self.state.setup.remotes or self.state.trouble.mismatch is not None:
+            return prompt
+        return self._remote_prompt(prompt)
+
+    def _remote_prompt(self, prompt: Prompt | None) -> Prompt | None:
+        """A remote game's prompt: the link when it is not there, else the other board's
+        player when they are asked (their play being carried out shows as the computer's)."""
+        link = self.board.link
+        if link in (Link.REFUSED, Link.DISAGREE):
+            return Prompt("remote_refused")
+        if link.waiting:  # play may go on meanwhile: the answers and the roll still show
+            return Prompt("remote_away", None, prompt.answers, dead_dice=prompt.dead_dice) if prompt else \
+                Prompt("remote_away")
+        if prompt is None or prompt.side not in self.state.setup.remotes or prompt.asks not in _REMOTE_ASKS:
+            return prompt
+        if isinstance(self.state.advice.hint, ev.RemotePlay):
+            return prompt  # the other board's play, lit for the hands here
+        return Prompt("remote_turn", prompt.side, {}, dead_dice=prompt.dead_dice)
+
+    def _game_prompt(self) -> Prompt | None:
         state = self.state
         phase = state.phase
         if state.trouble.mismatch is not None:
@@ -257,6 +278,10 @@ class TableView:
             state.phase, turn, dice, position_id(state.position, Side.WHITE if turn is None else turn),
             game_match, state.session.score.as_dict(), board,
         ).to_json()
+
+
+_REMOTE_ASKS = ("roll", "roll_or_double", "move", "no_play", "choose", "doubled", "resign_offered")
+"""The prompts that ask the other board's player, when they are asked: `remote_turn` instead."""
 
 
 def _roll_prompt(side: Side, game: Game) -> Prompt:
