@@ -79,11 +79,10 @@ class Remoting:
         player = getattr(event, "player", None)
         if isinstance(player, Side):
             return player
-        turn = self.state.turn
-        remotes = self.state.setup.remotes
-        if turn in remotes or not remotes:
-            return turn or Side.BLACK
-        return next(iter(remotes))
+        turn, remotes = self.state.turn, self.state.setup.remotes
+        if turn is not None and (turn in remotes or not remotes):
+            return turn
+        return next(iter(remotes), Side.BLACK)
 
     def _refuse(self, player: Side, kind: str, reason: str) -> None:
         self.emit(ev.RemoteRefused(player, kind, reason))
