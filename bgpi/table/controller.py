@@ -242,19 +242,15 @@ class Table:
 
     def _pressed(self, button: str, long: bool) -> None:
         owner, _, kind = button.partition(".")
-        setup = self.state.setup
-        if setup.remotes and self.board.link == Link.DISAGREE:
+        if self.state.setup.remotes and self.board.link == Link.DISAGREE:
             return  # the journals disagree: play stops for good in this session
         if button == "hint":
             self.advising.hint_pressed()
             return
         side = Side.parse(owner)
         phase = self.state.phase
-        if side in setup.remotes:
-            return  # the other board's player presses there
-        if side in self.state.setup.computers and phase in (Phase.ROLL, Phase.DOUBLED, Phase.MOVE, Phase.CHOOSE,
-                                                             Phase.RESIGNED):
-            return  # the computer's buttons are the engine's
+        if self._played_elsewhere(side):
+            return
         if kind == "cube" and long and phase in OPENS_FROM:
             self.resigning.open(side)
         elif phase == Phase.RESIGNING:
@@ -274,6 +270,13 @@ class Table:
             self.doubling.answer(side, kind, long)
         elif phase in (Phase.MOVE, Phase.CHOOSE):
             self._pressed_moving(side, kind)
+
+    def _played_elsewhere(self, side: Side) -> bool:
+        """Whether `side`'s buttons here are not theirs to press: the other board's player
+        presses there, and in a game the computer's buttons are the engine's."""
+        setup = self.state.setup
+        return side in setup.remotes or (side in setup.computers and self.state.phase in (
+            Phase.ROLL, Phase.DOUBLED, Phase.MOVE, Phase.CHOOSE, Phase.RESIGNED))
 
     def _between_games(self, side: Side, kind: str) -> None:
         """A press in setup or after the match: the session chooser, a new match, or the start."""

@@ -508,3 +508,18 @@ def test_a_whole_game_on_two_boards_logs_what_one_board_logs_alone():
     assert game_events(boards.logs[W]) == game_events(log)
     (over,) = [event for event in log if event["event"] == "game_over"]
     assert over["winner"] == "white" and over["points"] == 2
+
+
+@pytest.mark.parametrize("bad_id", ["xx", "!!!!!!!!!!!!!!", "AAAAAAAAAAAAAA", ""])
+def test_a_play_with_a_malformed_or_impossible_position_id_is_refused(bad_id):
+    table = black_plays_first()
+    remote = black_play(table, "8/5 6/5")
+    bad = ev.Play(B, remote.dice, remote.move, bad_id, remote.match_id)
+    assert refused(table.handle(Remote(bad)), "play") == \
+        "the other board's play (8/5 6/5) is not a legal play of 1-3 here"
+
+
+def test_the_new_events_read_back_from_the_log():
+    for event in (ev.RemotePlay(B, (1, 3), "8/5 6/5", "sGfwATDgc/ABMA"),
+                  ev.RemoteRefused(B, "double", "the other board's double is not allowed now: white has rolled")):
+        assert ev.parse(event.to_json()) == event
