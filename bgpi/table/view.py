@@ -8,6 +8,7 @@ are `bgpi.table.lights`' business.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -173,6 +174,8 @@ class TableView:
     def _remote_prompt(self, prompt: Prompt | None) -> Prompt | None:
         """A remote game's prompt: the link when it is not there, else the other board's
         player when they are asked (their play being carried out shows as the computer's)."""
+        if prompt is not None:
+            prompt = replace(prompt, answers=self._remote_answers(prompt.answers))
         link = self.board.link
         if link in (Link.REFUSED, Link.DISAGREE):
             return Prompt("remote_refused")
@@ -184,6 +187,13 @@ class TableView:
         if isinstance(self.state.advice.hint, ev.RemotePlay):
             return prompt  # the other board's play, lit for the hands here
         return Prompt("remote_turn", prompt.side, {}, dead_dice=prompt.dead_dice)
+
+    def _remote_answers(self, answers: Mapping[str, str]) -> dict[str, str]:
+        """The answers of this board's own buttons: the other board's player presses
+        theirs there, and no session is chosen here."""
+        remote = {side.label for side in self.state.setup.remotes}
+        return {button: word for button, word in answers.items()
+                if button.split()[-1].partition(".")[0] not in remote and word not in _SESSION_WORDS}
 
     def _game_prompt(self) -> Prompt | None:
         state = self.state
@@ -279,6 +289,9 @@ class TableView:
             game_match, state.session.score.as_dict(), board,
         ).to_json()
 
+
+_SESSION_WORDS = ("new session", "choose session", "new match")
+"""The answers that choose a session, which a remote game's boards agree on when they meet."""
 
 _REMOTE_ASKS = ("roll", "roll_or_double", "move", "no_play", "choose", "doubled", "resign_offered")
 """The prompts that ask the other board's player, when they are asked: `remote_turn` instead."""

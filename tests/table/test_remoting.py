@@ -523,3 +523,12 @@ def test_the_new_events_read_back_from_the_log():
     for event in (ev.RemotePlay(B, (1, 3), "8/5 6/5", "sGfwATDgc/ABMA"),
                   ev.RemoteRefused(B, "double", "the other board's double is not allowed now: white has rolled")):
         assert ev.parse(event.to_json()) == event
+
+
+def test_the_prompt_names_only_this_boards_own_buttons():
+    table, _ = Table.new(SENSING, {"remote": "black"})
+    table.handle(Sensed(SENSING.of(Position.start())))
+    assert table.prompt().asks == "opening" and table.prompt().answers == {"white.turn": "opening roll"}
+    table = black_plays_first()
+    table.handle(Remote(black_play(table, "8/5 6/5")))
+    assert table.prompt().asks == "move" and table.prompt().answers == {}  # the play commits itself
