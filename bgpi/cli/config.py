@@ -23,6 +23,8 @@ session settings (--config, a JSON object; the same keys as a board script's con
   "opponent_side": SIDE  the side the computer plays: white, black (default), or both
                        (computer against computer: you move the checkers as lit);
                        --opponent-side says the same
+  "remote": SIDE       a remote game: the side the other board plays, white or black (not with
+                       opponent)
   "engine": KIND       the engine for hints and the opponent: auto (default), gnubg, module, none
   "hint_level": LEVEL  how hard the hint button's engine thinks (default worldclass:
                        gnubg's 2-ply, as gnubg's own hints; expert, 0-ply, is quicker)

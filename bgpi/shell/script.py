@@ -22,22 +22,26 @@ from typing import Any
 
 from bgpi.board.locations import BARS, POINTS, TRAYS, Location, describe
 from bgpi.board.profile import BUTTON_NAMES, Geometry
-from bgpi.exc import ScriptError, ScriptLineError
+from bgpi.exc import EventError, ScriptError, ScriptLineError
 from bgpi.rules.ids import MatchKey, decode_match_id, position_from_id
 from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Settings
 from bgpi.rules.xgid import decode_xgid, gnubg_ids
 from bgpi.shell.advisor import ENGINE_KEYS, engine_problems
-from bgpi.table.state import OPPONENT_SIDES
+from bgpi.table import events as ev
+from bgpi.table.phases import Link
+from bgpi.table.state import OPPONENT_SIDES, REMOTE_SIDES
 
 BOARDS: tuple[str, ...] = ("start", "empty", "position")
 """What a ``board`` line may say."""
-CONFIG_KEYS: tuple[str, ...] = (*Settings.KEYS, "lenient", "opponent_side", *ENGINE_KEYS)
-"""The keys of a ``config`` line: the session settings, ``lenient`` for the table, and the
-engine's (`bgpi.shell.advisor`): ``engine``, ``opponent``, ``hint_level``."""
+CONFIG_KEYS: tuple[str, ...] = (*Settings.KEYS, "lenient", "opponent_side", "remote", *ENGINE_KEYS)
+"""The keys of a ``config`` line: the session settings, ``lenient`` and ``remote`` (the side
+the other board of a remote game plays) for the table, and the engine's
+(`bgpi.shell.advisor`): ``engine``, ``opponent``, ``hint_level``."""
 SHOWS: tuple[str, ...] = ("lights", "state")
 KINDS: tuple[str, ...] = (
     "board", "config", "dice", "lift", "place", "move", "slot", "press", "hold", "wait", "show",
+    "remote", "link",
 )
 """The key that names each kind of line, in the spec's order."""
 _POSITION_KEYS = ("position_id", "turn", "match_id", "xgid")
@@ -168,6 +172,10 @@ def _config_problems(settings: Mapping[str, Any]) -> list[str]:
     if settings.get("opponent_side", "black") not in OPPONENT_SIDES:
         problems.append(f"opponent_side: expected one of {_choices(tuple(OPPONENT_SIDES))}, "
                         f"not {_json(settings['opponent_side'])}")
+    if not isinstance(remote := settings.get("remote", "white"), str) or remote not in REMOTE_SIDES:
+        problems.append(f"remote: expected one of {_choices(tuple(REMOTE_SIDES))}, not {_json(settings['remote'])}")
+    elif "remote" in settings and settings.get("opponent"):
+        problems.append("remote and opponent: a remote game's other side is the other board, not the computer")
     problems += engine_problems(settings)
     if not rules:
         try:
@@ -301,7 +309,42 @@ class Show:
             raise ScriptLineError(f"cannot show {_json(self.what)}: expected one of {_choices(SHOWS)}")
 
 
-Action = SetDice | Lift | Place | Move | Slot | ShortPress | Hold | Wait | Show
+@dataclass(frozen=True)
+class FromRemote:
+    """``{"remote": EVENT}``: the other board of a remote game committed EVENT (a table-log
+    event of its own side); ``{"remote": "roll"}``: it asked for the dice."""
+
+    event: Any  # ev.Event, or "roll"
+    line: int = _number()
+
+    @classmethod
+    def of(cls, value: object, line: int) -> FromRemote:
+        if value == "roll":
+            return cls(value, line=line)
+        if not isinstance(value, dict):
+            raise ScriptLineError(f"expected \"roll\" or a table-log event such as {{\"event\": \"take\", ...}}, "
+                                  f"got {_json(value)}")
+        try:
+            return cls(ev.parse(value), line=line)
+        except EventError as error:
+            raise ScriptLineError(str(error)) from None
+
+
+@dataclass(frozen=True)
+class LinkLine:
+    """``{"link": LINK}``: the connection to the other board changed (a `Link` word)."""
+
+    link: Link
+    line: int = _number()
+
+    @classmethod
+    def of(cls, value: object, line: int) -> LinkLine:
+        if value not in tuple(Link):
+            raise ScriptLineError(f"unknown link {_json(value)}: expected one of {_choices(tuple(Link))}")
+        return cls(Link(value), line=line)
+
+
+Action = SetDice | Lift | Place | Move | Slot | ShortPress | Hold | Wait | Show | FromRemote | LinkLine
 """A line that happens at the table, in `Script.lines`."""
 ScriptLine = StartingBoard | BoardPosition | Config | Action
 
@@ -484,6 +527,10 @@ class _Parser:
                 return Hold(value, line=number)
             case "wait":
                 return Wait(value, line=number)
+            case "remote":
+                return FromRemote.of(value, number)
+            case "link":
+                return LinkLine.of(value, number)
             case _:
                 return Show(value, line=number)
 
@@ -607,6 +654,10 @@ def format_line(line: ScriptLine) -> str:
             document = {"wait": int(seconds) if seconds.is_integer() else seconds}
         case Show(what=what):
             document = {"show": what}
+        case FromRemote(event=event):
+            document = {"remote": event if event == "roll" else event.to_json()}
+        case LinkLine(link=link):
+            document = {"link": link.value}
         case _:
             raise TypeError(f"not a script line: {line!r}")
     return json.dumps(document)

@@ -33,7 +33,7 @@ from bgpi.rules.position import Position
 from bgpi.shell import script
 from bgpi.shell.recorder import Recorder
 from bgpi.table.controller import Table
-from bgpi.table.inputs import Advised, Press, Rolled, Sensed, Tick
+from bgpi.table.inputs import Advised, LinkChanged, Press, Remote, Rolled, RollWanted, Sensed, Tick
 from bgpi.table.lights import DICE_COLOUR, Lighting, colours, lights_event, next_change
 
 Emit = Callable[[dict], None]
@@ -351,6 +351,10 @@ class SimulatedTable(TableRunner):
             self.press_button(line.button, long=isinstance(line, script.Hold))
         elif isinstance(line, script.Show):
             return self.lights_event() if line.what == "lights" else self.table.state_event()
+        elif isinstance(line, script.FromRemote):
+            self.feed(Remote(RollWanted() if line.event == "roll" else line.event))
+        elif isinstance(line, script.LinkLine):
+            self.feed(LinkChanged(line.link))
         return None
 
     # -- the state directory --------------------------------------------------------

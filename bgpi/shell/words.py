@@ -157,6 +157,16 @@ def _computer_play(event: Line, player: str | None) -> str:
     return f"The computer ({player}) plays {move}: move its checkers as the lights show"
 
 
+def _remote_play(event: Line, player: str | None) -> str:
+    move = event.get("move") or "no play"
+    return f"{_name(player)} plays {move} on the other board: move its checkers as the lights show"
+
+
+def _remote_refused(event: Line, player: str | None) -> str:
+    reason = str(event.get("reason", ""))
+    return f"Refused from the other board ({player}): {reason}"
+
+
 _SENTENCES: dict[str, Callable[[Line, str | None], str]] = {
     ev.NewSession.kind: _session,
     ev.Resumed.kind: lambda event, _: f"Resumed the session from the journal ({event.get('events', 0)} events)",
@@ -185,6 +195,8 @@ _SENTENCES: dict[str, Callable[[Line, str | None], str]] = {
     ev.Hint.kind: _hint,
     ev.ComputerPlay.kind: _computer_play,
     ev.ComputerCube.kind: lambda event, player: f"The computer ({player}): {event.get('decision')}",
+    ev.RemotePlay.kind: _remote_play,
+    ev.RemoteRefused.kind: _remote_refused,
 }
 """The sentence of each kind of event that says something to the players."""
 
@@ -235,4 +247,7 @@ ASKS = {
     "new_session": "Choose the next session",
     "resigning": "Resign: a single game, a gammon or a backgammon?",
     "resign_offered": "A resignation is offered: accept or decline",
+    "remote_turn": "The other board's player decides",
+    "remote_away": "Waiting for the other board",
+    "remote_refused": "The other board cannot be played with: see the log",
 }

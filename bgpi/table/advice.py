@@ -64,8 +64,10 @@ class Advising:
 
     def hint_pressed(self) -> None:
         state, phase = self.state, self.state.phase
-        if phase in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED) and state.asked() in state.setup.computers:
-            reason = "the computer is deciding"  # and its play stays lit
+        if phase in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED) and state.asked() in state.setup.elsewhere:
+            # ... and its play stays lit
+            reason = "the computer is deciding" if state.asked() in state.setup.computers else \
+                "the other board's player is deciding"
         elif state.advice.hint is not None:
             self.emit(ev.HintOff())
             return

@@ -8,7 +8,8 @@ the lights to show.  The controller reads no clock, no pins and no files.
 `Table` is composed of parts, each a module of this package with one object: the
 state and how committed events change it (`state`), whether the board shows the
 game (`watch`), following a turn on the board (`turn`), the cube (`doubling`),
-advice (`advice`), resignations (`resigning`) and what the board shows (`view`).  Each part says what it reads
+advice (`advice`), resignations (`resigning`), the other board of a remote game
+(`remoting`) and what the board shows (`view`).  Each part says what it reads
 and what it changes.  This module holds the flow between them: setup, the opening
 roll, rolls, the buttons, and a new session chosen on the board.
 """
@@ -28,9 +29,10 @@ from bgpi.rules.session import Game, Session, Settings
 from bgpi.table import events as ev
 from bgpi.table.advice import Advising
 from bgpi.table.doubling import Doubling
-from bgpi.table.inputs import Advised, Input, Press, Rolled, Sensed, Tick
+from bgpi.table.inputs import Advised, Input, LinkChanged, Press, Remote, Rolled, Sensed, Tick
 from bgpi.table.lights import Lighting, Prompt
-from bgpi.table.phases import Phase, RollFor
+from bgpi.table.phases import Link, Phase, RollFor
+from bgpi.table.remoting import Remoting
 from bgpi.table.requests import AdviceRequest
 from bgpi.table.resigning import OPENS_FROM, Resigning
 from bgpi.table.state import Board, TableState
@@ -41,6 +43,9 @@ from bgpi.table.watch import Watch
 
 SESSION_LENGTHS: tuple[int, ...] = (1, 3, 5, 7, 9, 11, 0)
 """What the session chooser offers: matches to these lengths, and money play (0)."""
+
+REMOTE_SESSION = "a remote game's session is agreed when the boards meet"
+"""Why a remote game's board does not choose a new session itself."""
 
 _CUT_SHORT = (ValueError, KeyError, TypeError, AttributeError, IndexError)
 """What applying an event the game does not allow where it stands raises."""
@@ -79,6 +84,7 @@ class Table:
         self.doubling = Doubling(state, self.board, self._emit, self.follower.end_game)
         self.resigning = Resigning(state, self._emit, self.follower.end_game)
         self.advising = Advising(state, self.board, self.follower, self.doubling, self.resigning, self._emit)
+        self.remoting = Remoting(state, self.board, self.follower, self.doubling, self.resigning, self._emit)
         self.view = TableView(state, self.board)
 
     @classmethod
@@ -108,6 +114,7 @@ class Table:
         table = cls(sensing)
         for event in events:
             table.apply(ev.parse(event))
+        table.reconnecting()
         return table
 
     @classmethod
@@ -124,6 +131,7 @@ class Table:
             for event in events:
                 table.apply(ev.parse(event))
                 applied += 1
+            table.reconnecting()
         except _CUT_SHORT:
             # An event may fail halfway through changing the table: build it again
             # from the events before it, which applied cleanly.
@@ -131,6 +139,12 @@ class Table:
                 return None, 0
             return cls.resume(events[:applied], sensing), applied
         return table, applied
+
+    def reconnecting(self) -> None:
+        """A table read back from a journal: a remote game's link is not journaled, so
+        the board is connecting until the shell says otherwise."""
+        if self.state.setup.remotes:
+            self.board.link = Link.CONNECTING
 
     def apply(self, event: ev.Event) -> None:
         """Change the table as a committed `event` says: a `session` event begins a new
@@ -173,6 +187,10 @@ class Table:
                 self._dice_rolled(first, second)
             case Advised(request=request, answer=answer, error=error):
                 self.advising.advised(request, answer, error)
+            case Remote(event=event):
+                self.remoting.received(event)
+            case LinkChanged(link=link):
+                self.board.link = link
         self.advising.computer_turn()
         if self._out or not isinstance(happened, Tick):
             self._lights = None  # a tick changes nothing without saying so
@@ -224,14 +242,15 @@ class Table:
 
     def _pressed(self, button: str, long: bool) -> None:
         owner, _, kind = button.partition(".")
+        if self.state.setup.remotes and self.board.link == Link.DISAGREE:
+            return  # the journals disagree: play stops for good in this session
         if button == "hint":
             self.advising.hint_pressed()
             return
         side = Side.parse(owner)
         phase = self.state.phase
-        if side in self.state.setup.computers and phase in (Phase.ROLL, Phase.DOUBLED, Phase.MOVE, Phase.CHOOSE,
-                                                             Phase.RESIGNED):
-            return  # the computer's buttons are the engine's
+        if self._played_elsewhere(side):
+            return
         if kind == "cube" and long and phase in OPENS_FROM:
             self.resigning.open(side)
         elif phase == Phase.RESIGNING:
@@ -252,10 +271,20 @@ class Table:
         elif phase in (Phase.MOVE, Phase.CHOOSE):
             self._pressed_moving(side, kind)
 
+    def _played_elsewhere(self, side: Side) -> bool:
+        """Whether `side`'s buttons here are not theirs to press: the other board's player
+        presses there, and in a game the computer's buttons are the engine's."""
+        setup = self.state.setup
+        return side in setup.remotes or (side in setup.computers and self.state.phase in (
+            Phase.ROLL, Phase.DOUBLED, Phase.MOVE, Phase.CHOOSE, Phase.RESIGNED))
+
     def _between_games(self, side: Side, kind: str) -> None:
         """A press in setup or after the match: the session chooser, a new match, or the start."""
         state = self.state
-        if kind == "cube" and not self._practice_cube(side):
+        chooser = kind == "cube" and not self._practice_cube(side)
+        if state.setup.remotes and (chooser or state.phase == Phase.MATCH_OVER):
+            self._emit(ev.Rejected(side, REMOTE_SESSION))
+        elif chooser:
             state.chooser_from, state.phase = state.phase, Phase.NEW_SESSION
             state.choosing = _chooser_start(state.setup.settings.match_length)
         elif state.phase == Phase.MATCH_OVER:
@@ -337,6 +366,8 @@ class Table:
     def _dice_rolled(self, first: int, second: int) -> None:
         state = self.state
         request, state.wants_roll = state.wants_roll, None
+        if request is not None:
+            self.resigning.withdraw()  # the dice came while a player chose what to resign
         if request == RollFor.OPENING:
             game = state.current_game()
             if first == second:
@@ -406,6 +437,22 @@ class Table:
         return self.state.setup.computers
 
     @property
+    def remotes(self) -> frozenset[Side]:
+        """The side the other board of a remote game plays (empty: no remote game)."""
+        return self.state.setup.remotes
+
+    @property
+    def link(self) -> Link:
+        """The connection to the other board of a remote game, as the shell last said (`LinkChanged`)."""
+        return self.board.link
+
+    @property
+    def remote_refusal(self) -> ev.RemoteRefused | None:
+        """The other board's event the last input refused (`remote_refused`), if any: the
+        shell names the disagreement."""
+        return next((event for event in self._out if isinstance(event, ev.RemoteRefused)), None)
+
+    @property
     def wants_roll(self) -> RollFor | None:
         """What dice the shell is asked to roll for, if any (`Rolled` answers)."""
         return self.state.wants_roll
@@ -416,12 +463,12 @@ class Table:
         return self.state.advice.wants
 
     @property
-    def hint(self) -> ev.Hint | ev.CubeHint | ev.ComputerPlay | None:
+    def hint(self) -> ev.Hint | ev.CubeHint | ev.ComputerPlay | ev.RemotePlay | None:
         return self.state.advice.hint
 
     @property
     def following(self) -> bool:
-        """Whether the hinted play is the computer's, which the board must follow."""
+        """Whether the hinted play is the computer's (or the other board's), which the board must follow."""
         return self.state.moving is not None and self.state.moving.following
 
     @property

@@ -395,6 +395,32 @@ class ComputerCube(_Event):
     equities: dict[str, float]
 
 
+# -- a remote game ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RemotePlay(_Event):
+    """The other board's play, checked legal for this roll: the local hands move it on
+    the board as lit, and it commits itself as ``play`` once the board shows it."""
+
+    kind: ClassVar[str] = "remote_play"
+    player: Side
+    dice: tuple[int, int]
+    move: str
+    position_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteRefused(_Event):
+    """The other board sent an event (`refused`, its kind) the game does not allow where
+    it stands: nothing changes; `reason` says why in one line."""
+
+    kind: ClassVar[str] = "remote_refused"
+    player: Side
+    refused: str
+    reason: str
+
+
 # -- where the table stands --------------------------------------------------------------
 
 
@@ -429,7 +455,7 @@ class Unknown:
 Event = (NewSession | Resumed | Start | Tie | Opening | Roll | Step | Undo | Rejected | Ambiguous | Play
          | Mismatch | Restored | Double | DropAsked | DropCancelled | Beaver | Take | Drop | GameOver
          | ResignOffered | ResignAccepted | ResignDeclined | MatchOver | Hint | CubeHint | HintOff | Coach
-         | ComputerPlay | ComputerCube | State | Unknown)
+         | ComputerPlay | ComputerCube | RemotePlay | RemoteRefused | State | Unknown)
 
 
 Emit = Callable[[Event], None]
@@ -587,5 +613,7 @@ _READERS: dict[str, Callable[[_Fields], Event]] = {
     "computer_play": lambda f: ComputerPlay(f.side("player"), f.dice("dice"), f.text("move"),
                                             f.text("position_id"), f.number("equity")),
     "computer_cube": lambda f: ComputerCube(f.side("player"), CubeWord(f.text("decision")), f.mapping("equities")),
+    "remote_play": lambda f: RemotePlay(f.side("player"), f.dice("dice"), f.text("move"), f.text("position_id")),
+    "remote_refused": lambda f: RemoteRefused(f.side("player"), f.text("refused"), f.text("reason")),
     "state": _state,
 }

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bgpi.table import events as ev
+from bgpi.table.phases import Link
 from bgpi.table.requests import AdviceRequest
 from bgpi.table.tracker import Counts
 
@@ -55,4 +57,26 @@ class Advised:
     error: str | None = None
 
 
-Input = Sensed | Press | Tick | Rolled | Advised
+@dataclass(frozen=True, slots=True)
+class RollWanted:
+    """The remote player asked for the dice: their board sent the first dice commitment
+    of a roll (the shell then runs the dice exchange and feeds `Rolled`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Remote:
+    """The other board committed `event` for its own side (a remote game): a cube
+    action, a play, a resignation or its answer, or `RollWanted`.  Checked as a press
+    would be (`bgpi.table.remoting`): anything else is refused (``remote_refused``)."""
+
+    event: ev.Event | RollWanted
+
+
+@dataclass(frozen=True, slots=True)
+class LinkChanged:
+    """The shell's view of the connection to the other board changed."""
+
+    link: Link
+
+
+Input = Sensed | Press | Tick | Rolled | Advised | Remote | LinkChanged

@@ -92,10 +92,13 @@ CUBE_COLOUR: Colour = (255, 160, 0)
 RED: Colour = (255, 0, 0)
 GREEN: Colour = (0, 255, 0)
 BLUE: Colour = (0, 64, 255)
+DIM_BLUE: Colour = (0, 12, 48)
+"""With `BLUE` in turn: the other board's player breathes on their turn light."""
 
 PROMPTS: tuple[str, ...] = (
     "setup", "opening", "roll", "roll_or_double", "move", "no_play", "choose", "doubled",
     "confirm_drop", "mismatch", "game_over", "match_over", "new_session", "resigning", "resign_offered",
+    "remote_turn", "remote_away", "remote_refused",
 )
 """Every situation in which the board waits for someone (see `Prompt`)."""
 
@@ -172,6 +175,9 @@ PROMPT_LOOKS: Mapping[str, PromptLook] = MappingProxyType({
                                  Look(RED, "", period=_SLOW)),
     "new_session": PromptLook(Look(TURN_COLOUR, "", period=2 * _SLOW, other=CUBE_COLOUR),
                               "number", Look(BLUE, "")),
+    "remote_turn": PromptLook(Look(BLUE, "", period=2 * _SLOW, other=DIM_BLUE), "roll"),
+    "remote_away": PromptLook(Look(CUBE_COLOUR, "", period=_SLOW), "roll"),
+    "remote_refused": PromptLook(Look(RED, "", period=_FAST)),
 })
 """How each prompt shows (hardware/legend.md is the same table for people)."""
 DEAD_DIE = Look(RED, "")

@@ -56,3 +56,20 @@ class CubeWord(StrEnum):
     def yes(self) -> bool:
         """Whether the advice says yes (double, take, beaver): shown steady, the rest blinks."""
         return self in (CubeWord.DOUBLE, CubeWord.TAKE, CubeWord.BEAVER)
+
+
+class Link(StrEnum):
+    """The shell's view of the connection to the other board of a remote game
+    (`bgpi.table.inputs.LinkChanged`); not journaled: a resumed table is connecting."""
+
+    CONNECTING = "connecting"  # not yet in touch with the other board
+    CONNECTED = "connected"
+    AWAY = "away"  # the other board is gone: no presence, or it did not reveal its dice in time
+    BROKER_DOWN = "broker_down"
+    REFUSED = "refused"  # the broker refused the login or the TLS handshake
+    DISAGREE = "disagree"  # the two journals disagree: play stops for good in this session
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the board waits for the link to come (back): play may go on meanwhile."""
+        return self in (Link.CONNECTING, Link.AWAY, Link.BROKER_DOWN)

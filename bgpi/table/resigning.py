@@ -86,11 +86,22 @@ class Resigning:
         if side is not state.resigner:
             return
         if kind == "cube" and long:
-            state.phase, state.resigner = state.resign_from, None
+            self.withdraw()
         elif kind == "cube":
             state.resigning = _LEVELS[(_LEVELS.index(state.resigning) + 1) % len(_LEVELS)]
         else:
-            self.emit(ev.ResignOffered(side, state.resigning))
+            self.offer(side, state.resigning)
+
+    def withdraw(self) -> None:
+        """The choice of what to resign ends with nothing offered (a held *cube*; the
+        dice or the other board's decision arriving meanwhile); nothing while none is made."""
+        state = self.state
+        if state.phase == Phase.RESIGNING:
+            state.phase, state.resigner = state.resign_from, None
+
+    def offer(self, side: Side, kind: ResultKind) -> None:
+        """`side` offers to resign `kind`: the opponent answers."""
+        self.emit(ev.ResignOffered(side, kind))
 
     def computer_offers(self, side: Side, chances: Mapping[str, Any] | None) -> bool:
         """Whether the computer, on roll before rolling, offers to resign on the engine's
@@ -102,7 +113,7 @@ class Resigning:
         if kind is None or (declined is not None and declined.player is side
                             and _LEVELS.index(kind) <= _LEVELS.index(declined.result)):
             return False
-        self.emit(ev.ResignOffered(side, kind))
+        self.offer(side, kind)
         return True
 
     def computer_answers(self, side: Side, chances: Mapping[str, Any] | None, on_roll: bool) -> None:

@@ -34,7 +34,7 @@ from bgpi.rules.position import Position, Side
 from bgpi.rules.result import ResultKind
 from bgpi.rules.session import Game, Score, Session, Settings
 from bgpi.table import events as ev
-from bgpi.table.phases import Phase, RollFor
+from bgpi.table.phases import Link, Phase, RollFor
 from bgpi.table.requests import AdviceRequest, Purpose, Question
 from bgpi.table.tracker import Counts, Reading, Sensing, Tracker
 
@@ -42,6 +42,9 @@ OPPONENT_SIDES: dict[str, frozenset[Side]] = {
     "white": frozenset({Side.WHITE}), "black": frozenset({Side.BLACK}), "both": frozenset(Side)}
 """The `opponent_side` setting: the side(s) the computer plays; both is computer against
 computer, a demonstration in which the human moves the checkers as lit."""
+
+REMOTE_SIDES: dict[str, frozenset[Side]] = {"white": frozenset({Side.WHITE}), "black": frozenset({Side.BLACK})}
+"""The `remote` setting: the side the other board of a remote game plays."""
 
 _ENDS_HINT = (ev.Start, ev.Opening, ev.Roll, ev.Play, ev.Double, ev.Take, ev.Drop, ev.Beaver, ev.GameOver)
 """Events after which a hint (or the computer's play) no longer applies."""
@@ -54,6 +57,7 @@ class Board:
     sensing: Sensing
     now: float = 0.0  # board time, from the last Tick
     seen: Counts | None = None  # the switch counts, from the last Sensed (None before the first)
+    link: Link = Link.CONNECTED  # a remote game's connection (LinkChanged): a new one's boards have met
 
     def expected(self, position: Position) -> Counts:
         """The counts a board showing `position` reads."""
@@ -69,6 +73,7 @@ class Setup:
     session: Session  # the score and Crawford game it starts from
     lenient: bool = False  # an illegal play may be accepted as made by the opponent
     computers: frozenset[Side] = frozenset()  # the sides an engine plays (both: a demonstration)
+    remotes: frozenset[Side] = frozenset()  # the side the other board of a remote game plays
     coach: float | None = None  # the equity a play may lose before the better one is shown
     start_position: Position = field(default_factory=Position.start)
     practice_turn: Side | None = None  # a practice position's player on roll
@@ -82,6 +87,7 @@ class Setup:
         lenient = bool(config.pop("lenient", False))
         sides = OPPONENT_SIDES[config.pop("opponent_side", "black")]
         computers = sides if config.pop("opponent", None) else frozenset()
+        remotes = REMOTE_SIDES[config.pop("remote")] if "remote" in config else frozenset()
         coach = config.pop("coach", None)
         settings = Settings.from_config(config)
         session = Session(settings)
@@ -93,7 +99,12 @@ class Setup:
                 key = decode_match_id(event.match_id)
                 settings = Settings.from_config(config | {"match": key.match_length})
                 session = Session(settings, Score(*key.score), crawford=key.crawford)
-        return cls(dict(event.config), settings, session, lenient, computers, coach, start, turn, key)
+        return cls(dict(event.config), settings, session, lenient, computers, remotes, coach, start, turn, key)
+
+    @property
+    def elsewhere(self) -> frozenset[Side]:
+        """The sides not played with this board's buttons: the computer's and the other board's."""
+        return self.computers | self.remotes
 
 
 @dataclass
@@ -133,7 +144,7 @@ class Advice:
     """What the engine is asked, and the answer shown (the advisor's, `bgpi.table.advice`)."""
 
     wants: AdviceRequest | None = None  # the question for the shell's engine
-    hint: ev.Hint | ev.CubeHint | ev.ComputerPlay | None = None  # the hint (or computer_play) being shown
+    hint: ev.Hint | ev.CubeHint | ev.ComputerPlay | ev.RemotePlay | None = None  # the hint (or play to follow)
     coached: ev.Coach | None = None  # the coach event being shown
     failed: float | None = None  # board time the engine last failed the computer
     hint_failed: float | None = None  # board time a hint found no engine: shown for a moment
@@ -224,7 +235,7 @@ class TableState:
     def coach_request(self) -> AdviceRequest | None:
         """The coach's question about the play being committed (None when not coaching
         this player): the roll's best play and what the play made loses against it."""
-        if self.setup.coach is None or self.turn in self.setup.computers:
+        if self.setup.coach is None or self.turn in self.setup.elsewhere:
             return None
         return self.advice_request(Question.PLAYS, Purpose.COACH)
 
@@ -265,7 +276,7 @@ class TableState:
                 self._resignation(event)
             case ev.GameOver():
                 self._game_ended(event)
-            case ev.Hint() | ev.CubeHint() | ev.ComputerPlay():
+            case ev.Hint() | ev.CubeHint() | ev.ComputerPlay() | ev.RemotePlay():
                 self._hinted(event)
             case ev.Coach():
                 self.advice.coached = event
@@ -356,12 +367,12 @@ class TableState:
         self.position = self.start_position()
         self.phase = Phase.MATCH_OVER if self.session.is_over else Phase.SETUP
 
-    def _hinted(self, event: ev.Hint | ev.CubeHint | ev.ComputerPlay) -> None:
+    def _hinted(self, event: ev.Hint | ev.CubeHint | ev.ComputerPlay | ev.RemotePlay) -> None:
         self.advice.hint = event
         if isinstance(event, ev.CubeHint):
             return
         moving = self.current_roll()
-        if isinstance(event, ev.ComputerPlay):
+        if isinstance(event, ev.ComputerPlay | ev.RemotePlay):  # a play to follow, no other
             moving.following = True
         after = position_from_id(event.position_id, event.player.opponent)
         tree = moving.tree

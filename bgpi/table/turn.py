@@ -82,6 +82,9 @@ class FollowingTurn:
             hint = state.advice.hint
             if strayed and isinstance(hint, ev.ComputerPlay):
                 reason = f"the computer plays {hint.move}: move its checkers as the blue lights show"
+            elif strayed and isinstance(hint, ev.RemotePlay):
+                reason = (f"{hint.player.label} plays {hint.move} on the other board: "
+                          "move its checkers as the blue lights show")
             else:
                 reason = self._why_not(moving, source, destination)
             state.rejected = ev.Rejected(state.current_turn(), reason, (destination,))

@@ -8,6 +8,7 @@ are `bgpi.table.lights`' business.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -25,7 +26,7 @@ from bgpi.rules.position import BAR, Position, Side, absolute_point
 from bgpi.rules.session import Game
 from bgpi.table import events as ev
 from bgpi.table.lights import Lighting, Prompt
-from bgpi.table.phases import CubeWord, Phase
+from bgpi.table.phases import CubeWord, Link, Phase
 from bgpi.table.state import Board, Moving, TableState
 from bgpi.table.turn import chains, on_the_way, steps_between
 
@@ -165,6 +166,36 @@ class TableView:
     def prompt(self) -> Prompt | None:
         """What the board waits for, who answers and with which button; None in the
         moments nobody is asked (the dice rolling, a game ending)."""
+        prompt = self._game_prompt()
+        if not self.state.setup.remotes or self.state.trouble.mismatch is not None:
+            return prompt
+        return self._remote_prompt(prompt)
+
+    def _remote_prompt(self, prompt: Prompt | None) -> Prompt | None:
+        """A remote game's prompt: the link when it is not there, else the other board's
+        player when they are asked (their play being carried out shows as the computer's)."""
+        if prompt is not None:
+            prompt = replace(prompt, answers=self._remote_answers(prompt.answers))
+        link = self.board.link
+        if link in (Link.REFUSED, Link.DISAGREE):
+            return Prompt("remote_refused")
+        if link.waiting:  # play may go on meanwhile: the answers and the roll still show
+            return Prompt("remote_away", None, prompt.answers, dead_dice=prompt.dead_dice) if prompt else \
+                Prompt("remote_away")
+        if prompt is None or prompt.side not in self.state.setup.remotes or prompt.asks not in _REMOTE_ASKS:
+            return prompt
+        if isinstance(self.state.advice.hint, ev.RemotePlay):
+            return prompt  # the other board's play, lit for the hands here
+        return Prompt("remote_turn", prompt.side, {}, dead_dice=prompt.dead_dice)
+
+    def _remote_answers(self, answers: Mapping[str, str]) -> dict[str, str]:
+        """The answers of this board's own buttons: the other board's player presses
+        theirs there, and no session is chosen here."""
+        remote = {side.label for side in self.state.setup.remotes}
+        return {button: word for button, word in answers.items()
+                if button.split()[-1].partition(".")[0] not in remote and word not in _SESSION_WORDS}
+
+    def _game_prompt(self) -> Prompt | None:
         state = self.state
         phase = state.phase
         if state.trouble.mismatch is not None:
@@ -257,6 +288,13 @@ class TableView:
             state.phase, turn, dice, position_id(state.position, Side.WHITE if turn is None else turn),
             game_match, state.session.score.as_dict(), board,
         ).to_json()
+
+
+_SESSION_WORDS = ("new session", "choose session", "new match")
+"""The answers that choose a session, which a remote game's boards agree on when they meet."""
+
+_REMOTE_ASKS = ("roll", "roll_or_double", "move", "no_play", "choose", "doubled", "resign_offered")
+"""The prompts that ask the other board's player, when they are asked: `remote_turn` instead."""
 
 
 def _roll_prompt(side: Side, game: Game) -> Prompt:

@@ -14,8 +14,10 @@ from bgpi.rules.session import Settings
 from bgpi.shell.script import (
     BoardPosition,
     Config,
+    FromRemote,
     Hold,
     Lift,
+    LinkLine,
     Move,
     Place,
     Script,
@@ -29,6 +31,8 @@ from bgpi.shell.script import (
     load_script,
     parse_script,
 )
+from bgpi.table import events as ev
+from bgpi.table.phases import Link
 
 START_ID = "4HPwATDgc/ABMA"
 MATCH_7 = "EQHgACAAGAAA"
@@ -331,7 +335,8 @@ def test_each_fault_is_named(text, message):
 def test_every_fault_of_one_config_line_is_named():
     assert problem('{"config": {"speed": 2, "match": 5, "jacoby": true, "lenient": 0}}') == (
         'line 1: unknown config key "speed": expected one of "match", "jacoby", "beavers", '
-        '"auto_doubles", "cube_cap", "lenient", "opponent_side", "engine", "opponent", "hint_level", "coach"; '
+        '"auto_doubles", "cube_cap", "lenient", "opponent_side", "remote", "engine", "opponent", "hint_level", '
+        '"coach"; '
         "lenient: expected true or false, not 0; "
         "jacoby: only for money play, not in a match")
 
@@ -445,3 +450,18 @@ def test_a_file_that_is_not_utf8_is_a_script_error(tmp_path):
     with pytest.raises(ScriptError) as caught:
         load_script(path)
     assert caught.value.problems == ["line 2: not UTF-8 text (byte 0xe9)"]
+
+
+def test_remote_lines_give_the_other_boards_events_and_the_link():
+    script = parse_script('{"config": {"remote": "black"}}\n{"remote": "roll"}\n'
+                          '{"remote": {"event": "take", "player": "black", "cube": 2}}\n{"link": "away"}')
+    assert script.config == {"remote": "black"}
+    assert script.lines == (FromRemote("roll"), FromRemote(ev.Take(Side.BLACK, 2)), LinkLine(Link.AWAY))
+    assert problem('{"remote": 3}').startswith('line 1: expected "roll" or a table-log event')
+    assert problem('{"remote": {"event": "take"}}').startswith("line 1: a malformed take event")
+    assert problem('{"link": "gone"}').startswith('line 1: unknown link "gone": expected one of "connecting"')
+    assert problem('{"config": {"remote": "both"}}') == 'line 1: remote: expected one of "white", "black", not "both"'
+    assert problem('{"config": {"remote": "black", "opponent": "gnubg"}}') == (
+        "line 1: remote and opponent: a remote game's other side is the other board, not the computer")
+    assert [format_line(line) for line in script.lines] == [
+        '{"remote": "roll"}', '{"remote": {"event": "take", "player": "black", "cube": 2}}', '{"link": "away"}']
