@@ -137,6 +137,8 @@ class Transport:
         client.on_connect_fail = self._connect_failed
         client.on_disconnect = self._disconnected
         client.on_message = self._message
+        client.on_subscribe = self._subscribed
+        self._subscribing: int | None = None  # the mid of the subscription that ends a connect
         self._client = client
 
     # -- the board's side -------------------------------------------------------------------
@@ -183,8 +185,19 @@ class Transport:
             self._tell(self._down(reason))
             return
         # Subscribing again on every connection: a broker that restarted has forgotten.
-        client.subscribe([(self._theirs["msg"], 1), (self._theirs["presence"], 1)])
+        # `LinkUp` waits for the broker's answer (`_subscribed`): a message the other
+        # board sends before the subscription stands would reach nobody.
+        _, self._subscribing = client.subscribe([(self._theirs["msg"], 1), (self._theirs["presence"], 1)])
         client.publish(self._own["presence"], b"online", qos=1, retain=True)
+
+    def _subscribed(self, client: mqtt.Client, userdata: Any, mid: int, reasons: list[ReasonCode],
+                    properties: Any) -> None:
+        if mid != self._subscribing:
+            return
+        if any(reason.is_failure for reason in reasons):
+            self._tell(LinkDown("refused", f"the broker at {self.broker.address} refused this board's "
+                                           f"subscriptions: check the broker's access rules"))
+            return
         self._tell(LinkUp())
 
     def _connect_failed(self, client: mqtt.Client, userdata: Any) -> None:

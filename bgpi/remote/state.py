@@ -25,14 +25,14 @@ from bgpi.remote.messages import GAME_ID
 from bgpi.rules.ids import MAX_MATCH_LENGTH, decode_match_id, position_from_id
 from bgpi.rules.position import Position, Side
 from bgpi.table import events as ev
-from bgpi.table.phases import Phase
+from bgpi.table.phases import Link, Phase
 
 VERSION = 1
 MAX_BYTES = 8 * 1024
 """The longest `state` message read (a real one is about 250 bytes)."""
 MAX_SCORE = 9999
 """The highest score read (a match is at most 64 points; money sessions run on)."""
-LINKS = ("connecting", "connected", "away", "broker_down", "refused", "disagree")
+LINKS = tuple(link.value for link in Link)
 """The words of a board's link to the other board (the table's `Link`)."""
 
 
