@@ -195,6 +195,8 @@ _SENTENCES: dict[str, Callable[[Line, str | None], str]] = {
     ev.Hint.kind: _hint,
     ev.ComputerPlay.kind: _computer_play,
     ev.ComputerCube.kind: lambda event, player: f"The computer ({player}): {event.get('decision')}",
+    ev.ComputerStopped.kind: lambda event, player: (f"The engine keeps failing ({event.get('reason', '')}): "
+                                                    f"{player} is played by hand from now on"),
     ev.RemotePlay.kind: _remote_play,
     ev.RemoteRefused.kind: _remote_refused,
 }

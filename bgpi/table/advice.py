@@ -42,6 +42,9 @@ from bgpi.table.turn import FollowingTurn
 
 RETRY = 2.0
 """Seconds of board time before the computer asks the engine again after a failure."""
+GIVE_UP = 3
+"""The engine's failures in a row after which the computer's side is played by hand
+(an engine installed but broken would otherwise stall the game for good)."""
 NO_ENGINE_SECONDS = 2.0
 """Seconds of board time the 'no engine' look shows after a hint press."""
 
@@ -152,13 +155,13 @@ class Advising:
             self._resign_advised(request.player, None if error is not None else answer)
             return
         if error is not None or answer is None:
-            if request.purpose == Purpose.COMPUTER:
-                advice.failed = self.board.now
-            elif request.purpose == Purpose.HINT:
+            if request.purpose == Purpose.HINT:
                 advice.hint_failed = self.board.now
             self.emit(ev.Rejected(None, str(error)))
+            if request.purpose == Purpose.COMPUTER:
+                self._computer_failed(str(error))
             return
-        advice.failed = None
+        advice.failed, advice.failures = None, 0
         if request.purpose == Purpose.COACH:
             self._coach_advised(request, answer)
         elif request.question == Question.PLAYS:
@@ -167,6 +170,14 @@ class Advising:
             self.emit(ev.CubeHint(request.player, self._cube_word(answer), _cube_equities(answer)))
         else:
             self._computer_cube(answer)
+
+    def _computer_failed(self, error: str) -> None:
+        """The engine failed the computer: it asks again after a while, and after
+        `GIVE_UP` failures in a row its side is played by hand."""
+        advice, game = self.state.advice, self.state.current_game()
+        advice.failed, advice.failures = self.board.now, advice.failures + 1
+        if advice.failures >= GIVE_UP:
+            self.emit(ev.ComputerStopped(self._computer_asked(game), error))
 
     def _resign_advised(self, side: Side, chances: Mapping[str, Any] | None) -> None:
         """The computer's resignation weighed on the engine's chances (None: it gave none)."""

@@ -395,6 +395,16 @@ class ComputerCube(_Event):
     equities: dict[str, float]
 
 
+@dataclass(frozen=True, slots=True)
+class ComputerStopped(_Event):
+    """The engine failed the computer `player` time after time (`reason`, its last
+    error): that side is played by hand for the rest of the session."""
+
+    kind: ClassVar[str] = "computer_stopped"
+    player: Side
+    reason: str
+
+
 # -- a remote game ------------------------------------------------------------------------
 
 
@@ -455,7 +465,7 @@ class Unknown:
 Event = (NewSession | Resumed | Start | Tie | Opening | Roll | Step | Undo | Rejected | Ambiguous | Play
          | Mismatch | Restored | Double | DropAsked | DropCancelled | Beaver | Take | Drop | GameOver
          | ResignOffered | ResignAccepted | ResignDeclined | MatchOver | Hint | CubeHint | HintOff | Coach
-         | ComputerPlay | ComputerCube | RemotePlay | RemoteRefused | State | Unknown)
+         | ComputerPlay | ComputerCube | ComputerStopped | RemotePlay | RemoteRefused | State | Unknown)
 
 
 Emit = Callable[[Event], None]
@@ -613,6 +623,7 @@ _READERS: dict[str, Callable[[_Fields], Event]] = {
     "computer_play": lambda f: ComputerPlay(f.side("player"), f.dice("dice"), f.text("move"),
                                             f.text("position_id"), f.number("equity")),
     "computer_cube": lambda f: ComputerCube(f.side("player"), CubeWord(f.text("decision")), f.mapping("equities")),
+    "computer_stopped": lambda f: ComputerStopped(f.side("player"), f.text("reason")),
     "remote_play": lambda f: RemotePlay(f.side("player"), f.dice("dice"), f.text("move"), f.text("position_id")),
     "remote_refused": lambda f: RemoteRefused(f.side("player"), f.text("refused"), f.text("reason")),
     "state": _state,

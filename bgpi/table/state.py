@@ -147,6 +147,7 @@ class Advice:
     hint: ev.Hint | ev.CubeHint | ev.ComputerPlay | ev.RemotePlay | None = None  # the hint (or play to follow)
     coached: ev.Coach | None = None  # the coach event being shown
     failed: float | None = None  # board time the engine last failed the computer
+    failures: int = 0  # the engine's failures of the computer in a row
     hint_failed: float | None = None  # board time a hint found no engine: shown for a moment
 
 
@@ -280,6 +281,9 @@ class TableState:
                 self._hinted(event)
             case ev.Coach():
                 self.advice.coached = event
+            case ev.ComputerStopped(player=player):
+                self.setup = replace(self.setup, computers=self.setup.computers - {player})
+                self.advice.failed, self.advice.failures = None, 0
             case ev.HintOff():
                 self.advice.hint = None
                 self.advice.hint_failed = None

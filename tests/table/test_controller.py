@@ -5,7 +5,7 @@ from __future__ import annotations
 from bgpi.board.profile import Geometry
 from bgpi.rules.ids import position_id
 from bgpi.rules.position import Position, Side
-from bgpi.table.advice import RETRY
+from bgpi.table.advice import GIVE_UP, RETRY
 from bgpi.table.controller import Table
 from bgpi.table.inputs import Advised, Press, Rolled, Sensed, Tick
 from bgpi.table.tracker import Sensing
@@ -135,6 +135,31 @@ def test_the_computers_retry_after_a_failed_engine_is_a_deadline():
     assert table.handle(Tick(deadline - 0.01)) == [] and table.wants_advice is None
     table.handle(Tick(deadline))
     assert table.wants_advice == request  # asked again
+
+
+def test_an_engine_that_keeps_failing_leaves_the_computers_side_to_the_hands():
+    """An engine installed but broken must not stall the game: after GIVE_UP failures in
+    a row black is played by hand, for the rest of the session and after a resume."""
+    sensing = Sensing(Geometry())
+    table, log = Table.new(sensing, {"opponent": "gnubg"}, position_id(Position.start(), Side.BLACK), Side.BLACK)
+    log += table.handle(Sensed(sensing.of(Position.start())))
+    log += table.handle(Press("black.turn"))
+    log += table.handle(Rolled(3, 1))
+    now = 0.0
+    for _ in range(GIVE_UP):
+        request = table.wants_advice
+        assert request is not None and request.purpose.value == "computer"
+        log += table.handle(Advised(request, None, "gnubg: Segmentation fault"))
+        now += RETRY
+        log += table.handle(Tick(now))
+    assert log[-1] == {"event": "computer_stopped", "player": "black", "reason": "gnubg: Segmentation fault"}
+    assert table.computers == frozenset() and table.wants_advice is None
+    after = result(Position.start(), Side.BLACK, [(8, 5), (6, 5)])
+    table.handle(Sensed(sensing.of(after)))
+    (play,) = [event for event in table.handle(Press("black.turn")) if event["event"] == "play"]
+    assert play["move"] == "8/5 6/5"  # black's own hands, and black's own button
+    resumed = Table.resume(log, sensing)
+    assert resumed.computers == frozenset()
 
 
 def test_the_hint_lights_the_whole_play_and_follows_the_player():
