@@ -61,6 +61,8 @@ class Buttons:
 
     def next_press(self, timeout: float | None = None) -> ButtonPress | None:
         """The oldest press not yet taken, waiting up to `timeout` s (None: for ever)."""
+        if timeout == 0 and self._presses.empty():  # every frame asks: no exception to raise and catch
+            return None
         try:
             return self._presses.get(timeout=timeout)
         except queue.Empty:

@@ -71,15 +71,17 @@ class DeviceLines:
         except BaseException:
             self.close()
             raise
-        self._weighted = tuple((1 << mux, device) for mux, device in enumerate(self._signal))
+        # Read through the pins themselves: gpiozero's `value` on each of them cost more than
+        # half of a frame on the simulated board.
+        self._weighted = tuple((1 << mux, device.pin) for mux, device in enumerate(self._signal))
 
     def set_select(self, line: int, level: bool) -> None:
         self._select[line].value = level
 
     def read_closed(self) -> int:
         closed = 0
-        for weight, device in self._weighted:
-            if device.value:  # active low: pull_up=True makes a low line read 1
+        for weight, pin in self._weighted:
+            if not pin.state:  # a closed switch pulls its line low against the pull-up
                 closed |= weight
         return closed
 
@@ -102,6 +104,12 @@ class GroupLines:
         import lgpio
 
         self._lgpio = lgpio
+        # A scan's two calls go straight to lgpio's C layer (`lgpio._lgpio`, whose every
+        # function is one request to the kernel), and their status is checked here as
+        # lgpio's Python wrappers would check it: the wrappers took half the Python time
+        # of an idle frame.
+        self._write = lgpio._lgpio._group_write
+        self._read = lgpio._lgpio._group_read
         self._handle: int | None = lgpio.gpiochip_open(chip)
         self._select = select[0]  # lgpio names a group by its first line
         self._signal = signal[0]
@@ -130,10 +138,14 @@ class GroupLines:
         return busy
 
     def set_select(self, line: int, level: bool) -> None:
-        self._lgpio.group_write(self._handle, self._select, level << line, 1 << line)
+        status = self._write(self._handle, self._select, level << line, 1 << line)
+        if status < 0:
+            raise self._lgpio.error(self._lgpio.error_text(status))
 
     def read_closed(self) -> int:
-        _, levels = self._lgpio.group_read(self._handle, self._signal)
+        status, levels = self._read(self._handle, self._signal)
+        if status < 0:
+            raise self._lgpio.error(self._lgpio.error_text(status))
         return levels ^ self._all_high  # a closed switch pulls its line low
 
     def close(self) -> None:

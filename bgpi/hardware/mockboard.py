@@ -17,11 +17,13 @@ from bgpi.exc import HandsError
 
 
 class SelectPin(MockPin):
-    """A select line: a plain mock output that counts the writes made to it."""
+    """A select line: a plain mock output that counts the writes made to it, and keeps
+    the board's `channel` (the one the select lines choose) up to date."""
 
-    def __init__(self, factory: MockFactory, info: object, board: SimulatedBoard) -> None:
+    def __init__(self, factory: MockFactory, info: object, board: SimulatedBoard, weight: int) -> None:
         super().__init__(factory, info)
         self.board = board
+        self.weight = weight
 
     def _set_state(self, value: bool) -> None:
         self.board.pin_writes += 1
@@ -32,6 +34,8 @@ class SelectPin(MockPin):
         # a second at 200 Hz, so a long simulated session would grow without bound.
         changed = self._state != value
         self._state = value
+        # Worked out once per select change, not at each of the signal lines' reads.
+        self.board.channel = self.board.channel & ~self.weight | (self.weight if value else 0)
         return changed
 
 
@@ -51,11 +55,7 @@ class MuxSignalPin(MockPin):
     def _get_state(self) -> bool:
         board = self.board
         board.pin_reads += 1
-        channel = 0
-        for weight, pin in board.select_weights:
-            if pin._state:  # the driven level itself: looking is not a pin operation
-                channel |= weight
-        return not board.closed >> (self.offset + channel) & 1
+        return not board.closed >> (self.offset + board.channel) & 1
 
 
 class SimulatedBoard:
@@ -75,12 +75,14 @@ class SimulatedBoard:
         self.pin_reads = 0
         self.closed = 0
         """Bit i set: the switch on frame index i is closed."""
+        self.channel = 0
+        """The channel the select pins choose (bit n: select line n is high)."""
         self._checkers: dict[Location, int] = {}
         self._forced: dict[Switch, bool] = {}
         self._broken: dict[Switch, bool] = {}
         wiring = profile.sensors
         self.select_weights = tuple(
-            (1 << line, self.factory.pin(pin, pin_class=SelectPin, board=self))
+            (1 << line, self.factory.pin(pin, pin_class=SelectPin, board=self, weight=1 << line))
             for line, pin in enumerate(wiring.select))
         for mux, pin in enumerate(wiring.signal):
             self.factory.pin(pin, pin_class=MuxSignalPin, board=self, mux=mux)

@@ -19,6 +19,10 @@ from bgpi.board.profile import CHANNELS, SensorWiring
 from bgpi.hardware.frames import Frame
 from bgpi.hardware.lines import MuxLines, open_mux_lines
 
+LONG_SETTLE_S = 500e-6
+"""A settle time from which the scanner sleeps instead of busy-waiting: a sleep's
+overshoot on Linux (tens of microseconds) is small beside it, and the CPU is free."""
+
 
 def gray_code(lines: int) -> tuple[int, ...]:
     """The 2**lines channels in reflected Gray-code order.
@@ -45,7 +49,8 @@ class Scanner:
     """Reads raw frames (see `bgpi.hardware.frames`) from the multiplexed switches.
 
     Each `scan` visits the 16 channels in Gray-code order: per channel it changes one
-    select line, waits `settle_us`, and reads every signal line once.  That is the least
+    select line, waits `settle_us` (busy, or asleep from `LONG_SETTLE_S` on), and reads
+    every signal line once.  That is the least
     pin traffic a frame can take; on lgpio groups it is 32 calls (16 writes, 16 reads).
 
     `pin_factory` is gpiozero's (None: its default, chosen by ``GPIOZERO_PIN_FACTORY``).
@@ -74,12 +79,15 @@ class Scanner:
         frame = 0
         settle = self._settle
         clock = time.perf_counter
+        sleep = time.sleep if settle >= LONG_SETTLE_S else None
         set_select = self.lines.set_select
         read_closed = self.lines.read_closed
         spread_of = self._spread
         for line, level, channel in self._steps:
             set_select(line, level)
-            if settle:
+            if sleep is not None:
+                sleep(settle)
+            elif settle:
                 # Busy-wait: a sleep would last tens of microseconds at best on Linux.
                 deadline = clock() + settle
                 while clock() < deadline:

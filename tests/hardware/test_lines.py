@@ -54,3 +54,16 @@ def test_a_busy_line_is_refused_by_lgpio_and_nothing_stays_claimed(lgpio_board, 
     assert chip.calls["_gpiochip_close"] == 1
     chip.busy.clear()
     Scanner(wiring, pin_factory=factory).close()
+
+
+
+@pytest.mark.parametrize(("call", "refusal"), [
+    ("answer_group_write", lambda self, handle, leader, bits, mask: -5),
+    ("answer_group_read", lambda self, handle, leader: [-5, 0]),
+])
+def test_a_call_the_kernel_refuses_mid_scan_raises_lgpios_error(lgpio_board, wiring, monkeypatch, call, refusal):
+    _, chip, factory = lgpio_board
+    lgpio = pytest.importorskip("lgpio")
+    monkeypatch.setattr(type(chip), call, refusal)  # -5: lgpio's "unknown handle"
+    with Scanner(wiring, pin_factory=factory) as scanner, pytest.raises(lgpio.error, match="unknown handle"):
+        scanner.scan()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import time
 
 import pytest
 
@@ -99,3 +101,13 @@ def test_closing_releases_the_pins(profile, sim, scanner):
     with Scanner(profile.sensors, pin_factory=sim.factory) as again:  # no GPIOPinInUse
         sim.place(1)
         assert again.scan() == 1
+
+
+@pytest.mark.parametrize(("settle_us", "sleeps"), [(5.0, 0), (1000.0, CHANNELS)])
+def test_a_long_settle_time_is_slept_and_a_short_one_busy_waited(profile, sim, monkeypatch, settle_us, sleeps):
+    slept: list[float] = []
+    monkeypatch.setattr(time, "sleep", slept.append)
+    with Scanner(dataclasses.replace(profile.sensors, settle_us=settle_us), pin_factory=sim.factory) as scanner:
+        sim.place(6, 5)
+        assert scanner.scan() == sim.closed  # read right either way
+    assert slept == [settle_us / 1e6] * sleeps

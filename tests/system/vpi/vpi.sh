@@ -19,8 +19,9 @@ CACHE=${CACHE:-/var/cache/bgpi-vpi}
 SUITE=bookworm
 GUEST_TIMEOUT_S=${BGPI_VPI_TIMEOUT_S:-1200}   # the whole boot and every check, under emulation
 # The guest: systemd as PID 1, udev for the device rule, dbus for systemctl and
-# systemd-run, gpiod's tools to hold a line, python3-venv for install.sh.
-GUEST_PACKAGES=systemd,systemd-sysv,udev,kmod,dbus,linux-image-amd64,python3,python3-venv,gpiod,procps,passwd
+# systemd-run, gpiod's tools to hold a line, python3-venv for install.sh, strace to count
+# the board's kernel calls.
+GUEST_PACKAGES=systemd,systemd-sysv,udev,kmod,dbus,linux-image-amd64,python3,python3-venv,gpiod,procps,passwd,strace
 BUILD_PACKAGES=gcc,make,libc6-dev,xz-utils,linux-source-6.1
 
 started=$SECONDS
@@ -106,7 +107,9 @@ git -c safe.directory="$REPO" -C "$REPO" ls-files -z --cached --others --exclude
     (cd "$REPO" && xargs -0 tar --ignore-failed-read -cf - 2>/dev/null) | tar -C "$run/root/root/bgpi" -xf -
 cp -r "$wheels" "$run/root/root/wheelhouse"
 guest=$HERE/guest
-install -D -m 0644 "$guest/checks.py" "$run/root/usr/local/lib/vpi/checks.py"
+for file in checks.py mux.py profile.toml; do
+    install -D -m 0644 "$guest/$file" "$run/root/usr/local/lib/vpi/$file"
+done
 install -D -m 0644 "$guest/board.py" "$run/root/usr/local/lib/vpi/standin/board.py"
 install -D -m 0755 "$guest/make-chip.sh" "$run/root/usr/local/lib/vpi/make-chip.sh"
 install -D -m 0644 "$guest/vpi.conf" "$run/root/etc/systemd/system/bgpi.service.d/vpi.conf"

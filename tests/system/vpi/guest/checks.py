@@ -16,14 +16,20 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import termios
 import threading
 import time
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
 SOURCE = Path("/root/bgpi")
 INSTALLER = SOURCE / "systemd" / "install.sh"
+VPI = Path("/usr/local/lib/vpi")
+TEST_PROFILE = VPI / "profile.toml"  # guest/profile.toml: slow enough for the emulator
+SETTINGS = Path("/etc/bgpi/bgpi.toml")
+BGPI = Path("/opt/bgpi/venv/bin/bgpi")
 JOURNAL = Path("/var/lib/bgpi/journal.jsonl")
 CHIP = Path("/dev/gpiochip0")
 SIM = Path("/sys/kernel/config/gpio-sim/pi")
@@ -33,8 +39,16 @@ BUTTON = 19  # white.turn in the packaged profile
 SELECT = (17, 27, 22, 23)
 BUSY_PIN = 22  # S2
 MAX_EXPOSURE = 3.0
+START = {24: 2, 13: 5, 8: 3, 6: 5, 1: 2, 12: 5, 17: 3, 19: 5}
+"""The checkers on each point in the starting position (white's count)."""
+START_ID = "4HPwATDgc/ABMA"
+HAND_S = 1.0
+"""A hand's pause after each lift, place and press: many debounce spans of the test profile."""
+STRACE_S = 10
 
 checks: list[Callable[[], None]] = []
+figures: list[str] = []
+"""What a check measured, for the verdicts' file (``figure: ...`` lines, shown by vpi.sh)."""
 
 
 class CheckFailed(Exception):
@@ -88,6 +102,14 @@ def line_file(pin: int, name: str) -> Path:
     device = (SIM / "dev_name").read_text().strip()
     chip = (SIM / "bank0" / "chip_name").read_text().strip()
     return Path("/sys/devices/platform") / device / chip / f"sim_gpio{pin}" / name
+
+
+def press(pin: int) -> None:
+    """A short press of the button on `pin`: it shorts its line to ground (gpio-sim's pull)."""
+    pull = line_file(pin, "pull")
+    pull.write_text("pull-down")
+    time.sleep(0.3)
+    pull.write_text("pull-up")
 
 
 def in_the_units_cgroup(code: str) -> subprocess.CompletedProcess:
@@ -145,10 +167,7 @@ def the_select_lines_toggle() -> None:
 
 @check
 def a_button_edge_reaches_the_table() -> None:
-    pull = line_file(BUTTON, "pull")
-    pull.write_text("pull-down")  # pressed: the button shorts its line to ground
-    time.sleep(0.3)
-    pull.write_text("pull-up")
+    press(BUTTON)
 
     def refused() -> bool:  # a turn press on a board not set up yet
         return any(event.get("event") == "rejected" and "set up the board first" in event.get("reason", "")
@@ -272,6 +291,144 @@ def systemd_analyze_security_rates_the_unit_at_most_3() -> None:
     expect(float(exposure[1]) <= MAX_EXPOSURE, f"exposure {exposure[1]}")
 
 
+# -- reading checkers through the kernel ----------------------------------------------
+
+class Multiplexers:
+    """guest/mux.py, the multiplexer emulator, as a process: `show` it the checkers."""
+
+    def __init__(self, profile: dict) -> None:
+        self.slots = {key: [mux * 16 + channel for mux, channel in pairs]
+                      for key, pairs in profile["sensors"]["switches"].items()}
+        self.process = subprocess.Popen([sys.executable, str(VPI / "mux.py"), str(TEST_PROFILE)],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        expect(self.process.stdout.readline().strip() == "ready", "the emulator did not start")
+
+    def show(self, checkers: dict[int, int]) -> None:
+        """Close the switches `checkers` stand on (each location's from slot 0)."""
+        closed = 0
+        for point, count in checkers.items():
+            for index in self.slots[str(point)][:count]:
+                closed |= 1 << index
+        self.process.stdin.write(f"{closed}\n")
+        self.process.stdin.flush()
+
+    def close(self) -> str:
+        """Stop it; what it says of its polls."""
+        self.process.stdin.close()
+        said = self.process.stdout.read().strip()
+        self.process.wait(10)
+        return said
+
+
+def opening_steps(dice: tuple[int, int], mover: str) -> list[tuple[int, int]]:
+    """The first play `bgpi rules plays` lists for the opening `dice` whose every part is
+    one die's step, as (from, to) points in white's count."""
+    listed = json.loads(run(str(BGPI), "rules", "plays", "--position-id", START_ID, "--dice",
+                            *map(str, dice), "--json").stdout)
+    for play in listed["plays"]:
+        steps = []
+        for part in play["move"].split():
+            found = re.fullmatch(r"(\d+)/(\d+)(?:\((\d)\))?", part)
+            if found is None:
+                break
+            source, target = int(found[1]), int(found[2])
+            if source - target not in dice:
+                break
+            if mover == "black":  # the mover's own count
+                source, target = 25 - source, 25 - target
+            steps += [(source, target)] * int(found[3] or 1)
+        else:
+            return steps
+    raise CheckFailed(f"no play of single steps for {dice}: {listed}")
+
+
+MISREADS = ("mismatch", "restored", "rejected")
+"""What a read the emulator was late for (a stall of the guest's CPUs, see README.md) can
+make the table say; left out of the comparison, counted and shown."""
+
+
+def game_events(events: list[dict]) -> list[dict]:
+    """From the first `start` to the first `play` (a replay then adds the final `state`)."""
+    kinds = [event.get("event") for event in events]
+    if "start" not in kinds or "play" not in kinds:
+        return []
+    return events[kinds.index("start"):kinds.index("play") + 1]
+
+
+def kernel_calls_per_frame(pid: str, scan_hz: float) -> str:
+    """`strace -c` of every thread of the board for STRACE_S seconds: calls per frame."""
+    summary = Path(tempfile.mkdtemp()) / "strace.txt"
+    run("timeout", "--signal=INT", str(STRACE_S), "strace", "-c", "-f", "-p", pid, "-o", str(summary),
+        timeout=STRACE_S + 30)
+    calls = {}
+    for line in summary.read_text().splitlines():
+        fields = line.split()  # % time, seconds, usecs/call, calls, [errors,] syscall
+        if len(fields) >= 5 and fields[0][0].isdigit() and fields[-1] != "total":
+            calls[fields[-1]] = int(fields[3])
+    expect(calls.get("ioctl"), f"no GPIO calls in the strace summary: {summary.read_text()[-300:]}")
+    # Traced, the board runs slower than its rate and skips scan slots: its frames are
+    # counted by the scan's own requests, one ioctl each (benchmarks/scan.py: 32 a frame).
+    frames = calls["ioctl"] / 32
+    each = ", ".join(f"{name} {count / frames:.2f}" for name, count in
+                     sorted(calls.items(), key=lambda item: -item[1]))
+    return (f"kernel calls per frame on /dev/gpiochip0: {sum(calls.values()) / frames:.1f} "
+            f"(strace -c -f over {STRACE_S} s: {frames:.0f} frames of 32 GPIO ioctls, "
+            f"{frames / STRACE_S:.1f} a second of the profile's {scan_hz:g}): {each}")
+
+
+@check
+def an_opening_play_is_read_switch_by_switch_through_the_kernel_as_the_simulated_board_reads_it() -> None:
+    profile = tomllib.loads(TEST_PROFILE.read_text())
+    pins = profile["buttons"]["pins"]
+    settings = SETTINGS.read_text()
+    SETTINGS.write_text(re.sub(r'(?m)^profile = ""', f'profile = "{TEST_PROFILE}"', settings))
+    run("systemctl", "restart", UNIT, timeout=120)
+    wait_for(running, 60, "the board running on the test profile")
+    mark = len(events())
+    board = dict(START)
+    mux = Multiplexers(profile)
+    try:
+        mux.show(board)
+        time.sleep(3 * HAND_S)  # the board journals nothing when it is set up: its lights say so
+        press(pins["white.turn"])
+
+        def rolled_or_refused() -> bool:
+            return any(event.get("event") in ("opening", "rejected") for event in events()[mark:])
+
+        wait_for(rolled_or_refused, 30, "the opening roll")
+        expect(not any(event.get("event") == "rejected" for event in events()[mark:]),
+               f"the opening press was refused: {events()[mark:]}")
+        rolled = [event for event in events()[mark:] if event.get("event") in ("tie", "opening")]
+        opening = rolled[-1]
+        mover = opening["starts"]
+        script = [{"dice": [roll["white"], roll["black"]]} for roll in rolled]
+        script += [{"press": "white.turn"}, {"wait": HAND_S}]
+        time.sleep(HAND_S)
+        for source, target in opening_steps((opening["white"], opening["black"]), mover):
+            for point, change in ((source, -1), (target, 1)):
+                board[point] = board.get(point, 0) + change
+                mux.show(board)
+                time.sleep(HAND_S)
+                script += [{"lift" if change < 0 else "place": point}, {"wait": HAND_S}]
+        press(pins[f"{mover}.turn"])
+        script += [{"press": f"{mover}.turn"}, {"wait": HAND_S}]
+        wait_for(lambda: any(event.get("event") == "play" for event in events()[mark:]), 30, "the play committed")
+        figures.append(kernel_calls_per_frame(unit("MainPID"), profile["sensors"]["scan_hz"]))
+    finally:
+        figures.append(f"the multiplexer emulator: {mux.close()}")
+    live = game_events(events()[mark:])
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as file:
+        file.write("".join(json.dumps(line) + "\n" for line in script))
+    replayed = run(str(BGPI), "replay", "--profile", str(TEST_PROFILE), file.name)
+    expect(replayed.returncode == 0, f"bgpi replay: {replayed.stderr.strip()[-300:]}")
+    simulated = game_events([json.loads(line) for line in replayed.stdout.splitlines()])
+    print(f"# the play: {live[-1] if live else None}")
+    misread = [event for event in live if event.get("event") in MISREADS]
+    figures.append(f"the table's words for the emulator's late reads: {len(misread)} {misread}")
+    played = [event for event in live if event.get("event") not in MISREADS]
+    expect(played and played == simulated, f"the journal says {live}, the simulated board {simulated}")
+
+
 def main(result_path: str) -> None:
     with open(result_path, "w", buffering=1) as result:
         def say(line: str) -> None:
@@ -294,6 +451,9 @@ def main(result_path: str) -> None:
                 installed = function is not checks[0]
             else:
                 say(f"ok {name} ({time.monotonic() - started:.1f} s)")
+            for figure in figures:
+                say(f"figure: {figure}")
+            figures.clear()
         say("done")
         # Out of the serial port before the power goes (a drain that hangs is let go).
         drained = threading.Thread(target=termios.tcdrain, args=(result.fileno(),), daemon=True)
