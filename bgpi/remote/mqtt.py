@@ -59,6 +59,9 @@ class Broker:
     def address(self) -> str:
         return f"{self.host}:{self.port_used}"
 
+    def __str__(self) -> str:
+        return self.address
+
     @property
     def port_used(self) -> int:
         if self.port is not None:
