@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,7 @@ from bgpi.table.tracker import Sensing
 
 PROFILE = load_profile()
 GAME = "g1"
+WAIT_S = 30.0  # only ever reached when something is broken
 MAX_LINES = 20_000  # a bound, so that a board stuck in a phase fails the test
 
 
@@ -66,8 +69,13 @@ class Board:
             self._emit(event)
         dice_rng = random.Random(f"{seed}-dice-{side.label}-{len(read_journal(folder, 'remote.jsonl').events)}")
         self.rng = random.Random(f"{seed}-hands-{side.label}")
-        self.remote = RemoteGame(self.sim, folder, broker, game, side, say=self.said.append,
-                                 secret=lambda: dice_rng.randbytes(32))
+        self.secrets: list[bytes] = []  # the secrets drawn, in order
+
+        def secret() -> bytes:
+            self.secrets.append(dice_rng.randbytes(32))
+            return self.secrets[-1]
+
+        self.remote = RemoteGame(self.sim, folder, broker, game, side, say=self.said.append, secret=secret)
         self.remote.start()
         self.sim.advance(LINE_SECONDS)
 
@@ -79,7 +87,18 @@ class Board:
     def table(self) -> Table:
         return self.sim.table
 
+    def crash(self) -> None:
+        """Stop as a board killed does: no ``offline``, no goodbye; the journals as they stand."""
+        self.remote.transport._client.loop_stop()  # paho's thread ends; the broker sends the last will later
+        self.remote.transport._client.socket().close()
+        self.remote.outbox.close()
+        self.sim.close()
+        self.journal.close()
+        self.closed = True
+
     def close(self) -> None:
+        if getattr(self, "closed", False):
+            return
         self.remote.close()
         self.sim.close()
         self.journal.close()
@@ -90,6 +109,9 @@ class Board:
         return (f"phase {table.phase}, turn {table.turn}, link {table.link}, wants_roll {table.wants_roll}, "
                 f"peer sent {peer.sent} seen {peer.seen} roll {peer.roll}; said {self.said[-5:]}; "
                 f"last events {[event['event'] for event in read_journal(self.folder).events[-6:]]}")
+
+    def plays(self) -> int:
+        return sum(event["event"] == "play" for event in read_journal(self.folder).events)
 
     def game_events(self) -> list[dict]:
         return [event for event in read_journal(self.folder).events if event["event"] in GAME_KINDS]
@@ -102,11 +124,12 @@ class Board:
         (action,) = parse_script(json.dumps(line)).lines
         perform(self.sim, action, lambda event: None)
 
-    def play(self, until: Phase = Phase.MATCH_OVER, games: int | None = None) -> None:
-        """Play on until the table is in phase `until` (or `games` games are over)."""
+    def play(self, until: Phase = Phase.MATCH_OVER, plays: int | None = None) -> None:
+        """Play on until the table is in phase `until` (or, with `plays`, on roll after that many plays)."""
         for _ in range(MAX_LINES):
             table = self.table
-            if table.phase is until or (games is not None and table.session.games >= games):
+            if table.phase is until or (plays is not None and table.phase is Phase.ROLL and table.wants_roll is None
+                                        and self.plays() >= plays):
                 return
             self.step()
         raise AssertionError(f"{self.side.label}'s board does not get to {until}: {table.phase}")
@@ -174,6 +197,18 @@ class Board:
         missing = [loc for loc in wanted for _ in range(wanted[loc] - board[loc])]
         for source, destination in zip(extra, missing, strict=True):
             self.do({"move": [source, destination]})
+
+
+def scan_until(boards: tuple[Board, ...], done: Callable[[Board], bool], what: str) -> None:
+    """Scan every board in turn, with the clock, until `done` holds for each (the broker's
+    news, the other board's hello, come in on the scans)."""
+    give_up = time.monotonic() + WAIT_S
+    while not all(done(board) for board in boards):
+        if time.monotonic() > give_up:
+            raise AssertionError(f"{what} did not come: " + "; ".join(board.describe() for board in boards))
+        for board in boards:
+            board.sim.advance(board.sim.period)
+        time.sleep(boards[0].sim.period)
 
 
 def play_both(white: Board, black: Board, **until: Any) -> None:
