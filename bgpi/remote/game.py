@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bgpi.exc import MessageError, SessionError
+from bgpi.exc import MessageError
 from bgpi.remote import messages
 from bgpi.remote.mqtt import Arrived, Broker, Heard, LinkDown, LinkUp, Presence, Transport
 from bgpi.remote.outbox import Outbox
@@ -49,27 +49,12 @@ from bgpi.rules.position import Side
 from bgpi.shell.journal import read_journal
 from bgpi.shell.simtable import TableRunner
 from bgpi.table import events as ev
-from bgpi.table.controller import Table
 from bgpi.table.inputs import LinkChanged, Remote, RollWanted
 from bgpi.table.phases import Link, Phase
 
-NOWHERE = Standing("", None)
-"""A table's standing before it has any."""
 
-
-def state_of(table: Table) -> dict[str, Any] | None:
-    """The table's ``state`` event; None while the opening roll is awaited, when the core
-    can write no Match ID yet (`Game.match_key` raises SessionError)."""
-    try:
-        return table.state_event()
-    except SessionError:
-        return None
-
-
-def standing(state_event: dict[str, Any] | None, before: Standing = NOWHERE) -> Standing:
-    """Where a table's game stands, from its ``state`` event (`before`, without one)."""
-    if state_event is None:
-        return before
+def standing(state_event: dict[str, Any]) -> Standing:
+    """Where a table's game stands, from its ``state`` event."""
     return Standing(state_event["position_id"], state_event.get("match_id"))
 
 
@@ -97,7 +82,7 @@ class RemoteGame:
         journal = read_journal(state_dir).events
         self.log_seq = len(journal)  # the number of the last event published on the log topic
         self.peer, todo = Peer.rebuild(game, side, table.config, read.lines, game_events(journal),
-                                       standing(state_of(table)), clock())
+                                       standing(table.state_event()), clock())
         self.transport = Transport(broker, game, side)
         self._dice: tuple[int, int] | None = None  # made by both boards, not yet taken by the table
         self.arrivals = 0  # the other board's decisions and the dice fed so far (`awaited`)
@@ -133,10 +118,10 @@ class RemoteGame:
 
     def handled(self, events: list[dict]) -> None:
         table = self.runner.table
-        state = state_of(table)
+        state = table.state_event()
         if any(event["event"] in GAME_KINDS for event in events):
             typed = [ev.parse(event) for event in events if event["event"] in GAME_KINDS]
-            self._do_all(self.peer.local_events(typed, standing(state, self.peer.standing)))
+            self._do_all(self.peer.local_events(typed, standing(state)))
         refused = table.remote_refusal
         if refused is not None:
             self._do_all(self.peer.disagree(refused.reason))
@@ -159,12 +144,10 @@ class RemoteGame:
         return False
 
     def publish_state(self, state: dict[str, Any] | None = None) -> None:
-        """The board's retained state message, for watchers (none while the opening roll is awaited)."""
+        """The board's retained state message, for watchers."""
         table = self.runner.table
-        state = state or state_of(table)
-        if state is not None:
-            self.transport.publish_state(board_state(state, self.game, self.side, table.link.value,
-                                                     match_length=table.config.get("match")))
+        self.transport.publish_state(board_state(state or table.state_event(), self.game, self.side,
+                                                 table.link.value, match_length=table.config.get("match")))
 
     # -- what was heard ------------------------------------------------------------------------
 

@@ -7,15 +7,24 @@ the broker, is lit, and is carried out by hand.  Both tables must write the same
 
 from __future__ import annotations
 
+import json
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 from bgpi.remote import dice
 from bgpi.remote.messages import Commit, Hello, Reveal, shared_session
 from bgpi.remote.mqtt import Broker, Transport
+from bgpi.remote.peer import GAME_KINDS
 from bgpi.rules.position import Side
+from bgpi.shell.journal import read_journal
 from bgpi.table.phases import Link, Phase
-from tests.remote.boards import GAME, Board, play_both, scan_until
-from tests.remote.conftest import Mosquitto
+from tests.remote.boards import GAME, WAIT_S, Board, play_both, scan_until
+from tests.remote.conftest import Mosquitto, free_port
 
 
 def boards(tmp_path: Path, broker: Mosquitto, config: dict, seed: int = 1) -> tuple[Board, Board]:
@@ -166,3 +175,57 @@ def test_a_broker_that_refuses_the_login_shows_remote_refused(tmp_path, mosquitt
         assert any("refused this board" in line and "check the broker user" in line for line in white.said)
     finally:
         white.close()
+
+
+class Process:
+    """`bgpi run --board sim --remote ... --side white` in a process of its own, with its page."""
+
+    def __init__(self, state: Path, broker: Mosquitto) -> None:
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bgpi", "run", "--board", "sim", "--state", str(state), "--port", str(self.port),
+             "--remote", GAME, "--side", "white", "--broker", f"127.0.0.1:{broker.port}", "--match", "1"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def request(self, path: str, body: str | None = None) -> dict:
+        give_up = time.monotonic() + WAIT_S
+        while True:
+            try:
+                request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}",
+                                                 data=None if body is None else body.encode())
+                with urllib.request.urlopen(request, timeout=30) as answer:
+                    return json.loads(answer.read())
+            except (urllib.error.URLError, ConnectionError):
+                if time.monotonic() > give_up or self.process.poll() is not None:
+                    raise
+                time.sleep(0.1)
+
+    def state(self) -> dict:
+        return self.request("/api/state")
+
+
+def test_a_board_killed_9_resumes_from_its_state_directory_and_the_boards_agree(tmp_path, mosquitto):
+    """White runs as `bgpi run` (its hands through its page's API); black in this process."""
+    white = Process(tmp_path / "white", mosquitto)
+    black = Board(tmp_path / "black", Side.BLACK, Broker(mosquitto.host, mosquitto.port), {"match": 1}, seed=9)
+    try:
+        white.state()  # its page is up
+        scan_until((black,), lambda board: board.table.link is Link.CONNECTED, "the white process")
+        white.request("/api/actions", json.dumps({"press": "white.turn"}))  # the opening roll: white commits
+        black.do({"press": "black.turn"})
+        black.do({"await": "remote"})  # both secrets revealed: the opening roll is made
+        white.process.kill()  # kill -9, wherever it is
+        white.process.wait()
+        white = Process(tmp_path / "white", mosquitto)
+        give_up = time.monotonic() + WAIT_S
+        while (state := white.state())["phase"] in ("setup", "opening") and time.monotonic() < give_up:
+            black.sim.advance(black.sim.period)
+        theirs = black.table.state_event()
+        assert {key: state[key] for key in ("phase", "turn", "dice", "position_id", "match_id")} == \
+            {key: theirs[key] for key in ("phase", "turn", "dice", "position_id", "match_id")}
+    finally:
+        white.process.send_signal(signal.SIGTERM)
+        white.process.communicate(timeout=30)
+        black.close()
+    ours = [event for event in read_journal(tmp_path / "white").events if event["event"] in GAME_KINDS]
+    assert ours == black.game_events()
