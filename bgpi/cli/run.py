@@ -40,6 +40,7 @@ from bgpi.hardware.board import default_board_kind
 from bgpi.hardware.profile import load_profile
 from bgpi.link.board import PTY, board_kind
 from bgpi.records.reading import RECORD_KINDS, recorded_position
+from bgpi.remote.joining import RemoteSettings
 from bgpi.remote.messages import GAME_ID
 from bgpi.rules.ids import decode_match_id
 from bgpi.rules.position import Side
@@ -48,7 +49,7 @@ from bgpi.shell import sdnotify
 from bgpi.shell.console import stdin_is_terminal
 from bgpi.shell.journal import default_state_dir, journal_path, read_journal
 from bgpi.shell.script import BoardPosition
-from bgpi.shell.service import BoardService, RemoteSettings, ServiceSettings, SessionSetup
+from bgpi.shell.service import BoardService, ServiceSettings, SessionSetup
 from bgpi.table.tracker import Sensing
 from bgpi.web.page import BoardPage, add_page_options, page_settings
 

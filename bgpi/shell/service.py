@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TextIO
+from typing import Protocol, TextIO
 
 from bgpi.board.locations import BARS
 from bgpi.board.profile import Profile
@@ -57,10 +57,6 @@ from bgpi.shell.simtable import BOARD_FILE, SimulatedTable, TableRunner
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
 
-if TYPE_CHECKING:
-    from bgpi.remote.game import RemoteGame
-    from bgpi.remote.mqtt import Broker
-
 
 @dataclass(frozen=True)
 class SessionSetup:
@@ -77,13 +73,21 @@ class SessionSetup:
         return Table.new(sensing, dict(self.config), position.position_id, position.turn, position.match_id)
 
 
-@dataclass(frozen=True)
-class RemoteSettings:
-    """A remote game: this board plays `side` of `game` with the other board through `broker`."""
+class Joined(Protocol):
+    """A board joined to the other board of a remote game (`bgpi.remote.game.RemoteGame`)."""
+
+    def close(self) -> None:
+        """Leave the other board (the broker hears this board is offline)."""
+
+
+class RemotePlay(Protocol):
+    """A remote game as the service sees it (`bgpi.remote.joining.RemoteSettings`)."""
 
     game: str
     side: Side
-    broker: Broker
+
+    def join(self, runner: TableRunner, state: Path, say: Callable[[str], None]) -> Joined:
+        """Join `runner` to the other board; OSError or ValueError if it cannot be."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +111,7 @@ class ServiceSettings:
     """On the simulated board: take hands from standard input (`bgpi.shell.console`)."""
     words: bool = True
     """On the simulated board with hands: the table log in words rather than JSON."""
-    remote: RemoteSettings | None = None
+    remote: RemotePlay | None = None
     """A remote game's other board; None: both sides are played here."""
 
     @property
@@ -172,7 +176,7 @@ class BoardService:
         self._spare: Journal | None = None
         """The next new session's journal, opened ahead on a thread of its own (`_make_ready`)."""
         self._readying: list[threading.Thread] = []
-        self._remote: RemoteGame | None = None
+        self._remote: Joined | None = None
 
     # -- opening and closing ----------------------------------------------------------
 
@@ -309,7 +313,7 @@ class BoardService:
             runner.alert(BARS, JOURNAL_ALERT_S)
 
     def _open_remote(self) -> None:
-        """A remote game: the board joined to the other board (`bgpi.remote.game`); a
+        """A remote game: the board joined to the other board (`RemotePlay.join`); a
         session in progress that is another remote game than the settings name, or a
         remote game without the settings of its broker, is refused."""
         remote, table = self.settings.remote, self.runner.table
@@ -321,16 +325,10 @@ class BoardService:
                                "run with its own --remote, --side and --broker, or with --new")
         if remote is None:
             return
-        from bgpi.remote.game import RemoteGame  # paho loads only for a remote game
-
         try:
-            self._remote = RemoteGame(self.runner, self.settings.state, remote.broker, remote.game, remote.side,
-                                      say=self._say)
+            self._remote = remote.join(self.runner, self.settings.state, self._say)
         except (OSError, ValueError) as error:  # a JournalError, a BrokerSetupError
             raise ServiceError(f"cannot join the remote game {remote.game}: {error}") from None
-        self._say(f"game {remote.game}: this board plays {remote.side.label}, the other board "
-                  f"{remote.side.opponent.label}, through the broker at {remote.broker}")
-        self._remote.start()
 
     def _open_page(self, history: tuple[dict, ...]) -> None:
         board = "the simulated board" if self.settings.simulated else "the board"

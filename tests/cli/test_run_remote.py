@@ -62,9 +62,10 @@ def test_the_page_cannot_start_a_new_session_in_a_remote_game(tmp_path, mosquitt
     import threading
 
     from bgpi.hardware.profile import load_profile
+    from bgpi.remote.joining import RemoteSettings
     from bgpi.remote.mqtt import Broker
     from bgpi.rules.position import Side
-    from bgpi.shell.service import BoardService, RemoteSettings, ServiceSettings, SessionSetup
+    from bgpi.shell.service import BoardService, ServiceSettings, SessionSetup
 
     settings = ServiceSettings("sim", load_profile(), tmp_path / "state", SessionSetup({"remote": "black"}),
                                remote=RemoteSettings("g1", Side.WHITE, Broker(mosquitto.host, mosquitto.port)))
