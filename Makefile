@@ -28,6 +28,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/link.py
 	$(BIN)/python benchmarks/idle.py
+	$(BIN)/python benchmarks/remote.py
 
 # A virtual Raspberry Pi: the installed board under systemd in a QEMU guest, on a
 # simulated GPIO chip (tests/system/vpi/README.md).  Root, mmdebstrap and QEMU needed.

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bgpi.board.profile import Profile
+from bgpi.cli.broker import add_broker_options, broker_of
 from bgpi.cli.config import SETTINGS_HELP, check_config, parse_config
 from bgpi.cli.settings import RunSettings, load_settings
 from bgpi.engine import DEFAULT_HINT_LEVEL, DEFAULT_LEVEL, KINDS, LEVELS
@@ -39,6 +40,8 @@ from bgpi.hardware.board import default_board_kind
 from bgpi.hardware.profile import load_profile
 from bgpi.link.board import PTY, board_kind
 from bgpi.records.reading import RECORD_KINDS, recorded_position
+from bgpi.remote.joining import RemoteSettings
+from bgpi.remote.messages import GAME_ID
 from bgpi.rules.ids import decode_match_id
 from bgpi.rules.position import Side
 from bgpi.rules.xgid import read_ids
@@ -98,6 +101,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "against computer, a demonstration in which you move the checkers as lit")
     parser.add_argument("--engine", choices=KINDS,
                         help="a new session's GNU Backgammon for hints and the opponent (default: auto)")
+    parser.add_argument("--remote", metavar="GAME",
+                        help="a remote game: play GAME (a game ID both boards are given: letters, digits, - and "
+                             "_) with another board through an MQTT broker (docs/remote.md); with --side and --broker")
+    parser.add_argument("--side", choices=("white", "black"),
+                        help="with --remote: the side played at this board (the other board plays the other)")
+    add_broker_options(parser, what="with --remote: the")
     add_page_options(parser)
     parser.set_defaults(handler=_run)
 
@@ -146,14 +155,16 @@ def _service_settings(args: argparse.Namespace) -> tuple[ServiceSettings, BoardP
                          "`bgpi diag`; `bgpi run` takes sim, pi or serial:DEVICE")
     state = args.state or default_state_dir()
     profile = _profile(args.profile or file.profile, file.brightness)
-    new = _new_session(args, file)
+    remote = _remote(args, file)
+    new = _new_session(args, file, remote)
     _check_state(state, args, new, profile)
     try:
         shown = page_settings(args, file.page)
     except PageSettingsError as error:
         raise UsageError(f"cannot serve the page: {error}") from None
     settings = ServiceSettings(kind, profile, state, new.setup, args.new, args.seed, args.record,
-                               hands=kind == "sim" and _interactive(stdin_is_terminal()), words=not args.json)
+                               hands=kind == "sim" and _interactive(stdin_is_terminal()), words=not args.json,
+                               remote=remote)
     return settings, None if shown is None else BoardPage(shown, profile.geometry, state)
 
 
@@ -217,12 +228,30 @@ def _stdin_is_null() -> bool:
         return True
 
 
-def _new_session(args: argparse.Namespace, settings: RunSettings) -> _NewSession:
+def _remote(args: argparse.Namespace, settings: RunSettings) -> RemoteSettings | None:
+    """The remote game the arguments (over the settings file's [remote]) name; None for
+    none; UsageError for a fault."""
+    file = settings.remote
+    game, side = args.remote or file.get("game"), args.side or file.get("side")
+    if game is None:
+        if args.side or args.broker:
+            raise UsageError("--side and --broker are for a remote game: give --remote GAME too")
+        return None
+    if not isinstance(game, str) or GAME_ID.fullmatch(game) is None:
+        raise UsageError(f"--remote {game!r}: a game ID is 1 to 64 letters, digits, - and _")
+    if side not in ("white", "black"):
+        raise UsageError("--remote GAME needs --side white or --side black: the side played at this board")
+    return RemoteSettings(game, Side.parse(side), broker_of(args, file))
+
+
+def _new_session(args: argparse.Namespace, settings: RunSettings, remote: RemoteSettings | None = None) -> _NewSession:
     """The new session the arguments (over the settings file) describe; UsageError for any
     fault in them.  `asked` is only what the command line asks."""
     if args.settings:  # the file's own session settings, named by their place when wrong
         check_config(settings.config({}), f"settings {args.settings} [session]/[money]")
     given = parse_config(args.config, args.match)
+    if remote is not None:  # the other board plays the other side
+        given["remote"] = remote.side.opponent.label
     given |= {key: getattr(args, key) for key in ("opponent", "opponent_side", "engine")
               if getattr(args, key) is not None}
     if "opponent_side" in given and not (given.get("opponent") or settings.config({}).get("opponent")):

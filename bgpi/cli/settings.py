@@ -15,10 +15,11 @@ from typing import Any
 from bgpi.exc import SettingsFileError
 from bgpi.link.board import board_kind
 
-TOP_KEYS = ("board", "profile", "brightness", "session", "money", "page")
+TOP_KEYS = ("board", "profile", "brightness", "session", "money", "page", "remote")
 SESSION_KEYS = ("match", "lenient", "engine", "opponent", "hint_level", "coach")
 MONEY_KEYS = ("jacoby", "beavers", "auto_doubles")
 PAGE_KEYS = ("enabled", "listen", "port")
+REMOTE_KEYS = ("game", "side", "broker", "user", "password_file", "tls", "ca")
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,8 @@ class RunSettings:
     page: dict[str, Any] | None = None
     """The [page] table: enabled, listen, port (`bgpi.web.page`); None without a settings
     file, where the page is served on 127.0.0.1 unless --no-page."""
+    remote: dict[str, Any] = field(default_factory=dict)
+    """The [remote] table: a remote game's game ID, side and broker (`bgpi.cli.broker`)."""
 
     def config(self, given: dict[str, Any]) -> dict[str, Any]:
         """A new session's settings (as ``--config`` takes them): `given` (from the
@@ -68,7 +71,8 @@ def load_settings(path: Path) -> RunSettings:
     if brightness is not None and not (type(brightness) in (int, float) and 0 < brightness <= 1):
         problems.append(f"brightness: expected a number in (0, 1], got {brightness!r}")
     tables = []
-    for name, keys in (("session", SESSION_KEYS), ("money", MONEY_KEYS), ("page", PAGE_KEYS)):
+    for name, keys in (("session", SESSION_KEYS), ("money", MONEY_KEYS), ("page", PAGE_KEYS),
+                       ("remote", REMOTE_KEYS)):
         table = document.get(name, {})
         if not isinstance(table, dict):
             problems.append(f"{name}: expected a table [{name}]")

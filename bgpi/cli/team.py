@@ -12,25 +12,18 @@ the end.  A broker that is down or refuses the login is one line, and the page s
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import ssl
-import sys
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from bgpi.cli.broker import add_broker_options, broker_of
 from bgpi.exc import TeamMatchError, UsageError
 from bgpi.remote.team import TeamMatch, parse_team_match
 from bgpi.web import DEFAULT_HOST
 
-if TYPE_CHECKING:
-    from bgpi.web.team import Broker
-
 DEFAULT_TEAM_PORT = 8710
 """Where the team page is served unless --port says (a board's own page is on 8700)."""
-PASSWORD_ENV = "BGPI_BROKER_PASSWORD"
-"""The broker password, when no --broker-password-file gives it (never on the command line)."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -41,14 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("matchfile", metavar="MATCHFILE", type=Path,
                         help="the team match: teams and board pairs, TOML (docs/team.md)")
-    parser.add_argument("--broker", metavar="HOST[:PORT]", required=True,
-                        help="the match's MQTT broker (port default 1883, 8883 with --broker-tls)")
-    parser.add_argument("--broker-user", metavar="U", help="the user name the broker asks for")
-    parser.add_argument("--broker-password-file", metavar="F", type=Path,
-                        help=f"a file holding the broker password (else ${PASSWORD_ENV}; never on the command line)")
-    parser.add_argument("--broker-tls", action="store_true", help="talk to the broker over TLS")
-    parser.add_argument("--broker-ca", metavar="FILE", type=Path,
-                        help="with --broker-tls: the CA certificate to trust (default: the system's)")
+    add_broker_options(parser, required=True, what="the match's")
     parser.add_argument("--listen", metavar="ADDR", default=DEFAULT_HOST,
                         help="the address to serve the page on (default 127.0.0.1; another one needs the "
                              "access token printed in the first line)")
@@ -100,33 +86,3 @@ def read_match(path: Path) -> TeamMatch:
         return parse_team_match(text)
     except TeamMatchError as error:
         raise UsageError(f"{path}: {error}") from None
-
-
-def broker_of(args: argparse.Namespace) -> Broker:
-    """The broker the options name, its password read; UsageError for a fault."""
-    from bgpi.web.team import Broker
-    host, _, port_text = args.broker.rpartition(":") if args.broker.count(":") == 1 else (args.broker, "", "")
-    default_port = 8883 if args.broker_tls else 1883
-    if not host or any(char.isspace() for char in host):
-        raise UsageError(f"--broker {args.broker!r}: expected HOST or HOST:PORT")
-    try:
-        port = int(port_text) if port_text else default_port
-    except ValueError:
-        raise UsageError(f"--broker {args.broker!r}: the port must be a number") from None
-    if not 1 <= port <= 65535:
-        raise UsageError(f"--broker {args.broker!r}: a port is 1 to 65535")
-    if args.broker_ca is not None and not args.broker_tls:
-        raise UsageError("--broker-ca is for --broker-tls")
-    if args.broker_ca is not None and not args.broker_ca.is_file():
-        raise UsageError(f"--broker-ca {args.broker_ca}: no such file")
-    password = os.environ.get(PASSWORD_ENV)
-    if args.broker_password_file is not None:
-        try:
-            password = args.broker_password_file.read_text(encoding="utf-8").strip()
-        except (OSError, UnicodeDecodeError) as error:
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-            raise UsageError(f"--broker-password-file {args.broker_password_file}: {reason}") from None
-    if password is not None and args.broker_user is None:
-        print("bgpi team: a broker password without --broker-user is not used", file=sys.stderr)
-        password = None
-    return Broker(host, port, args.broker_user, password, args.broker_tls, args.broker_ca)

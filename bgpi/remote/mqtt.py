@@ -59,6 +59,9 @@ class Broker:
     def address(self) -> str:
         return f"{self.host}:{self.port_used}"
 
+    def __str__(self) -> str:
+        return self.address
+
     @property
     def port_used(self) -> int:
         if self.port is not None:
@@ -205,8 +208,9 @@ class Transport:
 
     def _disconnected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
                       properties: Any) -> None:
-        if self._stopping or reason.getName() in REFUSALS:
-            return  # leaving on purpose; or _connected said so already
+        refused = isinstance(self._last, LinkDown) and self._last.link == "refused"
+        if self._stopping or reason.getName() in REFUSALS or refused:
+            return  # leaving on purpose; or _connected said so already (paho then names no reason over MQTT 3.1.1)
         self._tell(LinkDown("broker_down", f"lost the broker at {self.broker.address} ({reason.getName()}): "
                                            f"trying again"))
 

@@ -211,7 +211,11 @@ class Peer:
         return [self._hello()]
 
     def presence(self, online: bool) -> list[Do]:
-        """The other board's presence changed (``offline``: its last will, it is gone)."""
+        """The other board's presence changed (``offline``: its last will, it is gone;
+        ``online``: it is (back) on the broker, and is greeted: a board restarted learns
+        from this board's hello that it is here)."""
+        if online and self.disagreement is None:
+            return [self._hello()]
         if online or self.link in (AWAY, DISAGREE):
             return []
         self.link = AWAY

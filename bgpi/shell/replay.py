@@ -7,6 +7,7 @@ game where the first stopped, the board still showing what it showed.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,7 +19,9 @@ from bgpi.link.board import PTY, open_pty_board
 from bgpi.shell.advisor import open_advisor
 from bgpi.shell.recovery import JOURNAL_ALERT_S, open_state
 from bgpi.shell.script import (
+    AWAIT_SECONDS,
     LINE_SECONDS,
+    Await,
     BoardPosition,
     Move,
     Script,
@@ -124,9 +127,16 @@ def _perform(sim: SimulatedTable, line, emit: Callable[[dict], None]) -> None:
         raise ReplayError(f"line {line.line}: {format_line(line)}: {error}") from None
 
 
+def perform(sim: SimulatedTable, line, emit: Callable[[dict], None]) -> None:
+    """Do what one script line says on `sim`, letting its board time pass (ReplayError if it cannot)."""
+    _perform(sim, line, emit)
+
+
 def _carry_out(sim: SimulatedTable, line, emit: Callable[[dict], None]) -> None:
     if isinstance(line, Wait):
         sim.advance(line.seconds)
+    elif isinstance(line, Await):
+        await_other(sim)
     elif isinstance(line, Move):
         # Lift, then place: the board sees the checker in hand in between, as at a table.
         sim.lift(line.source)
@@ -138,3 +148,17 @@ def _carry_out(sim: SimulatedTable, line, emit: Callable[[dict], None]) -> None:
         if shown is not None:
             emit(shown)
         sim.advance(LINE_SECONDS)
+
+
+def await_other(sim: SimulatedTable, seconds: float = AWAIT_SECONDS) -> None:
+    """Scan on (board time passing with the clock) until the other board of a remote game
+    has fed its next decision or dice (`OtherBoard.awaited`); ValueError after `seconds`."""
+    other = sim.other
+    if other is None:
+        raise ValueError("an await line is for a board in a remote game (bgpi run --remote)")
+    give_up = time.monotonic() + seconds
+    while not other.awaited():
+        if time.monotonic() > give_up:
+            raise ValueError(f"nothing came from the other board within {seconds:g} s")
+        sim.advance(sim.period)
+        time.sleep(sim.period)  # a scan period of the clock: the broker's thread and the other board meanwhile

@@ -41,7 +41,7 @@ the other board of a remote game plays) for the table, and the engine's
 SHOWS: tuple[str, ...] = ("lights", "state")
 KINDS: tuple[str, ...] = (
     "board", "config", "dice", "lift", "place", "move", "slot", "press", "hold", "wait", "show",
-    "remote", "link",
+    "remote", "link", "await",
 )
 """The key that names each kind of line, in the spec's order."""
 _POSITION_KEYS = ("position_id", "turn", "match_id", "xgid")
@@ -344,7 +344,24 @@ class LinkLine:
         return cls(Link(value), line=line)
 
 
-Action = SetDice | Lift | Place | Move | Slot | ShortPress | Hold | Wait | Show | FromRemote | LinkLine
+AWAIT_SECONDS = 30.0
+"""How long an ``await`` line waits for the other board, in real time, before the replay fails."""
+
+
+@dataclass(frozen=True)
+class Await:
+    """``{"await": "remote"}``: a remote game's board scans on until the other board's next
+    decision (or the dice of an exchange) has arrived and been fed; at most `AWAIT_SECONDS`."""
+
+    what: str
+    line: int = _number()
+
+    def __post_init__(self) -> None:
+        if self.what != "remote":
+            raise ScriptLineError(f"cannot await {_json(self.what)}: expected \"remote\"")
+
+
+Action = SetDice | Lift | Place | Move | Slot | ShortPress | Hold | Wait | Show | FromRemote | LinkLine | Await
 """A line that happens at the table, in `Script.lines`."""
 ScriptLine = StartingBoard | BoardPosition | Config | Action
 
@@ -531,6 +548,8 @@ class _Parser:
                 return FromRemote.of(value, number)
             case "link":
                 return LinkLine.of(value, number)
+            case "await":
+                return Await(value, line=number)
             case _:
                 return Show(value, line=number)
 
@@ -658,6 +677,8 @@ def format_line(line: ScriptLine) -> str:
             document = {"remote": event if event == "roll" else event.to_json()}
         case LinkLine(link=link):
             document = {"link": link.value}
+        case Await(what=what):
+            document = {"await": what}
         case _:
             raise TypeError(f"not a script line: {line!r}")
     return json.dumps(document)

@@ -73,6 +73,23 @@ class SessionSetup:
         return Table.new(sensing, dict(self.config), position.position_id, position.turn, position.match_id)
 
 
+class Joined(Protocol):
+    """A board joined to the other board of a remote game (`bgpi.remote.game.RemoteGame`)."""
+
+    def close(self) -> None:
+        """Leave the other board (the broker hears this board is offline)."""
+
+
+class RemotePlay(Protocol):
+    """A remote game as the service sees it (`bgpi.remote.joining.RemoteSettings`)."""
+
+    game: str
+    side: Side
+
+    def join(self, runner: TableRunner, state: Path, say: Callable[[str], None]) -> Joined:
+        """Join `runner` to the other board; OSError or ValueError if it cannot be."""
+
+
 @dataclass(frozen=True)
 class ServiceSettings:
     """What the board service runs, every value checked (`bgpi run` builds it from its arguments)."""
@@ -94,6 +111,8 @@ class ServiceSettings:
     """On the simulated board: take hands from standard input (`bgpi.shell.console`)."""
     words: bool = True
     """On the simulated board with hands: the table log in words rather than JSON."""
+    remote: RemotePlay | None = None
+    """A remote game's other board; None: both sides are played here."""
 
     @property
     def simulated(self) -> bool:
@@ -157,6 +176,7 @@ class BoardService:
         self._spare: Journal | None = None
         """The next new session's journal, opened ahead on a thread of its own (`_make_ready`)."""
         self._readying: list[threading.Thread] = []
+        self._remote: Joined | None = None
 
     # -- opening and closing ----------------------------------------------------------
 
@@ -189,6 +209,7 @@ class BoardService:
         self._open_page(opened.history)
         for event in opening:
             self._emit(event)
+        self._open_remote()
         runner.scan()
         if self._record is not None:
             closed = closed_switches(runner.debouncer.stable, settings.profile.sensors)
@@ -199,6 +220,8 @@ class BoardService:
         journal, the recording."""
         if self._page is not None:
             self._page.close()
+        if self._remote is not None:
+            self._remote.close()
         if self.runner is not None:
             self.runner.close()
         if self._advisor is not None:
@@ -289,6 +312,24 @@ class BoardService:
         if opened.damaged is not None:
             runner.alert(BARS, JOURNAL_ALERT_S)
 
+    def _open_remote(self) -> None:
+        """A remote game: the board joined to the other board (`RemotePlay.join`); a
+        session in progress that is another remote game than the settings name, or a
+        remote game without the settings of its broker, is refused."""
+        remote, table = self.settings.remote, self.runner.table
+        wanted = frozenset() if remote is None else frozenset({remote.side.opponent})
+        if table.remotes != wanted:
+            plays = f"{next(iter(table.remotes)).label} is played at another board" if table.remotes \
+                else "both sides are played here"
+            raise ServiceError(f"the session in progress in {self.settings.state} is another game ({plays}): "
+                               "run with its own --remote, --side and --broker, or with --new")
+        if remote is None:
+            return
+        try:
+            self._remote = remote.join(self.runner, self.settings.state, self._say)
+        except (OSError, ValueError) as error:  # a JournalError, a BrokerSetupError
+            raise ServiceError(f"cannot join the remote game {remote.game}: {error}") from None
+
     def _open_page(self, history: tuple[dict, ...]) -> None:
         board = "the simulated board" if self.settings.simulated else "the board"
         if self._page is None:
@@ -322,8 +363,11 @@ class BoardService:
         """Start a new session with `config` (checked), on the scan loop's thread: the
         journal set aside as ``--new`` does, the engine the session asks for.
 
-        ServiceError if its computer opponent finds no engine (the session in play goes
-        on, untouched); OSError if the journal cannot be set aside."""
+        ServiceError if its computer opponent finds no engine, or in a remote game (the
+        session in play goes on, untouched); OSError if the journal cannot be set aside."""
+        if self.runner.table.remotes:
+            raise ServiceError("a remote game's session is agreed when the boards meet: start a new one on "
+                               "both boards (bgpi run --new)")
         table, opening = Table.new(self._sensing, config)
         advisor = self._advisor_for(table)
         try:

@@ -20,6 +20,7 @@ import secrets
 from collections import deque
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Protocol
 
 from bgpi.board.locations import LOCATIONS, Location, checkers_on, parse_location
 from bgpi.board.profile import Profile, Switch
@@ -39,6 +40,23 @@ from bgpi.table.lights import DICE_COLOUR, Lighting, colours, lights_event, next
 Emit = Callable[[dict], None]
 Advise = Callable[[dict], tuple[dict | None, str | None]]
 """Answers the table's request for advice: (answer, None) or (None, why not); see `bgpi.shell.advisor`."""
+
+class OtherBoard(Protocol):
+    """The other board of a remote game, as the runner sees it (`bgpi.remote.game.RemoteGame`)."""
+
+    def dice(self) -> tuple[int, int] | None:
+        """The dice the table asks for, or None: not yet (the two boards' exchange is under
+        way; it feeds them when it completes)."""
+
+    def handled(self, events: list[dict]) -> None:
+        """The events the table emitted for one input, once shown (committed ones go across)."""
+
+    def drain(self) -> None:
+        """After each scan: feed the table what came from the other board (returns at once)."""
+
+    def awaited(self) -> bool:
+        """True, once each, for each decision or dice of the other board fed (a script's ``await``)."""
+
 
 QUIET_SCANS = 10
 """Scans in a row that changed nothing before `TableRunner.advance` skips board time."""
@@ -89,6 +107,8 @@ class TableRunner:
         self.dice: deque[tuple[int, int]] = deque()
         # Seeded dice only where a seed is asked for (replays, tests); else the OS's.
         self.randbelow = random.Random(seed).randrange if seed is not None else secrets.randbelow
+        self.other: OtherBoard | None = None
+        """The other board of a remote game (its dice, its decisions); None: the dice are rolled here."""
         self._stable = None
         self._counts = None
         self._lighting: Lighting | None = None
@@ -186,10 +206,12 @@ class TableRunner:
             self.press(pressed.name, pressed.long)
         if self.frames >= self._tick_at:
             self.feed(Tick(self.now))
-            return
-        self._owed = self.now  # the core hears of this time before its next input
-        if self.frames >= self._show_at:
-            self.show_lights()
+        else:
+            self._owed = self.now  # the core hears of this time before its next input
+            if self.frames >= self._show_at:
+                self.show_lights()
+        if self.other is not None:
+            self.other.drain()
 
     def _sensor_fault(self, fault: Flapping) -> None:
         """A switch flaps: say so, light its location for good, and read it from its
@@ -219,27 +241,45 @@ class TableRunner:
             owed, self._owed = self._owed, None
             if not isinstance(happened, Tick):
                 self.feed(Tick(owed))
-        for event in self.table.handle(happened):
-            self.emitted += 1
-            self.emit(event)
+        self._handle(happened)
+        self.settle()
+
+    def settle(self) -> None:
+        """Carry out what the table asks (the dice, the engine's advice), then show its lights.
+
+        In a remote game the other board may answer "not yet" for the dice: the table
+        goes on wanting them, and the other board feeds them (`settle` again) when the
+        two boards' exchange completes."""
         while self.table.wants_roll or self.table.wants_advice:
             if not self.table.wants_roll:
                 request = self.table.wants_advice
                 answer, error = self.advise(request)
-                for event in self.table.handle(Advised(request, answer, error)):
-                    self.emitted += 1
-                    self.emit(event)
+                self._handle(Advised(request, answer, error))
                 continue
-            first, second = self.dice.popleft() if self.dice else (self.randbelow(6) + 1, self.randbelow(6) + 1)
+            dice = self._roll() if self.other is None else self.other.dice()
+            if dice is None:
+                break
+            first, second = dice
             if self.recorder is not None:
                 self.recorder.dice(self.now, first, second)
             if self.animate_dice:
                 # Shown frame by frame by `show_lights`, while the scans go on.
                 self._tumble = Tumble(self.now, tuple(tumble((first, second))))
-            for event in self.table.handle(Rolled(first, second)):
-                self.emitted += 1
-                self.emit(event)
+            self._handle(Rolled(first, second))
         self.show_lights()
+
+    def _roll(self) -> tuple[int, int]:
+        """This board's own dice: a script's next ``dice`` line, else random."""
+        return self.dice.popleft() if self.dice else (self.randbelow(6) + 1, self.randbelow(6) + 1)
+
+    def _handle(self, happened) -> None:
+        """One input to the core, its events emitted (and, in a remote game, sent on)."""
+        events = self.table.handle(happened)
+        for event in events:
+            self.emitted += 1
+            self.emit(event)
+        if self.other is not None and events:
+            self.other.handled(events)
 
     def alert(self, locations: Iterable[Location], seconds: float = math.inf) -> None:
         """Light `locations` "rejected" for `seconds` of board time, where the table

@@ -282,7 +282,7 @@ class TableView:
         if moving is not None and moving.node != moving.tree.root and turn is not None:
             board = position_id(moving.node.position, turn)
         game_match = None
-        if state.game is not None:
+        if state.game is not None and state.game.turn is not None:  # none while a remote game's opening roll is made
             game_match = match_id(state.game.match_key(dice or (0, 0)))
         return ev.State(
             state.phase, turn, dice, position_id(state.position, Side.WHITE if turn is None else turn),

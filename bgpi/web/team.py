@@ -2,8 +2,9 @@
 
 The watcher subscribes, through the match's MQTT broker, to ``bgpi/v1/<game>/+/state``
 (each board's retained `state` message, `bgpi.remote.state`) and ``bgpi/v1/<game>/+/log``
-(every table-log event a board commits, one JSON object a message) of the match's games
-(`bgpi.remote.team`), and serves one page (docs/team.md):
+(every table-log event a board commits, one JSON object a message, numbered by the board
+with ``seq``: one numbered no higher than the last taken is a duplicate, dropped) of the
+match's games (`bgpi.remote.team`), and serves one page (docs/team.md):
 
 * ``GET /``: the page (``static/team.html``, ``team.js``, ``team.css``);
 * ``GET /api/team``: what the watcher knows (`Watch.snapshot`): the broker, each pair's
@@ -31,7 +32,6 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -42,6 +42,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from bgpi.exc import BoardStateError, EventError, MatError, WatchedLogError
+from bgpi.remote.mqtt import Broker
 from bgpi.remote.state import MAX_BYTES, BoardState, parse_board_state
 from bgpi.remote.team import TeamMatch, pair_records, team_score
 from bgpi.rules.position import Side, absolute_point
@@ -77,21 +78,6 @@ SESSION_SECONDS = 3600
 dropped connection (MQTT 5's session expiry)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Broker:
-    """Where the match's broker is and how to log in (the password read from its file)."""
-
-    host: str
-    port: int = 1883
-    user: str | None = None
-    password: str | None = None
-    tls: bool = False
-    ca: Path | None = None
-
-    def __str__(self) -> str:
-        return f"{self.host}:{self.port}"
-
-
 class BrokerState(StrEnum):
     CONNECTING = "connecting"
     CONNECTED = "connected"
@@ -107,6 +93,7 @@ class Watch:
         self.match, self.broker, self.export_dir = match, broker, export_dir
         self.states: dict[tuple[str, Side], BoardState] = {}
         self.logs: dict[tuple[str, Side], list[dict[str, Any]]] = {}
+        self.log_seqs: dict[tuple[str, Side], int] = {}  # the last numbered log event taken from each board
         self.broker_state = BrokerState.CONNECTING
         self.broker_line = f"connecting to the broker at {broker}"
         self.problems: deque[str] = deque(maxlen=MAX_PROBLEMS)
@@ -126,6 +113,11 @@ class Watch:
             self.states[game, side] = state
             return None
         event = _log_event(payload)
+        seq = event.pop("seq", None)  # the board's number of the event: a resend after a reconnect is dropped
+        if isinstance(seq, int) and not isinstance(seq, bool):
+            if seq <= self.log_seqs.get((game, side), 0):
+                return None
+            self.log_seqs[game, side] = seq
         log = self.logs.setdefault((game, side), [])
         if len(log) >= MAX_LOG_EVENTS:
             raise WatchedLogError(f"more than {MAX_LOG_EVENTS} events on {topic}: the rest are dropped")
@@ -342,9 +334,9 @@ class TeamWatcher:
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"bgpi-team-{secrets.token_hex(6)}",
                              protocol=mqtt.MQTTv5)
         if broker.user is not None:
-            client.username_pw_set(broker.user, broker.password)
+            client.username_pw_set(broker.user, broker.password())
         if broker.tls:
-            client.tls_set(ca_certs=None if broker.ca is None else str(broker.ca))
+            client.tls_set(ca_certs=None if broker.ca_file is None else str(broker.ca_file))
         client.reconnect_delay_set(min_delay=1, max_delay=30)
         client.on_connect = lambda _c, _u, _flags, code, _p: self._queue("connect", code.is_failure, str(code))
         client.on_connect_fail = lambda _c, _u: self._queue("fail")
@@ -369,7 +361,7 @@ class TeamWatcher:
         properties = Properties(PacketTypes.CONNECT)
         properties.SessionExpiryInterval = SESSION_SECONDS
         broker = self.watch.broker
-        self.client.connect_async(broker.host, broker.port, keepalive=30,
+        self.client.connect_async(broker.host, broker.port_used, keepalive=30,
                                   clean_start=mqtt.MQTT_CLEAN_START_FIRST_ONLY, properties=properties)
         self.client.loop_start()
 

@@ -427,3 +427,9 @@ def test_a_refusal_of_the_table_stops_the_peer(boards):
     assert black.peer.disagree("again") == []
     assert deliver(white.commit([ev.Take(WHITE, 2)]), black) == []
     assert black.peer.wants_roll(SECRET_B, 0.0) == []
+
+
+def test_the_other_board_coming_online_is_greeted(boards):
+    white, black = boards
+    [hello] = sent(black.did(black.peer.presence(True)))
+    assert isinstance(hello, Hello) and hello.seen == black.peer.seen

@@ -19,9 +19,10 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from bgpi.records.reading import recorded_position
+from bgpi.remote.mqtt import Broker
 from bgpi.remote.team import parse_team_match
 from bgpi.rules.position import Side
-from bgpi.web.team import Broker, TeamWatcher
+from bgpi.web.team import TeamWatcher
 from tests.remote.team_logs import match_log, over_state, playing_state, winner_of
 
 MOSQUITTO = "/usr/sbin/mosquitto"
@@ -278,11 +279,13 @@ def test_a_refused_login_is_said_and_shown(tmp_path: Path, watcher_of: Callable[
                    capture_output=True)
     broker, port = _start_mosquitto(tmp_path, "allow_anonymous false", f"password_file {passwords}")
     try:
-        wrong = watcher_of(Broker("127.0.0.1", port, "club", "wrong"))
+        (tmp_path / "wrong").write_text("wrong\n")
+        (tmp_path / "right").write_text("right\n")
+        wrong = watcher_of(Broker("127.0.0.1", port, "club", tmp_path / "wrong"))
         snapshot = _until(wrong, lambda s: s["broker"]["state"] == "refused")
         assert snapshot["broker"]["line"] == (f"the broker at 127.0.0.1:{port} refused the login (Not authorized): "
                                               "check --broker-user and --broker-password-file")
-        right = watcher_of(Broker("127.0.0.1", port, "club", "right"))
+        right = watcher_of(Broker("127.0.0.1", port, "club", tmp_path / "right"))
         assert _connected(_until(right, _connected))
     finally:
         _stop(broker)

@@ -1,0 +1,40 @@
+"""What `bgpi run --remote` asks of the board service: the game, this board's side, the broker.
+
+`RemoteSettings.join` is how the service (`bgpi.shell.service`, which knows nothing of
+the wire) joins its running board to the other board.  paho loads only then: this module
+imports neither it nor the modules that do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bgpi.rules.position import Side
+from bgpi.shell.simtable import TableRunner
+
+if TYPE_CHECKING:
+    from bgpi.remote.game import RemoteGame
+    from bgpi.remote.mqtt import Broker
+
+
+@dataclass(frozen=True)
+class RemoteSettings:
+    """A remote game: this board plays `side` of `game` with the other board through `broker`."""
+
+    game: str
+    side: Side
+    broker: Broker
+
+    def join(self, runner: TableRunner, state: Path, say: Callable[[str], None]) -> RemoteGame:
+        """Join `runner` to the other board (its wire's journal in `state`); OSError or
+        ValueError (a damaged journal, a broker setting) if it cannot be."""
+        from bgpi.remote.game import RemoteGame
+
+        game = RemoteGame(runner, state, self.broker, self.game, self.side, say=say)
+        say(f"game {self.game}: this board plays {self.side.label}, the other board "
+            f"{self.side.opponent.label}, through the broker at {self.broker}")
+        game.start()
+        return game
