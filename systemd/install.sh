@@ -15,6 +15,7 @@ PREFIX=/opt/bgpi              # the virtual environment lives in $PREFIX/venv
 SETTINGS=/etc/bgpi/bgpi.toml
 UNIT=/etc/systemd/system/bgpi.service
 PAGE_DROP_IN=/etc/systemd/system/bgpi.service.d/page.conf   # the page's network, if enabled
+REMOTE_DROP_IN=/etc/systemd/system/bgpi.service.d/remote.conf   # the broker's network, for a remote game
 UDEV_RULE=/etc/udev/rules.d/60-bgpi.rules     # the GPIO chips and SPI buses to their groups
 MODULES=/etc/modules-load.d/bgpi.conf         # the USB serial drivers, loaded at boot
 USER_NAME=bgpi
@@ -100,6 +101,12 @@ install_service() {
         install -D -m 0644 "$SOURCE/systemd/page.conf" "$(at "$PAGE_DROP_IN")"
     else
         rm -f "$(at "$PAGE_DROP_IN")"
+    fi
+    if remote_game; then
+        say "a remote game is set in $SETTINGS: the service may reach its broker ($REMOTE_DROP_IN)"
+        install -D -m 0644 "$SOURCE/systemd/remote.conf" "$(at "$REMOTE_DROP_IN")"
+    else
+        rm -f "$(at "$REMOTE_DROP_IN")"
     fi
     if $live; then
         systemctl daemon-reload
@@ -190,6 +197,14 @@ with open(sys.argv[1], "rb") as file:
         "$(at "$SETTINGS")" 2>/dev/null   # a broken file: no page (bgpi run says what is wrong)
 }
 
+# Whether the settings file names a game under [remote] (docs/remote.md).
+remote_game() {
+    "$(at "$PREFIX/venv")/bin/python" -c 'import sys, tomllib
+with open(sys.argv[1], "rb") as file:
+    sys.exit(0 if tomllib.load(file).get("remote", {}).get("game") else 1)' \
+        "$(at "$SETTINGS")" 2>/dev/null   # a broken file: no remote game (bgpi run says what is wrong)
+}
+
 uninstall_service() {
     if [[ -e $(at "$UNIT") ]]; then
         if $live; then
@@ -197,7 +212,7 @@ uninstall_service() {
         else
             systemctl "${systemctl_opts[@]}" disable bgpi.service 2>/dev/null
         fi
-        rm -f "$(at "$UNIT")" "$(at "$PAGE_DROP_IN")" "$(at "$UDEV_RULE")" "$(at "$MODULES")"
+        rm -f "$(at "$UNIT")" "$(at "$PAGE_DROP_IN")" "$(at "$REMOTE_DROP_IN")" "$(at "$UDEV_RULE")" "$(at "$MODULES")"
         rmdir "$(at "${PAGE_DROP_IN%/*}")" 2>/dev/null || true
         ! $live || systemctl daemon-reload
     fi

@@ -72,3 +72,29 @@ def test_the_installer_adds_the_drop_in_only_while_the_page_is_enabled(tmp_path)
     settings.write_text(enabled.replace("enabled = true", "enabled = false"))
     install(root)
     assert not drop_in.exists()
+
+
+REMOTE = REPO / "systemd" / "remote.conf"
+
+
+def test_the_remote_drop_in_opens_the_network_to_any_broker():
+    lines = REMOTE.read_text().splitlines()
+    assert "PrivateNetwork=no" in lines and "IPAddressAllow=any" in lines
+    assert "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6" in lines
+
+
+@pytest.mark.skipif(sandbox_tools_missing() is not None, reason=str(sandbox_tools_missing()))
+def test_the_installer_adds_the_remote_drop_in_only_while_a_game_is_set(tmp_path):
+    root = tmp_path / "root"
+    (root / "etc" / "bgpi").mkdir(parents=True)
+    for name in ("passwd", "group", "shadow", "gshadow"):
+        (root / "etc" / name).write_text("root:x:0:0:root:/root:/bin/bash\n" if name == "passwd" else "")
+    settings = root / "etc" / "bgpi" / "bgpi.toml"
+    default = (REPO / "systemd" / "bgpi.toml").read_text()
+    settings.write_text(default.replace('# game = "club-7"', 'game = "club-7"'))
+    drop_in = root / "etc" / "systemd" / "system" / "bgpi.service.d" / "remote.conf"
+    assert "a remote game is set" in install(root).stdout
+    assert drop_in.read_text() == REMOTE.read_text()
+    settings.write_text(default)
+    install(root)
+    assert not drop_in.exists()
