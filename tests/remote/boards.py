@@ -6,8 +6,9 @@ the wire's), joined to the other board by a `RemoteGame`.  Its hands (`play`) wr
 board script they play as they go, one line at a time carried out exactly as `bgpi
 replay` carries out a line (`bgpi.shell.replay.perform`): presses and checker moves for
 this board's side, the other side's lit play carried out by hand, and an
-``{"await": "remote"}`` line wherever the board waits for the other one.  The dice secrets
-and the hands' choices are seeded: the same test plays the same game.
+``{"await": "remote"}`` line wherever the board waits for the other one.  The hands accept
+every resignation offered them (`resign` offers one).  The dice secrets and the hands'
+choices are seeded: the same test plays the same game.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.phases import Phase
 from bgpi.table.tracker import Sensing
+from tests.remote.conftest import Mosquitto
 
 PROFILE = load_profile()
 GAME = "g1"
@@ -151,6 +153,9 @@ class Board:
             self.choose()
         elif phase is Phase.MOVE and isinstance(table.hint, ev.RemotePlay):
             self.carry(position_from_id(table.hint.position_id, table.hint.player.opponent))
+        elif phase is Phase.RESIGNED and table.state.resignation is not None \
+                and table.state.resignation.player is not me:
+            self.do({"press": f"{me.label}.turn"})  # accepted: the game ends
         else:
             self.do({"await": "remote"})  # the other board decides
 
@@ -168,6 +173,11 @@ class Board:
                 break
             self.do({"press": f"{me.label}.cube"})
         self.do({"press": f"{me.label}.turn"})
+
+    def resign(self) -> None:
+        """Offer to resign a single game: *cube* held, then *turn* (the other board answers)."""
+        self.do({"hold": f"{self.side.label}.cube"})
+        self.do({"press": f"{self.side.label}.turn"})
 
     def set_up(self) -> None:
         """The checkers back for a new game, then this side's turn button: the opening roll."""
@@ -211,8 +221,16 @@ def scan_until(boards: tuple[Board, ...], done: Callable[[Board], bool], what: s
         time.sleep(boards[0].sim.period)
 
 
-def play_both(white: Board, black: Board, **until: Any) -> None:
-    """Both boards' hands at once, each on its own thread (as two boards far apart)."""
+def boards(folder: Path, broker: Mosquitto, config: dict, seed: int = 1, game: str = GAME) -> tuple[Board, Board]:
+    """The two boards of game `game`, white's and black's, in `folder`'s ``white`` and ``black``."""
+    where = Broker(broker.host, broker.port)
+    return (Board(folder / "white", Side.WHITE, where, config, seed, game),
+            Board(folder / "black", Side.BLACK, where, config, seed, game))
+
+
+def play_both(*boards: Board, **until: Any) -> None:
+    """The boards' hands at once (a game's two, or a team match's), each on its own thread
+    (as boards far apart)."""
     failures: list[BaseException] = []
 
     def run(board: Board) -> None:
@@ -221,7 +239,7 @@ def play_both(white: Board, black: Board, **until: Any) -> None:
         except BaseException as error:  # noqa: BLE001 (the test thread raises it)
             failures.append(AssertionError(f"{board.side.label}'s board: {error}; {board.describe()}"))
 
-    threads = [threading.Thread(target=run, args=(board,)) for board in (white, black)]
+    threads = [threading.Thread(target=run, args=(board,)) for board in boards]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -23,14 +23,8 @@ from bgpi.remote.peer import GAME_KINDS
 from bgpi.rules.position import Side
 from bgpi.shell.journal import read_journal
 from bgpi.table.phases import Link, Phase
-from tests.remote.boards import GAME, WAIT_S, Board, play_both, scan_until
+from tests.remote.boards import GAME, WAIT_S, Board, boards, play_both, scan_until
 from tests.remote.conftest import Mosquitto, free_port
-
-
-def boards(tmp_path: Path, broker: Mosquitto, config: dict, seed: int = 1) -> tuple[Board, Board]:
-    where = Broker(broker.host, broker.port)
-    return (Board(tmp_path / "white", Side.WHITE, where, config, seed),
-            Board(tmp_path / "black", Side.BLACK, where, config, seed))
 
 
 def test_a_match_to_3_is_played_to_its_end_on_both_boards_alike(tmp_path, mosquitto):
