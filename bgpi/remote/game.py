@@ -81,6 +81,7 @@ class RemoteGame:
             say(problem)
         journal = read_journal(state_dir).events
         self.log_seq = len(journal)  # the number of the last event published on the log topic
+        self._history = journal  # the session so far, for the log topic once connected (`start`)
         self.peer, todo = Peer.rebuild(game, side, table.config, read.lines, game_events(journal),
                                        standing(table.state_event()), clock())
         self.transport = Transport(broker, game, side)
@@ -94,9 +95,19 @@ class RemoteGame:
         self.runner.other = self
         self.runner.table.reconnecting()
         self.transport.start()
+        self._publish_history()
         self._do_all(self._todo)
         self._todo = []
         self.runner.show_lights()
+
+    def _publish_history(self) -> None:
+        """The session's events so far on the log topic, numbered as they stand in the journal:
+        a watcher gets the session event (written before this board joined the other) and
+        whatever it missed while this board was away, and drops what it has by number."""
+        history, self._history = self._history, ()
+        sessions = [at for at, event in enumerate(history) if event.get("event") == ev.NewSession.kind]
+        for at in range(sessions[-1] if sessions else len(history), len(history)):
+            self.transport.publish_log({**history[at], "seq": at + 1})
 
     def close(self) -> None:
         """Leave the broker (``offline``) and close the wire's journal."""

@@ -115,6 +115,8 @@ def test_three_pairs_play_their_matches_and_the_watcher_counts_the_team_score(tm
         assert snapshot["score"] == {"wins": [2, 1], "winner": "Lions",
                                      "line": "Lions 2, Tigers 1: Lions win the team match"}
         assert snapshot["problems"] == []
+        for game in pairs:  # each board's log begins with its session, sent when it joined the broker
+            assert watcher.watch.log_of(game)[0]["event"] == "session"
 
         written = request(watcher, "/api/export", "POST")
         assert sorted(written["written"]) == [f"{game}.{kind}" for game in pairs for kind in ("mat", "sgf")]
