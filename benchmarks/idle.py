@@ -1,6 +1,8 @@
-"""CPU an idle board takes: the live loop at the profile's scan rate, nobody touching it.
+"""CPU an idle board takes: the live loop, nobody touching it, at the profile's scan rate
+throughout and as `bgpi run` runs it (at `bgpi.shell.live.IDLE_HZ` once idle), in the same run.
 
-Two boards, each run for SECONDS by `bgpi.shell.live.run_live` as `bgpi run` runs it,
+Two boards, each run for SECONDS (counted from the `IDLE_AFTER_S` in which the loop finds
+them idle) by `bgpi.shell.live.run_live`,
 the checkers in the starting position and the table waiting for the opening roll:
 
 - the Pi path: gpiozero's lgpio factory and the scanner's lgpio line groups, with only
@@ -38,7 +40,7 @@ from bgpi.hardware import board as board_module
 from bgpi.hardware.leds import SimulatedPixels
 from bgpi.hardware.mockboard import SimulatedBoard
 from bgpi.hardware.profile import load_profile
-from bgpi.shell.live import run_live
+from bgpi.shell.live import IDLE_AFTER_S, IDLE_HZ, run_live
 from bgpi.shell.simtable import SimulatedTable, TableRunner, position_checkers
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
@@ -74,14 +76,20 @@ class IdleChip(SimulatedChip):
         return read
 
 
-def cpu_percent(runner: TableRunner) -> tuple[float, int]:
-    """(CPU the live loop takes over SECONDS, as % of one core; frames scanned)."""
+def cpu_percent(runner: TableRunner, idle_hz: float | None) -> tuple[float, int]:
+    """(CPU the live loop takes over SECONDS at `idle_hz` once idle (None: the full
+    rate), as % of one core; frames scanned).  Counted from the first scan after
+    `IDLE_AFTER_S`, when the board has become idle: an idle board has been so for long."""
     stop = threading.Event()
-    timer = threading.Timer(SECONDS, stop.set)
-    scans = runner.scans
-    cpu, wall = time.process_time(), time.perf_counter()
-    timer.start()
-    run_live(runner, stop, log=open(os.devnull, "w"))  # noqa: SIM115 (lives as long as the run)
+    start: list[tuple[float, float, int]] = []
+
+    def mark(runner: TableRunner) -> None:
+        if not start and runner.now >= IDLE_AFTER_S:
+            start.append((time.process_time(), time.perf_counter(), runner.scans))
+            threading.Timer(SECONDS, stop.set).start()
+
+    run_live(runner, stop, after_scan=mark, log=open(os.devnull, "w"), idle_hz=idle_hz)  # noqa: SIM115
+    (cpu, wall, scans), = start
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     return 100 * cpu / wall, runner.scans - scans
 
@@ -108,7 +116,7 @@ def sleeps_percent(period: float, seconds: float = 2.0) -> float:
     return 100 * (time.process_time() - cpu) / (time.perf_counter() - wall)
 
 
-def on_the_pi_path(profile, table: Table) -> tuple[float, int, float]:
+def on_the_pi_path(profile, table: Table, idle_hz: float | None) -> tuple[float, int, float]:
     """(CPU %, frames, the stand-in's share in % of a core) on lgpio line groups."""
     import lgpio
     from gpiozero import Device
@@ -125,7 +133,7 @@ def on_the_pi_path(profile, table: Table) -> tuple[float, int, float]:
     board_module.open_pixels = lambda config: SimulatedPixels(config.count)
     runner = TableRunner(profile, table, lambda event: None, "pi")
     try:
-        percent, frames = cpu_percent(runner)
+        percent, frames = cpu_percent(runner, idle_hz)
         stand_in = 100 * stand_in_seconds_per_frame(runner, chip) * frames / SECONDS
     finally:
         runner.close()
@@ -133,19 +141,17 @@ def on_the_pi_path(profile, table: Table) -> tuple[float, int, float]:
     return percent, frames, stand_in
 
 
-def main() -> None:
-    # Importing lgpio makes its notification pipe in the working directory.
-    os.chdir(tempfile.mkdtemp(prefix="bgpi-idle-"))
-    profile = load_profile()
-    sensing = Sensing(profile.geometry)
-    print(f"idle for {SECONDS:g} s at {profile.sensors.scan_hz} Hz (the profile's scan rate):")
-
-    pi, frames, stand_in = on_the_pi_path(profile, Table.new(sensing, {})[0])
+def report(profile, sensing: Sensing, idle_hz: float | None) -> None:
+    """Both boards' figures at `idle_hz` once idle (None: the profile's rate throughout)."""
+    rate = f"{profile.sensors.scan_hz:g} Hz throughout" if idle_hz is None else \
+        f"{idle_hz:g} Hz once idle (IDLE_HZ, with the blink edges' scans)"
+    print(f"idle for {SECONDS:g} s, after {IDLE_AFTER_S:g} s untouched, at {rate}:")
+    pi, frames, stand_in = on_the_pi_path(profile, Table.new(sensing, {})[0], idle_hz)
     net = pi - stand_in
     print(f"  Pi path (lgpio groups, kernel stubbed): {net:.2f}% of a core "
           f"({pi:.2f}% less {stand_in:.2f}% for the stubbed kernel), {frames} frames")
     settle = 100 * CHANNELS * profile.sensors.settle_us / 1e6 * frames / SECONDS
-    sleeps = sleeps_percent(1 / profile.sensors.scan_hz)
+    sleeps = sleeps_percent(SECONDS / frames)
     python = net - settle - sleeps
     print(f"    of which the settle's busy-wait {settle:.2f}% ({CHANNELS} x {profile.sensors.settle_us:g} us "
           f"a frame), the sleeps' wake-ups {sleeps:.2f}%, Python {python:.2f}%")
@@ -154,15 +160,24 @@ def main() -> None:
     sim = SimulatedTable(profile, table, lambda event: None, seed=1)
     sim.set_position(table.position)
     try:
-        percent, frames = cpu_percent(sim)
+        percent, sim_frames = cpu_percent(sim, idle_hz)
     finally:
         sim.close()
-    print(f"  simulated board (mock pins):            {percent:.2f}% of a core, {frames} frames")
+    print(f"  simulated board (mock pins):            {percent:.2f}% of a core, {sim_frames} frames")
     on_zero = PI_ZERO_FACTOR * python + settle
-    print(f"goal: an idle Pi board under 5% of a Pi Zero 2 W core ({GOAL_PERCENT:.2f}% here, "
+    print(f"  goal: an idle Pi board under 5% of a Pi Zero 2 W core ({GOAL_PERCENT:.2f}% here, "
           f"the Zero {PI_ZERO_FACTOR}x slower): {'met' if net <= GOAL_PERCENT else 'NOT met'}; "
           f"on a Zero about {on_zero:.1f}% ({PI_ZERO_FACTOR} x the Python, the busy-wait as it is, "
           f"its wake-ups not counted)")
+
+
+def main() -> None:
+    # Importing lgpio makes its notification pipe in the working directory.
+    os.chdir(tempfile.mkdtemp(prefix="bgpi-idle-"))
+    profile = load_profile()
+    sensing = Sensing(profile.geometry)
+    report(profile, sensing, None)
+    report(profile, sensing, IDLE_HZ)
 
 
 if __name__ == "__main__":

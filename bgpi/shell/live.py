@@ -11,12 +11,25 @@ runs over its period is counted, and the slots it overran are skipped rather tha
 scanned back to back, so the board never lags the clock by more than a period.
 Overruns are reported in the log and the status line once a minute at most.
 
+An idle board is scanned slower: once nothing has changed for `IDLE_AFTER_S` (the
+switches read as debounced, no event, no dice tumbling: `TableRunner.quiet_until`), the
+loop scans only every `IDLE_HZ`-th of a second (every 8th slot at 200 Hz) and lets the
+slots between pass unscanned (`TableRunner.skip`, board time on the clock as when the
+loop falls behind), never past the core's next deadline or the next change of the
+lights, so the table log's timed events come at the same board time.  The first frame
+that differs (a checker lifted), a button press that does anything, or an event
+brings back the full rate at once.  So a lifted checker or a press is seen at most one
+idle slot (40 ms at 25 Hz) later than at the full rate; the buttons are edge-driven
+(their presses wait in a queue), so none is lost.  A co-processor's board is always
+scanned at the full rate: it sends its frames at its own pace.
+
 The garbage collector runs between frames, never inside one (`collect_due`).
 """
 
 from __future__ import annotations
 
 import gc
+import math
 import sys
 import threading
 import time
@@ -32,6 +45,11 @@ REPORT_SECONDS = 60.0
 """Overruns are reported at most this often."""
 STATUS_SECONDS = 1.0
 """How often the status line is brought up to date (when it changed)."""
+IDLE_HZ = 25.0
+"""The scan rate of an idle board: a lifted checker is first seen at most 1/IDLE_HZ s late."""
+IDLE_AFTER_S = 1.0
+"""How long nothing must change before the board is idle: a move's lift and placement,
+a second apart at most, are both seen at the full rate."""
 
 
 @dataclass
@@ -59,6 +77,36 @@ class Overruns:
     def __str__(self) -> str:
         return (f"{self.frames} frames ran over their {self.period * 1000:g} ms period, "
                 f"{self.skipped} scans skipped, worst frame {self.worst * 1000:.1f} ms")
+
+
+@dataclass
+class IdlePace:
+    """How many scan slots to the next scan: one, or `stride` while the board is idle."""
+
+    stride: int
+    """Slots per scan while idle (1: always the full rate)."""
+    after: int
+    """Frames without a change before the board is idle."""
+    quiet_since: int = 0
+    """The board time (frames) of the last scan at which something changed."""
+
+    @classmethod
+    def for_runner(cls, runner: TableRunner, idle_hz: float | None) -> IdlePace:
+        """At `idle_hz` while idle (None: the full rate throughout)."""
+        stride = 1 if idle_hz is None else max(1, round(1 / (runner.period * idle_hz)))
+        return cls(stride, round(IDLE_AFTER_S / runner.period), runner.frames)
+
+    def slots(self, runner: TableRunner, emitted: int) -> int:
+        """The slots from the scan just made to the next one; `emitted`: the runner's
+        events before it (any new one, as a press's, keeps the full rate)."""
+        until = runner.quiet_until
+        if until is None or runner.emitted != emitted:
+            self.quiet_since = runner.frames
+            return 1
+        if runner.frames - self.quiet_since < self.after:
+            return 1
+        # The first frame at or past `until` is scanned: there time alone changes something.
+        return max(1, math.ceil(min(self.stride, until - runner.frames) - 1e-9))
 
 
 def status_line(runner: TableRunner) -> str:
@@ -91,8 +139,10 @@ def run_live(
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
     log: TextIO | None = None,
+    idle_hz: float | None = IDLE_HZ,
 ) -> None:
-    """Scan at the profile's rate until `stop` is set (or the console quits).
+    """Scan at the profile's rate until `stop` is set (or the console quits), at
+    `idle_hz` while the board is idle (`IdlePace`; None: the full rate throughout).
 
     `after_scan` is called after every scan, on this thread (the web page's bridge);
     it must return at once.  Pings systemd's watchdog at half its interval
@@ -109,6 +159,8 @@ def run_live(
     started = clock() - runner.frames * period  # board time 0 was that long ago
     last_watchdog = last_status_check = last_report = clock()
     overruns = Overruns(period)
+    pace = IdlePace.for_runner(runner, idle_hz)
+    slots = 1
     shown_status = status_line(runner)
     sdnotify.ready()
     sdnotify.status(shown_status)
@@ -119,12 +171,14 @@ def run_live(
     try:
         while not stop.is_set():
             now = clock()
-            due = started + (runner.frames + 1) * period
+            due = started + (runner.frames + slots) * period
             if now < due:
                 sleep(due - now)
             elif (behind := int((now - due) / period)) > 0:
                 runner.skip(behind)
                 overruns.skipped += behind
+            runner.skip(slots - 1)  # idle: the slots slept through pass unscanned
+            emitted = runner.emitted
             begun = clock()
             runner.scan()
             if runner.paused:  # the co-processor is away: board time stands still until it is back
@@ -136,6 +190,7 @@ def run_live(
             if console is not None and console.redraw_at is not None and runner.frames >= console.redraw_at:
                 console.redraw_at = None
                 console.draw(runner.table)
+            slots = pace.slots(runner, emitted)
             now = clock()
             overruns.add(now - begun)
             if watchdog is not None and now - last_watchdog >= watchdog:

@@ -175,6 +175,17 @@ class TableRunner:
                 self.frames = max(self.frames, target - 1)  # the next scan is at `target`
 
     @property
+    def quiet_until(self) -> float | None:
+        """None while something is under way: the last frame read differs from the
+        debounced switches (a checker moves), or the board is a co-processor's (it keeps
+        its own pace).  Else the frame by which the next scan must come, the core's next
+        deadline or the next change of the lights (`_frames_due`: every frame while the
+        dice tumble); the live loop may leave the scans before it out (`skip`)."""
+        if self._stable is None or self._raw != self._stable or isinstance(self.board, LinkBoard):
+            return None
+        return min(self._tick_at, self._show_at)
+
+    @property
     def paused(self) -> bool:
         """True while the board cannot be read (a co-processor's link is down)."""
         return not self._connected

@@ -53,9 +53,15 @@ def messages(sock: socket.socket) -> list[str]:
 
 
 def run(frames: int, slow: dict[int, float] | None = None, jitter: random.Random | None = None,
-        press: dict[int, str] | None = None) -> tuple[SimulatedTable, Clock, str]:
+        press: dict[int, str] | None = None, idle_hz: float | None = None,
+        lift: dict[int, int] | None = None, queued: dict[int, str] | None = None,
+        trace: list[tuple[float, float, int]] | None = None) -> tuple[SimulatedTable, Clock, str]:
     """Run the live loop for `frames` scans; scan k takes slow[k] periods (0 otherwise,
-    or a random share of a period with `jitter`); press[k] is pressed before scan k."""
+    or a random share of a period with `jitter`); before scan k, press[k] is pressed
+    (straight to the core), the checker on lift[k] lifted, and queued[k] pressed on the
+    board's button (queued as gpiozero's callback queues it).  At the full rate
+    throughout unless `idle_hz` is given; `trace` gets (clock, board time, events so far)
+    after each scan."""
     profile = load_profile()
     table, _ = Table.new(Sensing(profile.geometry), {})
     runner = SimulatedTable(profile, table, lambda event: None, seed=1)
@@ -70,10 +76,16 @@ def run(frames: int, slow: dict[int, float] | None = None, jitter: random.Random
         scans += 1
         if press and scans in press:
             runner.press(press[scans])
+        if lift and scans in lift:
+            runner.lift(lift[scans])
+        if queued and scans in queued:
+            runner.board.buttons._on_released(queued[scans])
         scan()
         took = (slow or {}).get(scans, 0.0)
         if jitter is not None:
             took = jitter.uniform(0.2, 1.6)
+        if trace is not None:
+            trace.append((clock.now, runner.now, runner.emitted))
         clock.now += took * runner.period
         if scans == frames:
             stop.set()
@@ -81,7 +93,7 @@ def run(frames: int, slow: dict[int, float] | None = None, jitter: random.Random
     runner.scan = timed_scan
     log = io.StringIO()
     try:
-        live.run_live(runner, stop, clock=clock, sleep=clock.sleep, log=log)
+        live.run_live(runner, stop, clock=clock, sleep=clock.sleep, log=log, idle_hz=idle_hz)
     finally:
         runner.close()
     return runner, clock, log.getvalue()
@@ -151,3 +163,60 @@ def test_the_dice_tumble_while_the_switches_are_scanned():
         assert shown[-1] == final
     finally:
         runner.close()
+
+
+def gaps(trace: list[tuple[float, float, int]], period: float) -> list[int]:
+    """The scan slots from each scan in `trace` to the next."""
+    return [round((b[1] - a[1]) / period) for a, b in zip(trace, trace[1:], strict=False)]
+
+
+def test_an_idle_board_is_scanned_at_the_idle_rate_with_board_time_on_the_clock():
+    trace: list[tuple[float, float, int]] = []
+    runner, clock, _ = run(400, idle_hz=25, trace=trace)
+    after = round(live.IDLE_AFTER_S / runner.period)  # 200 frames: 1 s without a change
+    steps = gaps(trace, runner.period)
+    assert set(steps[:after - 1]) == {1} and steps[after - 1:after + 11] == [8] * 12  # 200 Hz / 25 Hz
+    assert max(steps) == 8
+    assert all(abs(time - board) < 1e-9 for time, board, _ in trace)  # board time on the clock
+    # The prompt blinks every 0.5 s: each edge is still scanned, at its own board time.
+    scanned = {round(board, 6) for _, board, _ in trace}
+    assert all(round(edge * 0.5, 6) in scanned for edge in range(1, int(runner.now / 0.5)))
+
+
+def test_a_checker_lifted_while_idle_brings_back_the_full_rate_at_once():
+    trace: list[tuple[float, float, int]] = []
+    runner, _, _ = run(500, idle_hz=25, lift={300: 13}, trace=trace)
+    steps = gaps(trace, runner.period)
+    assert steps[298] == 8  # scan 300 came at an idle slot: the lift is first seen there
+    assert set(steps[299:]) == {1}  # from then on every slot is scanned (debouncing, play)
+    assert runner.sim.checkers(13) == 4 and runner._stable == runner._raw  # lifted, and debounced
+    assert all(abs(time - board) < 1e-9 for time, board, _ in trace)
+
+
+def test_a_press_while_idle_is_handled_at_the_next_scan():
+    trace: list[tuple[float, float, int]] = []
+    runner, _, _ = run(400, idle_hz=25, queued={300: "white.turn"}, trace=trace)
+    steps = gaps(trace, runner.period)
+    assert steps[298] == 8  # idle until the press
+    assert trace[299][2] > trace[298][2]  # the opening roll, at the scan after the press
+    assert runner.table.state_event()["turn"] is not None
+    assert set(steps[299:]) == {1}
+    assert all(abs(time - board) < 1e-9 for time, board, _ in trace)
+
+
+def test_the_watchdog_is_pinged_in_time_while_idle(notify_socket, monkeypatch):
+    monkeypatch.setenv("WATCHDOG_USEC", "2000000")  # 2 s: a ping every second
+    pinged: list[float] = []
+    clock_of: list[Clock] = []
+    monkeypatch.setattr(live.sdnotify, "watchdog", lambda: pinged.append(clock_of[0]()))
+    real_run_live = live.run_live
+
+    def run_live(*args, clock, **kwargs):
+        clock_of.append(clock)
+        real_run_live(*args, clock=clock, **kwargs)
+
+    monkeypatch.setattr(live, "run_live", run_live)
+    runner, clock, _ = run(335, idle_hz=25)  # 1 s at 200 Hz, then idle (25 Hz and the blink edges)
+    assert 5 < clock.now < 6
+    # Every second, at the first scan from then on: one idle slot (40 ms) late at most.
+    assert [round(t, 2) for t in pinged] == [1.0, 2.0, 3.0, 4.0, 5.0]

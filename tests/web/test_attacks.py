@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import bgpi.web.bridge as bridge_module
 import bgpi.web.server as server
+from bgpi.shell.simtable import TableRunner
 from bgpi.web.bridge import Bridge
 from bgpi.web.server import TOKEN_COOKIE, ErrorLog
 from tests.web.conftest import start_live
@@ -272,6 +273,8 @@ def test_slowloris_and_a_stream_flood_leave_the_scan_loop_its_rate(tmp_path, mon
         after_scan(self, runner)
 
     monkeypatch.setattr(Bridge, "after_scan", counted)
+    # Never idle: the loop would scan an untouched board at its idle rate (bgpi.shell.live).
+    monkeypatch.setattr(TableRunner, "quiet_until", property(lambda self: None))
     live, close = start_live(tmp_path)
     try:
         attackers = []
