@@ -212,7 +212,9 @@ def test_a_board_killed_9_resumes_from_its_state_directory_and_the_boards_agree(
         white.process.wait()
         white = Process(tmp_path / "white", mosquitto)
         give_up = time.monotonic() + WAIT_S
-        while (state := white.state())["phase"] in ("setup", "opening") and time.monotonic() < give_up:
+        # Each board makes the dice once it has both reveals, and either may be first: wait for both.
+        while ((state := white.state())["phase"] in ("setup", "opening")
+               or black.table.phase in (Phase.SETUP, Phase.OPENING)) and time.monotonic() < give_up:
             black.sim.advance(black.sim.period)
         theirs = black.table.state_event()
         assert {key: state[key] for key in ("phase", "turn", "dice", "position_id", "match_id")} == \
