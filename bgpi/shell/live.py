@@ -109,11 +109,13 @@ class IdlePace:
         return max(1, math.ceil(min(self.stride, until - runner.frames) - 1e-9))
 
 
-def status_line(runner: TableRunner) -> str:
-    """What `systemctl status` shows: the board's rate and where the game stands."""
+def status_line(runner: TableRunner, stride: int = 1) -> str:
+    """What `systemctl status` shows: the board's rate (and its idle rate: every `stride`th
+    slot) and where the game stands."""
     state = runner.table.state_event()
     turn = f", {state['turn']} on turn" if state["turn"] else ""
-    return f"scanning at {1 / runner.period:g} Hz; {state['phase']}{turn}"
+    idle = f" ({1 / (runner.period * stride):g} Hz while idle)" if stride > 1 else ""
+    return f"scanning at {1 / runner.period:g} Hz{idle}; {state['phase']}{turn}"
 
 
 def collect_due() -> None:
@@ -161,7 +163,7 @@ def run_live(
     overruns = Overruns(period)
     pace = IdlePace.for_runner(runner, idle_hz)
     slots = 1
-    shown_status = status_line(runner)
+    shown_status = status_line(runner, pace.stride)
     sdnotify.ready()
     sdnotify.status(shown_status)
     if console is not None:
@@ -198,12 +200,12 @@ def run_live(
                 last_watchdog = now
             if now - last_report >= REPORT_SECONDS and overruns:
                 print(f"bgpi run: in the last {now - last_report:.0f} s: {overruns}", file=log, flush=True)
-                sdnotify.status(f"{status_line(runner)}; {overruns}")
+                sdnotify.status(f"{status_line(runner, pace.stride)}; {overruns}")
                 overruns = Overruns(period)
                 last_report = now
             elif now - last_status_check >= STATUS_SECONDS:
                 last_status_check = now
-                if (line := status_line(runner)) != shown_status:
+                if (line := status_line(runner, pace.stride)) != shown_status:
                     sdnotify.status(line)
                     shown_status = line
             collect_due()

@@ -99,6 +99,11 @@ def run(frames: int, slow: dict[int, float] | None = None, jitter: random.Random
     return runner, clock, log.getvalue()
 
 
+def test_the_status_line_names_the_idle_rate_too(notify_socket):
+    run(50, idle_hz=25)
+    assert messages(notify_socket)[:2] == ["READY=1", "STATUS=scanning at 200 Hz (25 Hz while idle); setup"]
+
+
 def test_the_watchdog_is_pinged_at_half_of_watchdog_usec(notify_socket, monkeypatch):
     monkeypatch.setenv("WATCHDOG_USEC", "2000000")  # 2 s: a ping every second
     run(590)  # 2.95 s at 200 Hz
