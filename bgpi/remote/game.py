@@ -32,7 +32,6 @@ from bgpi.remote import messages
 from bgpi.remote.mqtt import Arrived, Broker, Heard, LinkDown, LinkUp, Presence, Transport
 from bgpi.remote.outbox import Outbox
 from bgpi.remote.peer import (
-    DISAGREE,
     GAME_KINDS,
     Do,
     FeedRemote,
@@ -179,7 +178,7 @@ class RemoteGame:
                     self.runner.feed(LinkChanged(Link.CONNECTING))  # the broker is back: the other board next
                 self._do_all(self.peer.reconnected())
             case LinkDown(link=link, line=line):
-                self._do(SetLink(link, line))
+                self._do(SetLink(Link(link), line))
 
     def _do_all(self, dos: list[Do]) -> None:
         for do in dos:
@@ -201,11 +200,11 @@ class RemoteGame:
                 self._dice = (first, second)
                 runner.settle()  # taken now if the table wants them, else when it does
             case SetLink(link=link, line=line):
-                if link == DISAGREE and runner.table.link != Link.DISAGREE:
+                if link is Link.DISAGREE and runner.table.link is not Link.DISAGREE:
                     self.outbox.disagreed(line)
                 self.say(line)
-                if runner.table.link != link:
-                    runner.feed(LinkChanged(Link(link)))
+                if runner.table.link is not link:
+                    runner.feed(LinkChanged(link))
                     self.publish_state()
             case Send(message=message):
                 self.outbox.sent(do)  # on the disk before it is published

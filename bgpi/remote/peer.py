@@ -31,6 +31,7 @@ from bgpi.remote import dice
 from bgpi.remote.messages import Action, ActionEvent, Bye, Commit, Hello, Message, Reveal, shared_session
 from bgpi.rules.position import Side
 from bgpi.table import events as ev
+from bgpi.table.phases import Link
 
 REVEAL_SECONDS = 10.0
 """How long the other board has to reveal its dice secret once both are committed."""
@@ -46,8 +47,6 @@ GAME_KINDS = frozenset({"start", "tie", "opening", "roll", "play", "double", "ta
 ROLL_KINDS = frozenset({"tie", "opening", "roll"})
 """The events that use one dice exchange each."""
 
-# The link words of bgpi.table.phases.Link, which SetLink carries.
-CONNECTING, CONNECTED, AWAY, DISAGREE = "connecting", "connected", "away", "disagree"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +82,9 @@ class FeedRolled:
 
 @dataclass(frozen=True, slots=True)
 class SetLink:
-    """Feed the table `LinkChanged(Link(link))` and show `line`."""
+    """Feed the table `LinkChanged(link)` and show `line`."""
 
-    link: str
+    link: Link
     line: str
 
 
@@ -168,7 +167,7 @@ class Peer:
         self.rolls = 0
         self.roll = DiceRoll(1)
         self.last_dice: tuple[int, int] | None = None
-        self.link = CONNECTING
+        self.link = Link.CONNECTING
         self.disagreement: str | None = None
         self.now = 0.0  # the latest time told: when a reveal sent now falls due
         self._replayed: list[Action] | None = None  # while rebuilding: the actions acted on
@@ -206,8 +205,8 @@ class Peer:
     def reconnected(self) -> list[Do]:
         """The broker connection is (back) up: greet the other board."""
         if self.disagreement is not None:
-            return [SetLink(DISAGREE, self.disagreement)]
-        self.link = CONNECTING
+            return [SetLink(Link.DISAGREE, self.disagreement)]
+        self.link = Link.CONNECTING
         return [self._hello()]
 
     def presence(self, online: bool) -> list[Do]:
@@ -216,10 +215,10 @@ class Peer:
         from this board's hello that it is here)."""
         if online and self.disagreement is None:
             return [self._hello()]
-        if online or self.link in (AWAY, DISAGREE):
+        if online or self.link in (Link.AWAY, Link.DISAGREE):
             return []
-        self.link = AWAY
-        return [SetLink(AWAY, f"the other board ({self.other.label}) is gone: waiting for it to come back")]
+        self.link = Link.AWAY
+        return [SetLink(Link.AWAY, f"the other board ({self.other.label}) is gone: waiting for it to come back")]
 
     def tick(self, now: float) -> list[Do]:
         """The time is `now`: the other board that has not revealed its dice in time is away."""
@@ -227,15 +226,15 @@ class Peer:
         due = self.deadline
         if due is None or now < due:
             return []
-        self.link = AWAY
-        return [SetLink(AWAY, f"the other board ({self.other.label}) did not reveal its dice for roll "
+        self.link = Link.AWAY
+        return [SetLink(Link.AWAY, f"the other board ({self.other.label}) did not reveal its dice for roll "
                               f"{self.roll.number} within {REVEAL_SECONDS:g} s: waiting for it")]
 
     @property
     def deadline(self) -> float | None:
         """When `tick` may next change something; None if time alone changes nothing."""
         roll = self.roll
-        if roll.due is None or roll.theirs is not None or self.link in (AWAY, DISAGREE):
+        if roll.due is None or roll.theirs is not None or self.link in (Link.AWAY, Link.DISAGREE):
             return None
         return roll.due
 
@@ -287,8 +286,9 @@ class Peer:
             case Reveal():
                 return self._reveal(message)
             case Bye():
-                self.link = AWAY
-                return [SetLink(AWAY, f"the other board ({self.other.label}) stopped: waiting for it to come back")]
+                self.link = Link.AWAY
+                return [SetLink(Link.AWAY,
+                                f"the other board ({self.other.label}) stopped: waiting for it to come back")]
         return []  # a hello: acted on when it arrived
 
     def _greeted(self, hello: Hello) -> list[Do]:
@@ -299,9 +299,9 @@ class Peer:
                                   f"start the same session on both")
         self.outbox = [message for message in self.outbox if message.seq > hello.seen]
         out: list[Do] = [Send(message) for message in self.outbox]
-        if self.link != CONNECTED:
-            self.link = CONNECTED
-            out.append(SetLink(CONNECTED, f"the other board ({self.other.label}) is here"))
+        if self.link != Link.CONNECTED:
+            self.link = Link.CONNECTED
+            out.append(SetLink(Link.CONNECTED, f"the other board ({self.other.label}) is here"))
         return out
 
     def _action(self, action: Action) -> list[Do]:
@@ -366,9 +366,9 @@ class Peer:
         self.last_dice = dice.dice_of(self.game, roll.number, white, black)
         self.roll = DiceRoll(roll.number + 1)
         out: list[Do] = [FeedRolled(*self.last_dice)]
-        if self.link == AWAY:
-            self.link = CONNECTED
-            out.append(SetLink(CONNECTED, f"the other board ({self.other.label}) is back"))
+        if self.link == Link.AWAY:
+            self.link = Link.CONNECTED
+            out.append(SetLink(Link.CONNECTED, f"the other board ({self.other.label}) is back"))
         return out
 
     # -- sending ----------------------------------------------------------------------------------
@@ -387,8 +387,8 @@ class Peer:
         if self.disagreement is not None:
             return []
         self.disagreement = line
-        self.link = DISAGREE
-        return [SetLink(DISAGREE, line)]
+        self.link = Link.DISAGREE
+        return [SetLink(Link.DISAGREE, line)]
 
     # -- resuming -----------------------------------------------------------------------------------
 
@@ -417,7 +417,7 @@ class Peer:
         # The other's actions this table has not committed yet: fed again, in order.
         peer.ready.extendleft(reversed([action for action in replayed if action.at >= peer.game_events]))
         if peer.disagreement is not None:
-            return peer, [SetLink(DISAGREE, peer.disagreement)]
+            return peer, [SetLink(Link.DISAGREE, peer.disagreement)]
         out: list[Do] = []
         if peer.last_dice is not None and peer.roll.number - 1 == peer.rolls + 1:
             out.append(FeedRolled(*peer.last_dice))  # made, journaled, but the table never rolled them
