@@ -16,9 +16,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from bgpi.remote import dice
+from bgpi.remote import dice, messages
 from bgpi.remote.messages import Commit, Hello, Reveal, shared_session
-from bgpi.remote.mqtt import Broker, Transport
+from bgpi.remote.mqtt import Arrived, Broker, Transport
 from bgpi.remote.peer import GAME_KINDS
 from bgpi.rules.position import Side
 from bgpi.shell.journal import read_journal
@@ -90,6 +90,17 @@ class Tampered:
     def hello(self) -> None:
         self.send(Hello, 0, shared_session(self.config), 0)
 
+    def greeted_by(self, board: Board) -> None:
+        """Wait for `board`'s hello, which it sends once the broker has acknowledged its
+        subscriptions: only then does what this side sends reach it."""
+        heard: list = []
+
+        def greeted(board: Board) -> bool:
+            heard.extend(self.transport.drain())
+            return any(isinstance(news, Arrived) and isinstance(messages.parse(news.raw), Hello) for news in heard)
+
+        scan_until((board,), greeted, f"{board.side.label}'s hello")
+
 
 def refused_with(board: Board, line: str) -> None:
     scan_until((board,), lambda board: board.table.link is Link.DISAGREE, "the disagreement")
@@ -101,6 +112,7 @@ def test_a_reveal_that_does_not_match_its_commitment_is_caught(tmp_path, mosquit
     white = Board(tmp_path / "white", Side.WHITE, Broker(mosquitto.host, mosquitto.port), {"match": 1}, seed=4)
     black = Tampered(mosquitto, {"match": 1})
     try:
+        black.greeted_by(white)
         black.hello()
         scan_until((white,), lambda board: board.table.link is Link.CONNECTED, "the tampered board's hello")
         black.send(Commit, 1, dice.commitment(bytes(32)))
@@ -117,6 +129,7 @@ def test_a_second_commitment_for_the_same_roll_is_caught(tmp_path, mosquitto):
     white = Board(tmp_path / "white", Side.WHITE, Broker(mosquitto.host, mosquitto.port), {"match": 1}, seed=5)
     black = Tampered(mosquitto, {"match": 1})
     try:
+        black.greeted_by(white)
         black.hello()
         scan_until((white,), lambda board: board.table.link is Link.CONNECTED, "the tampered board's hello")
         black.send(Commit, 1, dice.commitment(bytes(32)))
@@ -131,6 +144,7 @@ def test_duplicated_and_reordered_messages_change_nothing(tmp_path, mosquitto):
     white = Board(tmp_path / "white", Side.WHITE, Broker(mosquitto.host, mosquitto.port), {"match": 1}, seed=6)
     black = Tampered(mosquitto, {"match": 1})
     try:
+        black.greeted_by(white)
         secret = bytes(range(32))
         hello = Hello(GAME, Side.BLACK, 1, 0, shared_session({"match": 1}), 0)
         commit = Commit(GAME, Side.BLACK, 2, 1, dice.commitment(secret))
