@@ -204,17 +204,24 @@ async def state(request: web.Request) -> web.StreamResponse:
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    hub: Hub = request.app[HUB]
+    view = request.app[BRIDGE].view
+    return await event_stream(request, request.app[HUB], None if view is None else encode(view),
+                              f"{MAX_STREAMS} pages are watching this board already: close one")
+
+
+async def event_stream(request: web.Request, hub: Hub, first: bytes | None, busy: str) -> web.StreamResponse:
+    """`hub`'s messages as server-sent events, `first` before them (if any), with a
+    keep-alive comment when nothing is said for a while; `busy` (503) when `hub` has
+    all the streams it may serve."""
     stream = hub.subscribe()
     if stream is None:
-        return _error(503, f"{MAX_STREAMS} pages are watching this board already: close one", retry=True)
+        return _error(503, busy, retry=True)
     response = web.StreamResponse(headers={
         "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     try:
         await response.prepare(request)
-        view = request.app[BRIDGE].view
-        if view is not None:
-            await response.write(encode(view))
+        if first is not None:
+            await response.write(first)
         while True:
             try:
                 message = await asyncio.wait_for(stream.get(), KEEPALIVE_SECONDS)

@@ -50,7 +50,6 @@ from bgpi.table import events as ev
 from bgpi.web import DEFAULT_HOST
 from bgpi.web.server import (
     IDLE_SECONDS,
-    KEEPALIVE_SECONDS,
     LINGER_SECONDS,
     LOOPBACK_NAMES,
     MAX_BODY,
@@ -63,6 +62,7 @@ from bgpi.web.server import (
     _error,
     access,
     encode,
+    event_stream,
     static,
     unexpected,
 )
@@ -224,28 +224,8 @@ async def _snapshot(request: web.Request) -> web.StreamResponse:
 
 
 async def _events(request: web.Request) -> web.StreamResponse:
-    hub = request.app[HUB]
-    stream = hub.subscribe()
-    if stream is None:
-        return _error(503, f"{MAX_STREAMS} pages are watching already: close one", retry=True)
-    response = web.StreamResponse(headers={
-        "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-    try:
-        await response.prepare(request)
-        await response.write(encode(request.app[WATCH].snapshot()))
-        while True:
-            try:
-                message = await asyncio.wait_for(stream.get(), KEEPALIVE_SECONDS)
-            except TimeoutError:
-                message = b": keep-alive\n\n"
-            if message is None:
-                break
-            await response.write(message)
-    except ConnectionError:
-        pass  # the page went away
-    finally:
-        hub.unsubscribe(stream)
-    return response
+    return await event_stream(request, request.app[HUB], encode(request.app[WATCH].snapshot()),
+                              f"{MAX_STREAMS} pages are watching already: close one")
 
 
 async def _game_file(request: web.Request) -> web.StreamResponse:
