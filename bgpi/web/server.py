@@ -199,7 +199,7 @@ async def first_view(bridge: Bridge) -> dict | None:
 async def state(request: web.Request) -> web.StreamResponse:
     view = await first_view(request.app[BRIDGE])
     if view is None:
-        return _error(503, "the board is starting: try again in a moment")
+        return error_response(503, "the board is starting: try again in a moment")
     return web.json_response(view)
 
 
@@ -215,7 +215,7 @@ async def event_stream(request: web.Request, hub: Hub, first: bytes | None, busy
     all the streams it may serve."""
     stream = hub.subscribe()
     if stream is None:
-        return _error(503, busy, retry=True)
+        return error_response(503, busy, retry=True)
     response = web.StreamResponse(headers={
         "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     try:
@@ -241,9 +241,9 @@ async def actions(request: web.Request) -> web.StreamResponse:
     bridge = request.app[BRIDGE]
     view = await first_view(bridge)
     if view is None:
-        return _error(503, "the board is starting: try again in a moment")
+        return error_response(503, "the board is starting: try again in a moment")
     if not view["actions"]:
-        return _error(403, "this is a real board: hands on the board move the checkers and press the buttons")
+        return error_response(403, "this is a real board: hands on the board move the checkers and press the buttons")
     text = await _body(request)
     try:
         script = parse_script(text, "the request", request.app[GEOMETRY])
@@ -276,7 +276,7 @@ def _board_seconds(lines: tuple) -> float:
 async def new_session(request: web.Request) -> web.StreamResponse:
     bridge = request.app[BRIDGE]
     if bridge.start_session is None:
-        return _error(403, "this board starts no session from the page")
+        return error_response(403, "this board starts no session from the page")
     try:
         body = json.loads(await _body(request))
     except (ValueError, RecursionError):
@@ -324,7 +324,7 @@ async def _carry_out(bridge: Bridge, lines: tuple, board_seconds: float) -> web.
 
     request = Request(lines, done)
     if not bridge.submit(request):
-        return _error(503, "the board's hands are busy with other requests: try again in a moment", retry=True)
+        return error_response(503, "the board's hands are busy with other requests: try again in a moment", retry=True)
     try:
         caused, problem = await asyncio.wait_for(asyncio.shield(answer), ANSWER_SECONDS + board_seconds)
     except TimeoutError:
@@ -347,31 +347,32 @@ async def session_file(request: web.Request) -> web.StreamResponse:
     kind = request.match_info["kind"]
     state_dir = request.app[STATE_DIR]
     if state_dir is None or not journal_path(state_dir).exists():
-        return _error(404, "no journal: this board keeps none")
+        return error_response(404, "no journal: this board keeps none")
     try:
         kept = await asyncio.to_thread(sessions, state_dir)
     except JournalError as error:
-        return _error(500, str(error))
+        return error_response(500, str(error))
     session = kept[-1]
     if kind == "mat" and session.practice:
-        return _error(409, "this session starts from a practice position, which .mat cannot hold: "
+        return error_response(409, "this session starts from a practice position, which .mat cannot hold: "
                            "download the .sgf")
     try:
         record = mat_record(session.events) if kind == "mat" else sgf_record(session.events)
     except MatError as error:
-        return _error(500, str(error))
+        return error_response(500, str(error))
     if record.games == 0:
-        return _error(404, "no games in this session yet: nothing to download")
+        return error_response(404, "no games in this session yet: nothing to download")
     return web.Response(text=record.text, content_type="text/plain", headers={
         "Content-Disposition": f'attachment; filename="bgpi-session.{kind}"'})
 
 
-def _error(status: int, message: str, retry: bool = False) -> web.Response:
+def error_response(status: int, message: str, retry: bool = False) -> web.Response:
+    """A JSON error (`{"error": message}`), asking to try again in 5 s if `retry`."""
     return web.json_response({"error": message}, status=status, headers={"Retry-After": "5"} if retry else None)
 
 
 def _http(kind: type[web.HTTPException], message: str, **details: object) -> web.HTTPException:
-    """An HTTP error to raise, its body the JSON `_error` answers."""
+    """An HTTP error to raise, its body the JSON `error_response` answers."""
     return kind(text=json.dumps({"error": message}), content_type="application/json", **details)
 
 
@@ -386,15 +387,15 @@ def access(token: str | None) -> Callable:
     @web.middleware
     async def check(request: web.Request, handler: Handler) -> web.StreamResponse:
         if token is None and _host_name(request.host) not in LOOPBACK_NAMES:
-            return _error(403, "this page answers only at 127.0.0.1 (use --listen with a token)")
+            return error_response(403, "this page answers only at 127.0.0.1 (use --listen with a token)")
         origin = request.headers.get("Origin")
         if request.method == "POST" and origin is not None and origin.split("://")[-1] != request.host:
-            return _error(403, "a request from another site's page")
+            return error_response(403, "a request from another site's page")
         from_query = False
         if token is not None:
             right = [given for given in _tokens(request) if _same(given, token)]
             if not right:
-                return _error(401, "an access token is needed: open the address printed in the board's log")
+                return error_response(401, "an access token is needed: open the address printed in the board's log")
             from_query = request.cookies.get(TOKEN_COOKIE) not in right  # the cookie is missing or old
         response = await handler(request)
         if from_query and not response.prepared:
@@ -455,10 +456,10 @@ def unexpected(log: ErrorLog) -> Callable:
         except (web.HTTPException, asyncio.CancelledError, ConnectionError):
             raise
         except RecursionError:
-            return _error(400, "nested too deeply")
+            return error_response(400, "nested too deeply")
         except Exception as error:  # noqa: BLE001 (anything else: one line, never a traceback)
             log.say(request, error)
-            return _error(500, "the board could not answer that: its log says why")
+            return error_response(500, "the board could not answer that: its log says why")
 
     return answer
 
@@ -481,7 +482,7 @@ def make_app(bridge: Bridge, geometry: Geometry, token: str | None = None,
     return app
 
 
-def _cap_connections(server: web.Server) -> None:
+def cap_connections(server: web.Server) -> None:
     """Close each connection beyond `MAX_CONNECTIONS` as it is made (aiohttp has no such
     setting: its `Server` hears every connection made, and is wrapped here)."""
     made = server.connection_made
@@ -540,7 +541,7 @@ class WebServer:
         asyncio.set_event_loop(loop)
         try:
             loop.run_until_complete(self._runner.setup())
-            _cap_connections(self._runner.server)
+            cap_connections(self._runner.server)
             site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
             loop.run_until_complete(site.start())
             self.port = self._runner.addresses[0][1]

@@ -58,10 +58,10 @@ from bgpi.web.server import (
     STATIC,
     ErrorLog,
     Hub,
-    _cap_connections,
-    _error,
     access,
+    cap_connections,
     encode,
+    error_response,
     event_stream,
     static,
     unexpected,
@@ -232,14 +232,14 @@ async def _game_file(request: web.Request) -> web.StreamResponse:
     watch, game, kind = request.app[WATCH], request.match_info["game"], request.match_info["kind"]
     pair = watch.match.pair(game)
     if pair is None:
-        return _error(404, f"no game {game[:70]!r} in this match")
+        return error_response(404, f"no game {game[:70]!r} in this match")
     try:
         mat, sgf = pair_records(pair, watch.log_of(game))
     except MatError as error:
-        return _error(409, str(error))
+        return error_response(409, str(error))
     record = mat if kind == "mat" else sgf
     if record.games == 0:
-        return _error(404, f"no game of {game} logged yet: nothing to download")
+        return error_response(404, f"no game of {game} logged yet: nothing to download")
     return web.Response(text=record.text, content_type="text/plain", headers={
         "Content-Disposition": f'attachment; filename="{game}.{kind}"'})
 
@@ -247,11 +247,11 @@ async def _game_file(request: web.Request) -> web.StreamResponse:
 async def _export(request: web.Request) -> web.StreamResponse:
     watch = request.app[WATCH]
     if watch.export_dir is None:
-        return _error(409, "no export directory: start bgpi team with --export DIR")
+        return error_response(409, "no export directory: start bgpi team with --export DIR")
     try:
         return web.json_response(watch.export())
     except OSError as error:
-        return _error(500, f"cannot write to {watch.export_dir}: {error.strerror or error}")
+        return error_response(500, f"cannot write to {watch.export_dir}: {error.strerror or error}")
 
 
 def make_team_app(watch: Watch, token: str | None = None) -> web.Application:
@@ -350,7 +350,7 @@ class TeamWatcher:
         asyncio.set_event_loop(loop)
         try:
             loop.run_until_complete(self._runner.setup())
-            _cap_connections(self._runner.server)
+            cap_connections(self._runner.server)
             site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
             loop.run_until_complete(site.start())
             self.port = self._runner.addresses[0][1]
