@@ -482,6 +482,21 @@ def make_app(bridge: Bridge, geometry: Geometry, token: str | None = None,
     return app
 
 
+def open_site(loop: asyncio.AbstractEventLoop, runner: web.AppRunner, host: str, port: int) -> int:
+    """Serve `runner`'s app on `host`:`port` (0: a free port), its connections capped
+    (`cap_connections`); returns the port.  On failure the runner is cleaned up and the
+    error raised."""
+    try:
+        loop.run_until_complete(runner.setup())
+        cap_connections(runner.server)
+        site = web.TCPSite(runner, host, port, reuse_address=True)
+        loop.run_until_complete(site.start())
+    except BaseException:
+        loop.run_until_complete(runner.cleanup())
+        raise
+    return int(runner.addresses[0][1])
+
+
 def cap_connections(server: web.Server) -> None:
     """Close each connection beyond `MAX_CONNECTIONS` as it is made (aiohttp has no such
     setting: its `Server` hears every connection made, and is wrapped here)."""
@@ -540,15 +555,10 @@ class WebServer:
         loop = self._loop
         asyncio.set_event_loop(loop)
         try:
-            loop.run_until_complete(self._runner.setup())
-            cap_connections(self._runner.server)
-            site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
-            loop.run_until_complete(site.start())
-            self.port = self._runner.addresses[0][1]
+            self.port = open_site(loop, self._runner, self.host, self.port)
         except BaseException as error:  # noqa: BLE001 (handed to the starting thread)
             self._failure = error
             self._started.set()
-            loop.run_until_complete(self._runner.cleanup())
             loop.close()
             return
         hub = self.app[HUB]

@@ -59,10 +59,10 @@ from bgpi.web.server import (
     ErrorLog,
     Hub,
     access,
-    cap_connections,
     encode,
     error_response,
     event_stream,
+    open_site,
     static,
     unexpected,
 )
@@ -349,15 +349,10 @@ class TeamWatcher:
         loop = self._loop
         asyncio.set_event_loop(loop)
         try:
-            loop.run_until_complete(self._runner.setup())
-            cap_connections(self._runner.server)
-            site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
-            loop.run_until_complete(site.start())
-            self.port = self._runner.addresses[0][1]
+            self.port = open_site(loop, self._runner, self.host, self.port)
         except BaseException as error:  # noqa: BLE001 (handed to the starting thread)
             self._failure = error
             self._started.set()
-            loop.run_until_complete(self._runner.cleanup())
             loop.close()
             return
         drain = loop.create_task(self._drain())
