@@ -451,10 +451,10 @@ def _check_leds(board: BoardDevices, out: TextIO) -> list[str]:
     leds = board.leds
     problems = []
     for index, label in enumerate(led_labels(leds.config)):
-        leds.show({index: WHITE})
+        sent = leds.show({index: WHITE})
         if board.sim is None:
             time.sleep(LED_STEP_SECONDS / 3)
-        elif [i for i, colour in enumerate(board.leds.pixels.shown) if colour != DARK] != [index]:
+        elif [i for i, colour in enumerate(sent) if colour != DARK] != [index]:
             problems.append(f"leds: LED {index} ({label}) did not light alone")
     leds.off()
     out.writelines(f"{problem}\n" for problem in problems)

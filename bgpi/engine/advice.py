@@ -3,7 +3,7 @@
 A `Situation` is everything an engine needs besides the dice: the position with
 the player on roll (the *mover*), the cube, the score and the session's rules.
 It is engine-neutral; `Situation.query` turns it into the plain JSON-able
-request that both engine backends understand (see `bgpi.engine.backend`).
+request (`Query`) that both engine backends understand (see `bgpi.engine.engine`).
 
 The answers are checked against the rules before anyone sees them: a play the
 engine names must be a legal play (`find_play`), or the answer is an `EngineError`.
@@ -12,6 +12,7 @@ engine names must be a legal play (`find_play`), or the answer is an `EngineErro
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, TypedDict
 
 from bgpi.exc import EngineError, MatchIdError, PlayNotationError, StrengthError
 from bgpi.rules.ids import (
@@ -88,6 +89,24 @@ def parse_opponent(text: str) -> Strength:
     return parse_level(level) if level else LEVELS[DEFAULT_LEVEL]
 
 
+class Query(TypedDict):
+    """The request both backends answer (`Situation.query`), as JSON to gnubg: the
+    position seen from the mover, who is gnubg's player 0."""
+
+    position_id: str
+    """The Position ID with the mover on roll."""
+    match_id: str
+    """The Match ID with the mover on roll, holding the dice when given."""
+    cube: list[int | list[int]]
+    """[value, owner (-1 centred, 0 the mover, 1 the opponent), match length,
+    [the mover's score, the opponent's], Crawford 0/1]."""
+    dice: list[int] | None
+    jacoby: bool
+    beavers: bool
+    plies: int
+    noise: float
+
+
 @dataclass(frozen=True, slots=True)
 class Situation:
     """A position with the mover on roll, its cube and score, as the engine sees it.
@@ -134,14 +153,8 @@ class Situation:
         )
         return situation, (Dice(*key.dice) if key.dice[0] else None)
 
-    def query(self, dice: Dice | None, strength: Strength) -> dict:
-        """The request both backends answer, seen from the mover as gnubg's player 0.
-
-        Keys: `position_id` and `match_id` (the mover on roll, with the dice when
-        given), `cube` (value, owner -1 centred / 0 mover / 1 opponent, match length,
-        score (mover, opponent), Crawford 0/1), `dice`, `jacoby`, `beavers`,
-        `plies`, `noise`.
-        """
+    def query(self, dice: Dice | None, strength: Strength) -> Query:
+        """The request both backends answer, seen from the mover as gnubg's player 0."""
         opponent = self.mover.opponent
         if self.cube_owner is None:
             owner = -1
@@ -152,7 +165,7 @@ class Situation:
             cube_value=self.cube_value,
             cube_owner=None if owner < 0 else Side(owner),
             crawford=self.crawford,
-            dice=tuple(dice) if dice else (0, 0),
+            dice=(dice.first, dice.second) if dice is not None else (0, 0),
             match_length=self.match_length,
             score=score,
         )
@@ -179,11 +192,11 @@ class RankedPlay:
     position_id: str
     equity: float
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, str | float]:
         return {"move": self.move, "position_id": self.position_id, "equity": round(self.equity, 4)}
 
 
-def rank_plays(situation: Situation, dice: Dice, answers: list[dict]) -> list[RankedPlay]:
+def rank_plays(situation: Situation, dice: Dice, answers: list[dict[str, Any]]) -> list[RankedPlay]:
     """The engine's answers [{"move", "equity"}], best first, as legal plays.
 
     :raises EngineError: when the engine names a play the rules do not allow, or no
@@ -244,7 +257,7 @@ class CubeAdvice:
             return "beaver"
         return "take"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, str | float]:
         return {
             "action": self.action,
             "response": self.response,
@@ -266,6 +279,6 @@ class Outcomes:
     lose_gammon: float
     lose_backgammon: float
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, float]:
         return {"win": self.win, "win_gammon": self.win_gammon, "win_backgammon": self.win_backgammon,
                 "lose_gammon": self.lose_gammon, "lose_backgammon": self.lose_backgammon}

@@ -16,15 +16,22 @@ gnubg prints its own chatter on stdout: the bridge moves that to /dev/null, keep
 the pipe for its answers.  End of input ends the process.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import sys
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, TextIO
 
 import gnubg  # provided by gnubg's embedded interpreter
 
-# gnubg runs this file without __file__: the backend names this folder in the environment.
-sys.path.insert(0, os.environ["BGPI_ENGINE_DIR"])
-from gnubg_calls import cube_info, eval_context
+if TYPE_CHECKING:  # the type checker reads the same file as bgpi's module
+    from bgpi.engine.gnubg_calls import cube_info, eval_context
+else:
+    # gnubg runs this file without __file__: the backend names this folder in the environment.
+    sys.path.insert(0, os.environ["BGPI_ENGINE_DIR"])
+    from gnubg_calls import cube_info, eval_context
 
 # Human players: gnubg must never move or roll on its own.
 _SETUP = ("set player 0 human", "set player 1 human", "set automatic roll off",
@@ -32,7 +39,7 @@ _SETUP = ("set player 0 human", "set player 1 human", "set automatic roll off",
           "set evaluation chequerplay evaluation deterministic on")
 
 
-def _answers():
+def _answers() -> TextIO:
     """A text stream on the pipe gnubg had as stdout; gnubg's own output goes to /dev/null."""
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
     sys.stdout.flush()
@@ -40,7 +47,7 @@ def _answers():
     return answers
 
 
-def _plays(request):
+def _plays(request: dict[str, Any]) -> dict[str, Any]:
     # gnubg's hint reads the game it has: set it from the IDs (the dice are in the Match ID).
     gnubg.command("set jacoby " + ("on" if request["jacoby"] else "off"))
     context = eval_context(request)
@@ -51,13 +58,13 @@ def _plays(request):
     return {"plays": [{"move": entry["move"], "equity": entry["equity"]} for entry in hint["hint"]]}
 
 
-def _cube(request):
+def _cube(request: dict[str, Any]) -> dict[str, Any]:
     board = gnubg.positionfromid(request["position_id"])
     evaluation = gnubg.cfevaluate(board, cube_info(gnubg, request), eval_context(request))
     return {"no_double": evaluation[1], "double_take": evaluation[2], "double_drop": evaluation[3]}
 
 
-def _evaluate(request):
+def _evaluate(request: dict[str, Any]) -> dict[str, Any]:
     board = gnubg.positionfromid(request["position_id"])
     evaluation = gnubg.evaluate(board, cube_info(gnubg, request), eval_context(request))
     return {"outcomes": list(evaluation[:5])}  # the sixth is the equity
@@ -66,7 +73,7 @@ def _evaluate(request):
 _OPS = {"plays": _plays, "cube": _cube, "evaluate": _evaluate}
 
 
-def serve(requests, answers):
+def serve(requests: Iterable[str], answers: TextIO) -> None:
     """Answer each request line until the end of input."""
     for line in requests:
         try:
@@ -78,7 +85,7 @@ def serve(requests, answers):
         answers.flush()
 
 
-def main():
+def main() -> None:
     answers = _answers()
     for command in _SETUP:
         gnubg.command(command)

@@ -15,7 +15,8 @@ is one line for the log or the terminal.
 
 from __future__ import annotations
 
-from typing import Protocol, Self
+from collections.abc import Mapping
+from typing import Any, Protocol, Self
 
 from bgpi.engine.advice import (
     DEFAULT_LEVEL,
@@ -38,11 +39,20 @@ MOST_PLAYS = 5  # plays listed by default
 
 
 class Backend(Protocol):
+    """A way to reach GNU Backgammon: it answers the bridge's requests (see bridge.py)."""
+
     name: str
 
-    def ask(self, request: dict, timeout: float) -> dict: ...
+    def ask(self, request: Mapping[str, Any], timeout: float) -> dict[str, Any]:
+        """The answer to `request` (a `Query` with its "op"), within `timeout` s.
 
-    def close(self) -> None: ...
+        :raises EngineError: when there is none (`NoEngineError`, `EngineTimeoutError`).
+        """
+        ...
+
+    def close(self) -> None:
+        """Stop the engine (idempotent)."""
+        ...
 
 
 class MissingBackend:
@@ -53,7 +63,7 @@ class MissingBackend:
     def __init__(self, reason: str) -> None:
         self.reason = reason
 
-    def ask(self, request: dict, timeout: float) -> dict:
+    def ask(self, request: Mapping[str, Any], timeout: float) -> dict[str, Any]:
         raise NoEngineError(self.reason)
 
     def close(self) -> None:
@@ -72,7 +82,12 @@ class Engine:
     @property
     def available(self) -> bool:
         """False when no engine is installed (every call would raise NoEngineError)."""
-        return not isinstance(self.backend, MissingBackend)
+        return self.missing is None
+
+    @property
+    def missing(self) -> str | None:
+        """Why no engine is installed (what every call's NoEngineError says); None when one is."""
+        return self.backend.reason if isinstance(self.backend, MissingBackend) else None
 
     def plays(self, situation: Situation, dice: Dice, strength: Strength | None = None,
               limit: int = MOST_PLAYS) -> list[RankedPlay]:

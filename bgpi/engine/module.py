@@ -12,8 +12,11 @@ backends.
 
 from __future__ import annotations
 
+import importlib
 import time
+from collections.abc import Mapping
 from types import ModuleType
+from typing import Any
 
 from bgpi.engine.gnubg_calls import cube_info, eval_context
 from bgpi.exc import EngineError, EngineTimeoutError, NoEngineError
@@ -22,7 +25,7 @@ from bgpi.exc import EngineError, EngineTimeoutError, NoEngineError
 def import_module() -> ModuleType:
     """PyPI's gnubg module; NoEngineError if it is not installed."""
     try:
-        import gnubg
+        gnubg = importlib.import_module("gnubg")
     except ImportError:
         raise NoEngineError("no engine: PyPI's gnubg module is not installed (pip install gnubg)") from None
     if not hasattr(gnubg, "findbestmoves"):  # Debian's embedded module or another package
@@ -38,7 +41,7 @@ class ModuleBackend:
     def __init__(self, module: ModuleType) -> None:
         self._gnubg = module
 
-    def ask(self, request: dict, timeout: float) -> dict:
+    def ask(self, request: Mapping[str, Any], timeout: float) -> dict[str, Any]:
         if request["op"] != "plays":
             raise EngineError(
                 "PyPI's gnubg module gives no cube decisions nor resignations; install Debian's gnubg for them"
@@ -55,7 +58,7 @@ class ModuleBackend:
     def close(self) -> None:
         pass  # nothing to release: the module lives as long as the process
 
-    def _plays(self, request: dict) -> dict:
+    def _plays(self, request: Mapping[str, Any]) -> dict[str, Any]:
         gnubg = self._gnubg
         cube = cube_info(gnubg, request)
         context = eval_context(request)

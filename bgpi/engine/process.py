@@ -17,8 +17,9 @@ import shutil
 import subprocess
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import IO, Any
 
 from bgpi.exc import EngineError, EngineTimeoutError, NoEngineError
 
@@ -52,7 +53,7 @@ class ProcessBackend:
     def __init__(self, command: Sequence[str], start_timeout: float = START_TIMEOUT) -> None:
         self.command = list(command)
         self.start_timeout = start_timeout
-        self._process: subprocess.Popen | None = None
+        self._process: subprocess.Popen[bytes] | None = None
         self._buffer = b""
         self._lock = threading.Lock()
 
@@ -61,7 +62,7 @@ class ProcessBackend:
         """The running gnubg's process id (None before the first request)."""
         return self._process.pid if self._process else None
 
-    def ask(self, request: dict, timeout: float) -> dict:
+    def ask(self, request: Mapping[str, Any], timeout: float) -> dict[str, Any]:
         """The bridge's answer to `request`; EngineError (NoEngineError, EngineTimeoutError) if none."""
         with self._lock:
             for attempt in (1, 2):
@@ -69,7 +70,7 @@ class ProcessBackend:
                     self._start()
                 try:
                     self._write(json.dumps(request) + "\n")
-                    answer = json.loads(self._read_line(time.monotonic() + timeout))
+                    answer: dict[str, Any] = json.loads(self._read_line(time.monotonic() + timeout))
                 except _Died:
                     self._stop()
                     if attempt == 2:
@@ -101,7 +102,7 @@ class ProcessBackend:
             )
         except OSError as error:
             raise NoEngineError(f"no engine: cannot start {self.command[0]} ({error.strerror})") from None
-        os.set_blocking(self._process.stdout.fileno(), False)
+        os.set_blocking(self._stdout().fileno(), False)
         deadline = time.monotonic() + self.start_timeout
         try:
             while True:  # gnubg's banner comes first
@@ -115,16 +116,29 @@ class ProcessBackend:
             self._stop()
             raise EngineTimeoutError(f"gnubg did not start within {self.start_timeout:g} s") from None
 
+    def _stdin(self) -> IO[bytes]:
+        """The pipe to the running gnubg; _Died if there is none."""
+        if self._process is None or self._process.stdin is None:
+            raise _Died
+        return self._process.stdin
+
+    def _stdout(self) -> IO[bytes]:
+        """The pipe from the running gnubg; _Died if there is none."""
+        if self._process is None or self._process.stdout is None:
+            raise _Died
+        return self._process.stdout
+
     def _write(self, text: str) -> None:
+        stdin = self._stdin()
         try:
-            self._process.stdin.write(text.encode("utf-8"))
-            self._process.stdin.flush()
+            stdin.write(text.encode("utf-8"))
+            stdin.flush()
         except (BrokenPipeError, OSError):
             raise _Died from None
 
     def _read_line(self, deadline: float) -> str:
         """The next line from gnubg; _Died at end of output, EngineTimeoutError past `deadline`."""
-        stdout = self._process.stdout
+        stdout = self._stdout()
         with selectors.DefaultSelector() as selector:
             selector.register(stdout, selectors.EVENT_READ)
             while b"\n" not in self._buffer:
@@ -146,5 +160,6 @@ class ProcessBackend:
             process.kill()
         process.wait()
         for stream in (process.stdin, process.stdout):
-            with contextlib.suppress(OSError):  # a broken pipe has nothing left to flush
-                stream.close()
+            if stream is not None:
+                with contextlib.suppress(OSError):  # a broken pipe has nothing left to flush
+                    stream.close()

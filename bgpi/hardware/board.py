@@ -1,4 +1,9 @@
-"""Opening a whole board, real or simulated, from its profile."""
+"""Opening a whole board, real or simulated, from its profile.
+
+A board is `BoardDevices`: switches to scan (`SwitchReader`), LEDs (`Leds`, over any
+`bgpi.hardware.leds.Pixels`) and buttons (`ButtonReader`), whoever provides them: pins
+here, the co-processor's link in `bgpi.link.board`.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Protocol, Self
 
 from gpiozero.pins import Factory
 
@@ -17,7 +22,8 @@ from bgpi.board.colours import Colour
 from bgpi.board.profile import DICE, TURN_LIGHTS, LedConfig, Profile, SensorWiring
 from bgpi.exc import BoardError, BoardKindError, PinsBusyError
 from bgpi.hardware.bootconfig import pi_model, pin_conflicts, read_boot_config
-from bgpi.hardware.buttons import Buttons
+from bgpi.hardware.buttons import ButtonPress, Buttons
+from bgpi.hardware.frames import Frame
 from bgpi.hardware.leds import Leds, SimulatedPixels, open_pixels
 from bgpi.hardware.scanner import Scanner
 from bgpi.hardware.wiring import pin_roles
@@ -53,14 +59,44 @@ def default_board_kind() -> str:
     return "pi" if running_on_pi() else "sim"
 
 
+class SwitchReader(Protocol):
+    """What the shell needs of a board's reed switches: `Scanner` on pins has it, and
+    `bgpi.link.board.LinkScanner` on a co-processor."""
+
+    def scan(self) -> Frame:
+        """The switches now: bit i set where the switch on frame index i is closed."""
+        ...
+
+    def close(self) -> None:
+        """Let the switches go (idempotent)."""
+        ...
+
+
+class ButtonReader(Protocol):
+    """What the shell needs of a board's buttons: `Buttons` on pins has it, and
+    `bgpi.link.board.LinkButtons` on a co-processor."""
+
+    def next_press(self, timeout: float | None = None) -> ButtonPress | None:
+        """The oldest press not yet taken, waiting up to `timeout` s (None: for ever)."""
+        ...
+
+    def pressed(self) -> list[str]:
+        """The buttons down right now."""
+        ...
+
+    def close(self) -> None:
+        """Let the buttons go (idempotent)."""
+        ...
+
+
 @dataclass
 class BoardDevices:
     """A board's scanner, LEDs and buttons; `sim` is its `SimulatedBoard`, if simulated."""
 
     profile: Profile
-    scanner: Scanner
+    scanner: SwitchReader
     leds: Leds
-    buttons: Buttons
+    buttons: ButtonReader
     sim: SimulatedBoard | None = None
 
     @property

@@ -30,12 +30,12 @@ def tumble(final: tuple[int, int], frames: int = ROLL_FRAMES,
     frame visibly moves.
     """
     faces = [final]
-    shown = final
+    first, second = final
     for _ in range(frames - 1):
         # randbelow(5) picks one of the five faces other than the one shown; drawn
         # backwards from `final`, so that the step onto it moves as well.
-        shown = tuple((face + randbelow(5)) % 6 + 1 for face in shown)  # type: ignore[assignment]
-        faces.append(shown)
+        first, second = (first + randbelow(5)) % 6 + 1, (second + randbelow(5)) % 6 + 1
+        faces.append((first, second))
     return faces[::-1]
 
 

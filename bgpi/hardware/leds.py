@@ -79,8 +79,10 @@ def open_pixels(config: LedConfig, bus: Any = None) -> Pixels:
         import board
 
         bus = board.SPI()
-    return neopixel_spi.NeoPixel_SPI(bus, config.count, pixel_order=config.order,
-                                     brightness=1.0, auto_write=False)
+    # The library ships no types; its pixel buffer is a `Pixels`.
+    pixels: Pixels = neopixel_spi.NeoPixel_SPI(bus, config.count, pixel_order=config.order,
+                                               brightness=1.0, auto_write=False)
+    return pixels
 
 
 class Leds:

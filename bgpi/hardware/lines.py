@@ -92,6 +92,12 @@ class DeviceLines:
         self._signal.clear()
 
 
+GroupWrite = Callable[[int | None, int, int, int], int]
+"""lgpio's C call (handle, group, bits, mask) -> status: drive the group's lines of `mask` to `bits`."""
+GroupRead = Callable[[int | None, int], tuple[int, int]]
+"""lgpio's C call (handle, group) -> (status, levels): read the group's lines, bit n for line n."""
+
+
 class GroupLines:
     """The lines as two lgpio groups on the chip of gpiozero's lgpio factory.
 
@@ -107,9 +113,10 @@ class GroupLines:
         # A scan's two calls go straight to lgpio's C layer (`lgpio._lgpio`, whose every
         # function is one request to the kernel), and their status is checked here as
         # lgpio's Python wrappers would check it: the wrappers took half the Python time
-        # of an idle frame.
-        self._write = lgpio._lgpio._group_write
-        self._read = lgpio._lgpio._group_read
+        # of an idle frame.  (lgpio ships no types: `GroupWrite` and `GroupRead` say what
+        # the calls take and give; they refuse the handle None, a closed chip's.)
+        self._write: GroupWrite = lgpio._lgpio._group_write
+        self._read: GroupRead = lgpio._lgpio._group_read
         self._handle: int | None = lgpio.gpiochip_open(chip)
         self._select = select[0]  # lgpio names a group by its first line
         self._signal = signal[0]
@@ -126,7 +133,7 @@ class GroupLines:
 
     def _busy(self, pins: Sequence[int]) -> list[int]:
         """The `pins` another holder has: each is claimed alone as an input, and let go."""
-        busy = []
+        busy: list[int] = []
         for pin in pins:
             try:
                 self._lgpio.gpio_claim_input(self._handle, pin)

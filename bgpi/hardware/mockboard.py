@@ -16,9 +16,12 @@ from bgpi.board.profile import CHANNELS, Profile, Switch
 from bgpi.exc import HandsError
 
 
-class SelectPin(MockPin):
+# gpiozero ships no types: to mypy its MockPin is Any, which strict mode refuses as a base.
+class SelectPin(MockPin):  # type: ignore[misc]
     """A select line: a plain mock output that counts the writes made to it, and keeps
     the board's `channel` (the one the select lines choose) up to date."""
+
+    _state: bool  # MockPin's level
 
     def __init__(self, factory: MockFactory, info: object, board: SimulatedBoard, weight: int) -> None:
         super().__init__(factory, info)
@@ -39,7 +42,7 @@ class SelectPin(MockPin):
         return changed
 
 
-class MuxSignalPin(MockPin):
+class MuxSignalPin(MockPin):  # type: ignore[misc]  # as SelectPin
     """A multiplexer's common line: its level follows the select pins and the switches.
 
     High (pulled up) unless the switch on the selected channel is closed.  Reads are

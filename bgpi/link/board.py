@@ -140,7 +140,7 @@ class PtyBoard(LinkBoard):
     `sim` holds the checkers and presses the buttons (`PicoHands`)."""
 
     pico: SimPico = field(kw_only=True)
-    directory: tempfile.TemporaryDirectory = field(kw_only=True)
+    directory: tempfile.TemporaryDirectory[str] = field(kw_only=True)
 
     def close(self) -> None:
         try:
@@ -150,16 +150,13 @@ class PtyBoard(LinkBoard):
             self.directory.cleanup()
 
 
-def open_link_board(profile: Profile, url: str, clock: Callable[[], float] | None = None,
-                    step: Callable[[], int | None] | None = None, **link_options) -> LinkBoard:
+def open_link_board(profile: Profile, url: str, clock: Callable[[], float] = time.monotonic,
+                    step: Callable[[], int | None] | None = None) -> LinkBoard:
     """The board behind the firmware at `url` (``/dev/ttyACM0``, or a pyserial URL).
 
     Raises PinoutError for a profile the Pico pinout cannot wire.  The link connects on
-    the first scans; see `bgpi.link.link.Link` for `clock` and the other options."""
-    options = dict(link_options)
-    if clock is not None:
-        options["clock"] = clock
-    link = Link(url, config_args(profile), **options)
+    the first scans; see `bgpi.link.link.Link` for `clock`, and `LinkScanner` for `step`."""
+    link = Link(url, config_args(profile), clock=clock)
     return LinkBoard(profile, LinkScanner(link, step), Leds(profile.leds, LinkPixels(link, profile.leds.count)),
                      LinkButtons(link), link=link)
 

@@ -39,10 +39,10 @@ READ_SIZE = 4096
 LED_CHUNK = 64
 """Pixels per LED frame: 6 hex digits each keeps a frame under MAX_LINE."""
 
-OpenPort = Callable[[str], serial.SerialBase]
+OpenPort = Callable[[str], serial.Serial]
 
 
-def open_port(url: str) -> serial.SerialBase:
+def open_port(url: str) -> serial.Serial:
     """A pyserial port for `url` (a device path, or a pyserial URL such as ``loop://``)."""
     return serial.serial_for_url(url, baudrate=BAUD, timeout=0, write_timeout=1.0)
 
@@ -62,7 +62,7 @@ class Link:
         self.clock = clock
         self.opener = opener
         self.host = host
-        self.port: serial.SerialBase | None = None
+        self.port: serial.Serial | None = None
         self.receiver = Receiver()
         self.sender = Sender()
         self.counts: Counter[str] = Counter()
@@ -119,7 +119,7 @@ class Link:
             return
         try:
             if wait > 0:
-                self._wait_readable(wait)
+                _wait_readable(self.port, wait)
             data = self.port.read(READ_SIZE)
         except (serial.SerialException, OSError) as error:
             self._drop(now, _read_failure(error))
@@ -149,17 +149,7 @@ class Link:
         if self.port is None:
             time.sleep(seconds)
         else:
-            self._wait_readable(seconds)
-
-    def _wait_readable(self, wait: float) -> None:
-        """Wait up to `wait` s for a byte without touching the port's settings (setting
-        a pyserial timeout reconfigures the tty: a system call each time)."""
-        try:
-            fileno = self.port.fileno()
-        except (AttributeError, NotImplementedError, serial.SerialException):
-            time.sleep(wait)  # a port without a descriptor (loop://): it has its data already
-            return
-        select.select([fileno], [], [], wait)
+            _wait_readable(self.port, seconds)
 
     def _open(self, now: float) -> None:
         try:
@@ -340,6 +330,17 @@ class Link:
     def ask_stats(self) -> None:
         """Ask the firmware for its counts; they arrive in `stats`."""
         self._send("STATS")
+
+
+def _wait_readable(port: serial.Serial, wait: float) -> None:
+    """Wait up to `wait` s for a byte on `port` without touching its settings (setting
+    a pyserial timeout reconfigures the tty: a system call each time)."""
+    try:
+        fileno = port.fileno()
+    except (AttributeError, NotImplementedError, serial.SerialException):
+        time.sleep(wait)  # a port without a descriptor (loop://): it has its data already
+        return
+    select.select([fileno], [], [], wait)
 
 
 def _read_failure(error: BaseException) -> str:

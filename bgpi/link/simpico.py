@@ -41,6 +41,8 @@ class SimPico:
             command.append("--realtime")
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         text=True, bufsize=1)
+        assert self.process.stdin is not None and self.process.stdout is not None  # piped just above
+        self._orders, self._replies = self.process.stdin, self.process.stdout
         deadline = time.monotonic() + START_S
         while not self.port.exists():
             if self.process.poll() is not None or time.monotonic() > deadline:
@@ -51,13 +53,13 @@ class SimPico:
 
     def _tell(self, line: str) -> None:
         try:
-            self.process.stdin.write(line + "\n")
+            self._orders.write(line + "\n")
         except (BrokenPipeError, ValueError) as error:
             raise SimPicoError(f"the simulated Pico has stopped: {error}") from None
 
     def _ask(self, line: str) -> str:
         self._tell(line)
-        reply = self.process.stdout.readline()
+        reply = self._replies.readline()
         if not reply:
             raise SimPicoError("the simulated Pico has stopped")
         return reply.strip()
@@ -94,12 +96,12 @@ class SimPico:
         if self.process.poll() is None:
             try:
                 self._tell("quit")
-                self.process.stdin.close()
+                self._orders.close()
                 self.process.wait(timeout=5)
             except (SimPicoError, OSError, subprocess.TimeoutExpired):
                 self.process.kill()
                 self.process.wait()
-        self.process.stdout.close()
+        self._replies.close()
 
     def __enter__(self) -> Self:
         return self

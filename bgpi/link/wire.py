@@ -65,7 +65,7 @@ class Receiver:
 
     def _lines(self, data: bytes) -> list[bytes]:
         """The lines `data` completes; an over-long one is dropped (and counted) whole."""
-        lines = []
+        lines: list[bytes] = []
         start = 0
         while True:
             end = data.find(b"\n", start)

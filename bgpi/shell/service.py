@@ -274,8 +274,7 @@ class BoardService:
         the board cannot honour now (gnubg removed or broken by an update) must never keep
         the board from starting."""
         advisor = open_advisor(table.config, self._advisor)
-        if table.computers and not advisor.engine.available:
-            reason = advisor.engine.backend.reason
+        if table.computers and (reason := advisor.engine.missing) is not None:
             if resumed:
                 self._without_computer(table, reason)
                 return advisor
