@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from bgpi.exc import UsageError
+from bgpi.exc import ScriptLineError, UsageError
 from bgpi.shell.script import Config
 
 SETTINGS_HELP = """\
@@ -57,6 +57,6 @@ def check_config(config: dict, source: str = "--config") -> dict:
     where `config` came from (`source`: "--config", "settings FILE [session]")."""
     try:
         Config(config)
-    except ValueError as error:
+    except ScriptLineError as error:  # a config line's faults, all of them
         raise UsageError(f"{source}: {error}") from None
     return config

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from bgpi.exc import UsageError
+from bgpi.exc import LocationError, UsageError
 from bgpi.link.board import board_kind
 
 if TYPE_CHECKING:
@@ -127,7 +127,7 @@ def _open_board(profile: Profile, kind: str) -> BoardDevices:
     """The board of `kind`, open (connected, behind a co-processor); UsageError saying why not."""
     from gpiozero.exc import GPIOZeroError
 
-    from bgpi.exc import FirmwareRefusedError, LinkUnavailableError, SimPicoError
+    from bgpi.exc import LinkError
     from bgpi.link.board import LinkBoard, open_any_board
 
     try:
@@ -138,7 +138,7 @@ def _open_board(profile: Profile, kind: str) -> BoardDevices:
             except BaseException:
                 board.close()
                 raise
-    except (LinkUnavailableError, FirmwareRefusedError, SimPicoError, ValueError) as error:
+    except (LinkError, ValueError) as error:  # the link's; pyserial's for a port it cannot set up
         raise UsageError(f"cannot reach the co-processor: {error}") from None
     except (GPIOZeroError, ImportError, OSError, RuntimeError, AttributeError) as error:
         # No pin library, SPI not enabled, not a Pi after all: gpiozero, Blinka and the
@@ -181,7 +181,7 @@ def _locations(text: str | None, profile: Profile) -> list:
     for word in text.split(","):
         try:
             location = parse_location(int(word) if word.strip().isdigit() else word.strip())
-        except ValueError as error:
+        except LocationError as error:
             raise UsageError(f"--locations: {error}") from None
         if location not in sensed:
             raise UsageError(f"--locations: {word.strip()} has no switches on this board")

@@ -11,13 +11,11 @@ from types import MappingProxyType
 
 from bgpi.cli.config import check_config, parse_config
 from bgpi.exc import (
-    FirmwareRefusedError,
     JournalError,
-    LinkUnavailableError,
+    LinkError,
     ProfileError,
     ReplayError,
     ScriptError,
-    SimPicoError,
     UsageError,
 )
 from bgpi.hardware.profile import load_profile
@@ -70,6 +68,6 @@ def _replay(args: argparse.Namespace) -> int:
         replay(script, profile, write, args.state, args.seed, warn, args.link, engine=True)
     except (JournalError, ReplayError) as error:
         raise UsageError(str(error)) from None
-    except (SimPicoError, LinkUnavailableError, FirmwareRefusedError) as error:
+    except LinkError as error:
         raise UsageError(f"--link {args.link}: {error}") from None
     return 0

@@ -22,7 +22,7 @@ from bgpi.engine import (
     parse_level,
     parse_opponent,
 )
-from bgpi.exc import EngineError, EngineKindError
+from bgpi.exc import EngineError, EngineKindError, SettingsError
 from bgpi.shell.analysis import Decision, assess
 from bgpi.table.requests import AdviceRequest, Purpose, Question
 
@@ -86,7 +86,7 @@ def engine_problems(config: Mapping) -> list[str]:
                 continue
             try:
                 check(config[key])
-            except ValueError as error:
+            except SettingsError as error:
                 problems.append(f"{key}: {error}")
     return problems
 

@@ -38,7 +38,7 @@ from typing import Protocol, TextIO
 
 from bgpi.board.locations import BARS
 from bgpi.board.profile import Profile
-from bgpi.exc import FirmwareRefusedError, JournalError, ServiceError
+from bgpi.exc import FirmwareRefusedError, JournalError, RemoteError, ServiceError
 from bgpi.hardware.bootconfig import boot_problems, pi_model, read_boot_config
 from bgpi.hardware.frames import closed_switches
 from bgpi.link.board import LinkBoard
@@ -327,7 +327,7 @@ class BoardService:
             return
         try:
             self._remote = remote.join(self.runner, self.settings.state, self._say)
-        except (OSError, ValueError) as error:  # a JournalError, a BrokerSetupError
+        except (JournalError, RemoteError) as error:  # the wire's journal, a broker setting
             raise ServiceError(f"cannot join the remote game {remote.game}: {error}") from None
 
     def _open_page(self, history: tuple[dict, ...]) -> None:
