@@ -17,7 +17,7 @@ import sys
 
 from bgpi.cli.rules import parse_dice
 from bgpi.engine import KINDS, Situation, Strength, open_engine
-from bgpi.exc import EngineError, UsageError
+from bgpi.exc import EngineError, RulesError, SettingsError, UsageError
 from bgpi.rules.play import Dice
 from bgpi.rules.session import Score, Session, Settings
 from bgpi.rules.xgid import read_ids
@@ -49,10 +49,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _hint(args: argparse.Namespace) -> int:
     try:
-        position_text, match_text, _money = read_ids(args.ids)
-        situation, rolled = Situation.from_ids(position_text, match_text)
+        ids = read_ids(args.ids)
+        situation, rolled = Situation.from_ids(ids.position_id, ids.match_id)
         dice = parse_dice(args.dice) if args.dice else rolled
-    except ValueError as error:
+    except (RulesError, SettingsError) as error:  # the IDs; the dice
         raise UsageError(str(error)) from None
     if args.limit < 1:
         raise UsageError(f"--limit must be 1 or more, not {args.limit}")

@@ -22,11 +22,19 @@ from typing import Any
 
 from bgpi.board.locations import BARS, POINTS, TRAYS, Location, describe
 from bgpi.board.profile import BUTTON_NAMES, Geometry
-from bgpi.exc import EventError, ScriptError, ScriptLineError
+from bgpi.exc import (
+    EventError,
+    MatchIdError,
+    PositionIdError,
+    RulesError,
+    ScriptError,
+    ScriptLineError,
+    SettingsError,
+)
 from bgpi.rules.ids import MatchKey, decode_match_id, position_from_id
 from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Settings
-from bgpi.rules.xgid import decode_xgid, gnubg_ids
+from bgpi.rules.xgid import PREFIX, read_ids
 from bgpi.shell.advisor import ENGINE_KEYS, engine_problems
 from bgpi.table import events as ev
 from bgpi.table.phases import Link
@@ -126,13 +134,13 @@ class BoardPosition:
         problems = []
         try:
             object.__setattr__(self, "position", position_from_id(self.position_id, self.turn))
-        except ValueError as error:
+        except PositionIdError as error:
             problems.append(str(error))
         match = None
         if self.match_id is not None:
             try:
                 match = decode_match_id(self.match_id)
-            except ValueError as error:
+            except MatchIdError as error:
                 problems.append(str(error))
         object.__setattr__(self, "match", match)
         if problems:
@@ -165,7 +173,7 @@ def _config_problems(settings: Mapping[str, Any]) -> list[str]:
         if key in settings:
             try:
                 Settings.from_config({key: settings[key]})
-            except ValueError as error:
+            except SettingsError as error:
                 rules.append(str(error))
     if not isinstance(settings.get("lenient", False), bool):
         problems.append(f"lenient: expected true or false, not {_json(settings['lenient'])}")
@@ -180,7 +188,7 @@ def _config_problems(settings: Mapping[str, Any]) -> list[str]:
     if not rules:
         try:
             Settings.from_config(settings)
-        except ValueError as error:
+        except SettingsError as error:
             rules.append(str(error))
     return problems + rules
 
@@ -583,12 +591,15 @@ class _Parser:
             raise ScriptLineError("\"xgid\" gives the position, the turn and the match: leave out the other keys")
         if not isinstance(text, str):
             raise ScriptLineError(f"\"xgid\": expected an XGID (a string), got {_json(text)}")
+        if not text.strip().upper().startswith(PREFIX):
+            text = PREFIX + text  # the key says it is an XGID: its prefix may be left out
         try:
-            position_id, match_id = gnubg_ids(text)
-            turn = decode_xgid(text).turn
-        except ValueError as error:
+            ids = read_ids(text)
+            key = ids.key
+        except RulesError as error:
             raise ScriptLineError(f"\"xgid\": {error}") from None
-        return BoardPosition(position_id, turn, match_id, line=number)
+        turn = key.dice_owner if key is not None else Side.WHITE  # an XGID always gives a Match ID
+        return BoardPosition(ids.position_id, turn, ids.match_id, line=number)
 
     def check_switch(self, line: Slot) -> None:
         assert self.geometry is not None
@@ -625,7 +636,7 @@ class _Parser:
             return
         try:
             script.settings  # noqa: B018 (validating is the point)
-        except ValueError as error:
+        except SettingsError as error:
             where = self.configs[-1].line if self.configs else board.line
             self.problem(where, f"the settings together: {error}")
 
