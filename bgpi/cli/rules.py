@@ -33,7 +33,7 @@ from bgpi.rules.xgid import read_ids
 from bgpi.shell.textboard import draw
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     rules = subparsers.add_parser(
         "rules",
         help="legal plays and positions from the rules engine",

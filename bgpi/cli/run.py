@@ -22,6 +22,7 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bgpi.board.profile import Profile
 from bgpi.cli.broker import add_broker_options, broker_of
@@ -57,7 +58,7 @@ from bgpi.table.tracker import Sensing
 from bgpi.web.page import BoardPage, add_page_options, page_settings
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "run",
         help="run the board (the simulated one when no board is attached)",
@@ -273,7 +274,7 @@ def _new_session(args: argparse.Namespace, settings: RunSettings, remote: Remote
     return _NewSession(SessionSetup(check_config(settings.config(config)), position), True)
 
 
-def _given_position(args: argparse.Namespace, given: dict) -> tuple[BoardPosition, dict]:
+def _given_position(args: argparse.Namespace, given: dict[str, Any]) -> tuple[BoardPosition, dict[str, Any]]:
     """``--position ID[:MATCHID]`` or ``XGID=...`` with --turn: the position, and the
     session's config with an XGID's Jacoby and beavers; UsageError for any fault."""
     try:

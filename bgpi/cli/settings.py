@@ -84,7 +84,7 @@ def load_settings(path: Path) -> RunSettings:
     return RunSettings(board, profile or None, brightness, *tables)
 
 
-def _known(table: dict, keys: tuple[str, ...], prefix: str, problems: list[str]) -> None:
+def _known(table: dict[str, Any], keys: tuple[str, ...], prefix: str, problems: list[str]) -> None:
     for key in table:
         if key not in keys:
             problems.append(f"{prefix}{key}: unknown key (expected one of {', '.join(keys)})")

@@ -221,7 +221,7 @@ class Transport:
         if message.topic == self._theirs["presence"]:
             self.heard.put(Presence(message.payload == b"online"))
         else:
-            self.heard.put(Arrived(message.payload))  # checked by messages.parse, size first
+            self.heard.put(Arrived(bytes(message.payload)))  # checked by messages.parse, size first
 
     def _tell(self, news: LinkUp | LinkDown) -> None:
         if news != self._last:

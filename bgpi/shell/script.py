@@ -347,7 +347,7 @@ class LinkLine:
 
     @classmethod
     def of(cls, value: object, line: int) -> LinkLine:
-        if value not in tuple(Link):
+        if not isinstance(value, str) or value not in tuple(Link):
             raise ScriptLineError(f"unknown link {_json(value)}: expected one of {_choices(tuple(Link))}")
         return cls(Link(value), line=line)
 
@@ -503,7 +503,7 @@ class _Parser:
         if len(kinds) > 1:
             self.problem(number, f"one line does one thing, this one has {_choices(kinds)}")
             return None
-        kind = kinds[0]
+        kind: str = kinds[0]
         allowed = _POSITION_KEYS if kind == "board" and document[kind] == "position" else ()
         for key in document:
             if key != kind and key not in allowed:
@@ -537,15 +537,18 @@ class _Parser:
                         f"got {_json(value)}")
                 return Config(value, line=number)
             case "dice":
-                return SetDice(*_items(value, 2, "[a, b]"), line=number)
+                first, second = _items(value, 2, "[a, b]")
+                return SetDice(first, second, line=number)
             case "lift":
                 return Lift(value, line=number)
             case "place":
                 return Place(value, line=number)
             case "move":
-                return Move(*_items(value, 2, "[FROM, TO]"), line=number)
+                source, destination = _items(value, 2, "[FROM, TO]")
+                return Move(source, destination, line=number)
             case "slot":
-                return Slot(*_items(value, 3, "[LOC, i, true|false]"), line=number)
+                location, index, closed = _items(value, 3, "[LOC, i, true|false]")
+                return Slot(location, index, closed, line=number)
             case "press":
                 return ShortPress(value, line=number)
             case "hold":
@@ -579,7 +582,7 @@ class _Parser:
         match_id = document.get("match_id")
         if match_id is not None and not isinstance(match_id, str):
             faults.append(f"\"match_id\": expected a gnubg Match ID (a string), got {_json(match_id)}")
-        if faults:
+        if faults or not isinstance(position_id, str) or side is None:  # either of the last two is a fault
             raise ScriptLineError("; ".join(faults))
         return BoardPosition(position_id, side, match_id, line=number)
 

@@ -83,11 +83,17 @@ class Joined(Protocol):
 class RemotePlay(Protocol):
     """A remote game as the service sees it (`bgpi.remote.joining.RemoteSettings`)."""
 
-    game: str
-    side: Side
+    @property
+    def game(self) -> str:
+        """The game's ID, which both boards are given."""
+
+    @property
+    def side(self) -> Side:
+        """The side played at this board."""
 
     def join(self, runner: TableRunner, state: Path, say: Callable[[str], None]) -> Joined:
-        """Join `runner` to the other board; OSError or ValueError if it cannot be."""
+        """Join `runner` to the other board; JournalError or RemoteError (the wire's
+        journal, a broker setting) if it cannot be."""
 
 
 @dataclass(frozen=True)
