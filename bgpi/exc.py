@@ -1,13 +1,13 @@
 """Every error bgpi raises on purpose, in one place, in families.
 
-Each one subclasses `BgpiError`, so a caller can catch everything the board says "no"
-with, its family, so a caller can catch one kind of trouble by what it is about, and
-the built-in error it is, so code that expects a `ValueError` for bad input keeps
-working (as gpiozero's `PinError` and `SPIError` families do)::
+Each one subclasses `BgpiError` (everything the board says "no" with), its family (one
+kind of trouble, caught as one) and the built-in error it is, so that code expecting a
+`ValueError` for bad input keeps working, as gpiozero's `PinError` and `SPIError`
+families do::
 
     >>> from bgpi.exc import BgpiError, CubeError, RulesError
-    >>> issubclass(CubeError, RulesError), issubclass(CubeError, BgpiError), issubclass(CubeError, ValueError)
-    (True, True, True)
+    >>> [issubclass(CubeError, base) for base in (BgpiError, RulesError, ValueError)]
+    [True, True, True]
 
 The families:
 
@@ -18,21 +18,21 @@ The families:
   the settings file, the page's options, a session's settings, an engine or level, dice or
   a hand typed in.
 * `BoardError`: the board: it cannot be opened (`BoardError` itself), its pins, its
-  profile and the places, devices, hands and lights it describes; a `RuntimeError`, as it
-  always was.
+  profile and the places, devices, hands and lights it describes.
 * `LinkError`: the co-processor link: the firmware, the Pico's pinout, the simulated Pico.
 * `JournalError`: the journal (the table log's, the wire's outbox) cannot be opened, read
-  or written; an `OSError`, as it always was.
+  or written.
 * `RecordError`: what is written down of play cannot be read or made: table-log events,
   a journal's first event, .mat and SGF files, positions read from them, board scripts.
 * `RemoteError`: the other board and the broker: the wire's messages, the dice, the broker's
   settings, a team match and the boards' messages watched.
-* `EngineError`: the engine could not answer; a `RuntimeError`, as it always was.
+* `EngineError`: the engine could not answer.
 
-A family's base is a `BgpiError` alone, except where a family grew from one error that
-already was a built-in (`SettingsError` and `RecordError` are `ValueError`s, `JournalError`
-an `OSError`, `BoardError` and `EngineError` `RuntimeError`s, as they always were): its
-members are that error too, besides the one they are (a `ProfileError` is a `ValueError`).
+A family's base is a `BgpiError` alone, but for the families that grew from an error that
+was already a built-in one, and stays it: `SettingsError` and `RecordError` are
+`ValueError`s, `JournalError` an `OSError`, `BoardError` and `EngineError` `RuntimeError`s.
+Their members are that error too, besides their own (a `ProfileError` is a `ValueError`
+and, as a `BoardError`, a `RuntimeError`).
 
 Messages are one line (a multi-line `ScriptError` lists one fault a line), worded for
 the person at the board: they are printed as they are, never as a traceback.

@@ -83,7 +83,7 @@ from bgpi.rules.position import BAR, CHECKERS, OFF, Checkers, Position, Side, ab
 from bgpi.rules.reference import legal_plays
 from bgpi.rules.result import GameResult, ResultKind
 from bgpi.rules.session import Game, Score, Session, Settings
-from bgpi.rules.xgid import XGID, CubeAction, PositionIds, decode_xgid, gnubg_ids, read_ids, xgid
+from bgpi.rules.xgid import XGID, CubeAction, PositionIds, decode_xgid, gnubg_ids, read_ids, xgid, xgid_ids
 
 __all__ = [
     "BAR",
@@ -140,4 +140,5 @@ __all__ = [
     "position_id",
     "read_ids",
     "xgid",
+    "xgid_ids",
 ]

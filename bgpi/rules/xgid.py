@@ -328,9 +328,10 @@ class PositionIds:
 
 def read_ids(text: str) -> PositionIds:
     """A position as a user writes it: a gnubg Position ID, ``ID:MATCHID``, or an
-    ``XGID=...``.  The one reader of `bgpi run --position`, `bgpi hint`, `bgpi rules show`
-    and a board script's XGID; the IDs it gives are decoded where they are used
-    (`position_from_id`, `decode_match_id`), which name their faults.
+    ``XGID=...``.  The one reader of `bgpi run --position`, `bgpi hint` and `bgpi rules
+    show`; a board script's ``xgid`` key is read as its XGID is (`xgid_ids`).  The IDs it
+    gives are decoded where they are used (`position_from_id`, `decode_match_id`, `key`),
+    which name their faults.
 
     >>> read_ids("4HPwATDgc/ABMA:MIEFAAAAAAAA")
     PositionIds(position_id='4HPwATDgc/ABMA', match_id='MIEFAAAAAAAA', money={})
@@ -340,8 +341,17 @@ def read_ids(text: str) -> PositionIds:
     :raises XgidError: for an XGID that cannot be read.
     """
     if text.strip().upper().startswith(PREFIX):  # as `decode_xgid` reads it
-        record = decode_xgid(text)
-        money = {} if record.match_length else {"jacoby": record.jacoby, "beavers": record.beavers}
-        return PositionIds(*gnubg_ids(record), money)
+        return xgid_ids(text)
     position_text, _, match_text = text.partition(":")
     return PositionIds(position_text, match_text or None)
+
+
+def xgid_ids(text: str) -> PositionIds:
+    """An XGID, with or without its prefix, in gnubg's IDs (`gnubg_ids`), with the
+    Jacoby and beaver settings of money play.
+
+    :raises XgidError: for an XGID that `decode_xgid` refuses.
+    """
+    record = decode_xgid(text)
+    money = {} if record.match_length else {"jacoby": record.jacoby, "beavers": record.beavers}
+    return PositionIds(*gnubg_ids(record), money)

@@ -34,7 +34,7 @@ from bgpi.exc import (
 from bgpi.rules.ids import MatchKey, decode_match_id, position_from_id
 from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Settings
-from bgpi.rules.xgid import PREFIX, read_ids
+from bgpi.rules.xgid import xgid_ids
 from bgpi.shell.advisor import ENGINE_KEYS, engine_problems
 from bgpi.table import events as ev
 from bgpi.table.phases import Link
@@ -594,10 +594,8 @@ class _Parser:
             raise ScriptLineError("\"xgid\" gives the position, the turn and the match: leave out the other keys")
         if not isinstance(text, str):
             raise ScriptLineError(f"\"xgid\": expected an XGID (a string), got {_json(text)}")
-        if not text.strip().upper().startswith(PREFIX):
-            text = PREFIX + text  # the key says it is an XGID: its prefix may be left out
         try:
-            ids = read_ids(text)
+            ids = xgid_ids(text)  # as `read_ids` reads an XGID; the key says it is one
             key = ids.key
         except RulesError as error:
             raise ScriptLineError(f"\"xgid\": {error}") from None
