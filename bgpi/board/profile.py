@@ -26,7 +26,7 @@ from bgpi.board.locations import (
     parse_location,
 )
 from bgpi.board.pips import PIPS
-from bgpi.exc import ProfileError
+from bgpi.exc import LocationError, ProfileError
 
 CHANNELS = 16
 """Channels of one CD74HC4067 multiplexer: four select lines."""
@@ -406,7 +406,7 @@ class _Reader:
             entry_path = (*path, key)
             try:
                 location = parse_location(key)
-            except ValueError as error:
+            except LocationError as error:
                 self.problem(entry_path, str(error))
                 fine = False
                 continue

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from bgpi.exc import UsageError
+from bgpi.exc import ScriptLineError, UsageError
 from bgpi.shell.script import Config
 
 SETTINGS_HELP = """\
@@ -33,7 +34,7 @@ session settings (--config, a JSON object; the same keys as a board script's con
 """
 
 
-def parse_config(text: str | None, match: int | None = None) -> dict:
+def parse_config(text: str | None, match: int | None = None) -> dict[str, Any]:
     """The settings `--config` gives (with `--match`), checked like a script's config line.
 
     Raises UsageError naming every fault: JSON that is not an object, unknown keys,
@@ -52,11 +53,11 @@ def parse_config(text: str | None, match: int | None = None) -> dict:
     return check_config(config)
 
 
-def check_config(config: dict, source: str = "--config") -> dict:
+def check_config(config: dict[str, Any], source: str = "--config") -> dict[str, Any]:
     """`config` if it is a valid config object; else UsageError naming every fault and
     where `config` came from (`source`: "--config", "settings FILE [session]")."""
     try:
         Config(config)
-    except ValueError as error:
+    except ScriptLineError as error:  # a config line's faults, all of them
         raise UsageError(f"{source}: {error}") from None
     return config

@@ -15,10 +15,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from bgpi.exc import UsageError
+from bgpi.exc import LocationError, UsageError
 from bgpi.link.board import board_kind
 
 if TYPE_CHECKING:
+    from bgpi.board.locations import Location
     from bgpi.board.profile import Profile
     from bgpi.hardware.board import BoardDevices
 
@@ -35,7 +36,7 @@ LIMITS = {"seconds": 86_400, "frames": 10_000_000}
 """The most --seconds (a day) and --frames a live test takes."""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "diag", help="check the board's sensors, lights and buttons",
         description="Check the board's sensors, lights and buttons. Give a test or --check.")
@@ -127,7 +128,7 @@ def _open_board(profile: Profile, kind: str) -> BoardDevices:
     """The board of `kind`, open (connected, behind a co-processor); UsageError saying why not."""
     from gpiozero.exc import GPIOZeroError
 
-    from bgpi.exc import FirmwareRefusedError, LinkUnavailableError, SimPicoError
+    from bgpi.exc import LinkError
     from bgpi.link.board import LinkBoard, open_any_board
 
     try:
@@ -138,7 +139,7 @@ def _open_board(profile: Profile, kind: str) -> BoardDevices:
             except BaseException:
                 board.close()
                 raise
-    except (LinkUnavailableError, FirmwareRefusedError, SimPicoError, ValueError) as error:
+    except (LinkError, ValueError) as error:  # the link's; pyserial's for a port it cannot set up
         raise UsageError(f"cannot reach the co-processor: {error}") from None
     except (GPIOZeroError, ImportError, OSError, RuntimeError, AttributeError) as error:
         # No pin library, SPI not enabled, not a Pi after all: gpiozero, Blinka and the
@@ -151,26 +152,26 @@ def _open_board(profile: Profile, kind: str) -> BoardDevices:
 # -- the live tests: each takes the board, the output, the arguments and --locations ----------
 
 
-def _sensors(board: BoardDevices, out: TextIO, args: argparse.Namespace, locations: list) -> int:
+def _sensors(board: BoardDevices, out: TextIO, args: argparse.Namespace, locations: list[Location]) -> int:
     show_sensors(board, out, args.frames, args.seconds)
     return 0
 
 
-def _leds(board: BoardDevices, out: TextIO, args: argparse.Namespace, locations: list) -> int:
+def _leds(board: BoardDevices, out: TextIO, args: argparse.Namespace, locations: list[Location]) -> int:
     walk_leds(board, out)
     return 0
 
 
-def _buttons(board: BoardDevices, out: TextIO, args: argparse.Namespace, locations: list) -> int:
+def _buttons(board: BoardDevices, out: TextIO, args: argparse.Namespace, locations: list[Location]) -> int:
     show_buttons(board, out, args.seconds)
     return 0
 
 
-def _walk(board: BoardDevices, out: TextIO, args: argparse.Namespace, locations: list) -> int:
+def _walk(board: BoardDevices, out: TextIO, args: argparse.Namespace, locations: list[Location]) -> int:
     return 0 if walk(board, out, locations) else 1
 
 
-def _locations(text: str | None, profile: Profile) -> list:
+def _locations(text: str | None, profile: Profile) -> list[Location]:
     """The locations of --locations (all sensed ones if None); UsageError for a bad one."""
     from bgpi.board.locations import parse_location
 
@@ -181,7 +182,7 @@ def _locations(text: str | None, profile: Profile) -> list:
     for word in text.split(","):
         try:
             location = parse_location(int(word) if word.strip().isdigit() else word.strip())
-        except ValueError as error:
+        except LocationError as error:
             raise UsageError(f"--locations: {error}") from None
         if location not in sensed:
             raise UsageError(f"--locations: {word.strip()} has no switches on this board")
@@ -189,7 +190,7 @@ def _locations(text: str | None, profile: Profile) -> list:
     return locations
 
 
-def walk(board: BoardDevices, out: TextIO, locations: list) -> bool:
+def walk(board: BoardDevices, out: TextIO, locations: list[Location]) -> bool:
     """The guided walk: light each location, ask for checkers one by one, then none;
     compare what the switches read with what they should (`bgpi.hardware.walk`).
 
@@ -482,6 +483,6 @@ def _check_buttons(board: BoardDevices, out: TextIO) -> list[str]:
     return problems
 
 
-LIVE_TESTS: dict[str, Callable[[BoardDevices, TextIO, argparse.Namespace, list], int]] = {
+LIVE_TESTS: dict[str, Callable[[BoardDevices, TextIO, argparse.Namespace, list[Location]], int]] = {
     "sensors": _sensors, "leds": _leds, "buttons": _buttons, "walk": _walk}
 """The tests on the open board, by name; each returns the exit status."""

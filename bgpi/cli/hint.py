@@ -16,14 +16,14 @@ import json
 import sys
 
 from bgpi.cli.rules import parse_dice
-from bgpi.engine import KINDS, Situation, Strength, open_engine
-from bgpi.exc import EngineError, UsageError
+from bgpi.engine import KINDS, CubeAdvice, RankedPlay, Situation, Strength, open_engine
+from bgpi.exc import EngineError, RulesError, SettingsError, UsageError
 from bgpi.rules.play import Dice
 from bgpi.rules.session import Score, Session, Settings
 from bgpi.rules.xgid import read_ids
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     hint = subparsers.add_parser(
         "hint",
         help="GNU Backgammon's best plays or cube decision for a position",
@@ -49,10 +49,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _hint(args: argparse.Namespace) -> int:
     try:
-        position_text, match_text, _money = read_ids(args.ids)
-        situation, rolled = Situation.from_ids(position_text, match_text)
+        ids = read_ids(args.ids)
+        situation, rolled = Situation.from_ids(ids.position_id, ids.match_id)
         dice = parse_dice(args.dice) if args.dice else rolled
-    except ValueError as error:
+    except (RulesError, SettingsError) as error:  # the IDs; the dice
         raise UsageError(str(error)) from None
     if args.limit < 1:
         raise UsageError(f"--limit must be 1 or more, not {args.limit}")
@@ -85,7 +85,7 @@ def _no_cube_decision(situation: Situation) -> str | None:
     return None
 
 
-def _print_plays(plays: list, situation: Situation, dice: Dice, as_json: bool) -> None:
+def _print_plays(plays: list[RankedPlay], situation: Situation, dice: Dice, as_json: bool) -> None:
     if as_json:
         print(json.dumps([play.as_json() for play in plays]))
         return
@@ -100,7 +100,7 @@ def _print_plays(plays: list, situation: Situation, dice: Dice, as_json: bool) -
         print(f"  {rank}. {play.move:<{width}}  {play.equity:+.3f}  {play.position_id}{behind}")
 
 
-def _print_cube(advice, situation: Situation, as_json: bool) -> None:
+def _print_cube(advice: CubeAdvice, situation: Situation, as_json: bool) -> None:
     if as_json:
         print(json.dumps(advice.as_json()))
         return

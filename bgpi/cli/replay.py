@@ -8,16 +8,15 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from bgpi.cli.config import check_config, parse_config
 from bgpi.exc import (
-    FirmwareRefusedError,
     JournalError,
-    LinkUnavailableError,
+    LinkError,
     ProfileError,
     ReplayError,
     ScriptError,
-    SimPicoError,
     UsageError,
 )
 from bgpi.hardware.profile import load_profile
@@ -25,7 +24,7 @@ from bgpi.shell.replay import replay
 from bgpi.shell.script import load_script
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "replay",
         help="run a board script on the simulated board and print the table log",
@@ -59,7 +58,7 @@ def _replay(args: argparse.Namespace) -> int:
     if config:
         script = replace(script, config=MappingProxyType(check_config(config | dict(script.config))))
 
-    def write(event: dict) -> None:
+    def write(event: dict[str, Any]) -> None:
         sys.stdout.write(json.dumps(event) + "\n")
         sys.stdout.flush()
 
@@ -70,6 +69,6 @@ def _replay(args: argparse.Namespace) -> int:
         replay(script, profile, write, args.state, args.seed, warn, args.link, engine=True)
     except (JournalError, ReplayError) as error:
         raise UsageError(str(error)) from None
-    except (SimPicoError, LinkUnavailableError, FirmwareRefusedError) as error:
+    except LinkError as error:
         raise UsageError(f"--link {args.link}: {error}") from None
     return 0

@@ -2,7 +2,7 @@
 
     bgpi rules plays --position-id ID --dice A B [--json]
     bgpi rules plays --batch FILE            (JSON Lines in and out; - for stdin)
-    bgpi rules show ID[:MATCHID]
+    bgpi rules show ID[:MATCHID] | XGID=...
 
 Position IDs are read and written with the player to move encoded as on roll,
 as gnubg does, so resulting positions keep the mover "on roll".
@@ -16,12 +16,11 @@ import sys
 from collections.abc import Iterable
 from typing import TextIO
 
-from bgpi.exc import BatchLineError, DiceInputError, UsageError
+from bgpi.exc import BatchLineError, DiceInputError, RulesError, SettingsError, UsageError
 from bgpi.rules.ids import (
     GameState,
     MatchKey,
     board_id,
-    decode_match_id,
     decode_position_id,
     result_ids,
 )
@@ -30,10 +29,11 @@ from bgpi.rules.notation import format_play
 from bgpi.rules.play import Dice
 from bgpi.rules.position import Position, Side
 from bgpi.rules.reference import legal_plays
+from bgpi.rules.xgid import read_ids
 from bgpi.shell.textboard import draw
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     rules = subparsers.add_parser(
         "rules",
         help="legal plays and positions from the rules engine",
@@ -63,11 +63,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "show",
         help="draw a position as text",
         description=(
-            "Draw a position as text with pip counts. With a Match ID (ID:MATCHID) also "
-            "the cube, the score and whose turn it is; without one, white is taken to be on roll."
+            "Draw a position as text with pip counts. With a Match ID (ID:MATCHID) or an XGID "
+            "also the cube, the score and whose turn it is; without one, white is taken to be on roll."
         ),
     )
-    show.add_argument("ids", metavar="ID[:MATCHID]", help="gnubg Position ID, optionally with a Match ID")
+    show.add_argument("ids", metavar="ID[:MATCHID]",
+                      help="gnubg Position ID, optionally with a Match ID; or an XGID (XGID=...), which gives both")
     show.set_defaults(handler=_show)
 
 
@@ -98,7 +99,7 @@ def _plays(args: argparse.Namespace) -> int:
     try:
         waiting, moving = decode_position_id(args.position_id)
         dice = parse_dice(args.dice)
-    except ValueError as error:
+    except (RulesError, SettingsError) as error:  # the Position ID; the dice
         raise UsageError(str(error)) from None
     # The mover's colour does not matter to the rules: call it white.
     start = Position.of(Side.WHITE, moving, waiting)
@@ -178,7 +179,7 @@ def answer_batch(lines: Iterable[str], out: TextIO, errors: TextIO) -> int:
                 continue
             try:
                 answer = batch_line(text)
-            except ValueError as error:
+            except (RulesError, SettingsError) as error:  # the Position ID; the line, its dice
                 print(f"bgpi rules plays: line {number}: {error}", file=errors)
                 answer = json.dumps({"line": number, "error": str(error)})
                 status = 2
@@ -199,11 +200,11 @@ ANSWERS_PER_WRITE = 256
 
 
 def _show(args: argparse.Namespace) -> int:
-    position_text, _, match_text = args.ids.partition(":")
     try:
-        waiting, moving = decode_position_id(position_text)
-        key = decode_match_id(match_text) if match_text else None
-    except ValueError as error:
+        ids = read_ids(args.ids)
+        waiting, moving = decode_position_id(ids.position_id)
+        key = ids.key
+    except RulesError as error:
         raise UsageError(str(error)) from None
     on_roll = key.dice_owner if key else Side.WHITE
     position = Position.of(on_roll, moving, waiting)

@@ -22,6 +22,7 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bgpi.board.profile import Profile
 from bgpi.cli.broker import add_broker_options, broker_of
@@ -29,12 +30,16 @@ from bgpi.cli.config import SETTINGS_HELP, check_config, parse_config
 from bgpi.cli.settings import RunSettings, load_settings
 from bgpi.engine import DEFAULT_HINT_LEVEL, DEFAULT_LEVEL, KINDS, LEVELS
 from bgpi.exc import (
+    JournalError,
+    MatchIdError,
     PageSettingsError,
     ProfileError,
     RecordFileError,
+    ScriptLineError,
     ServiceError,
     SettingsFileError,
     UsageError,
+    XgidError,
 )
 from bgpi.hardware.board import default_board_kind
 from bgpi.hardware.profile import load_profile
@@ -42,7 +47,6 @@ from bgpi.link.board import PTY, board_kind
 from bgpi.records.reading import RECORD_KINDS, recorded_position
 from bgpi.remote.joining import RemoteSettings
 from bgpi.remote.messages import GAME_ID
-from bgpi.rules.ids import decode_match_id
 from bgpi.rules.position import Side
 from bgpi.rules.xgid import read_ids
 from bgpi.shell import sdnotify
@@ -54,7 +58,7 @@ from bgpi.table.tracker import Sensing
 from bgpi.web.page import BoardPage, add_page_options, page_settings
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "run",
         help="run the board (the simulated one when no board is attached)",
@@ -201,7 +205,7 @@ def _differences(state: Path, setup: SessionSetup, profile: Profile) -> list[str
     same session would begin (then it is resumed)."""
     try:
         events = read_journal(state).events
-    except (OSError, ValueError):
+    except JournalError:
         return ["unreadable journal"]
     sessions = [event for event in events if event.get("event") == "session"]
     if not sessions:
@@ -270,21 +274,19 @@ def _new_session(args: argparse.Namespace, settings: RunSettings, remote: Remote
     return _NewSession(SessionSetup(check_config(settings.config(config)), position), True)
 
 
-def _given_position(args: argparse.Namespace, given: dict) -> tuple[BoardPosition, dict]:
+def _given_position(args: argparse.Namespace, given: dict[str, Any]) -> tuple[BoardPosition, dict[str, Any]]:
     """``--position ID[:MATCHID]`` or ``XGID=...`` with --turn: the position, and the
     session's config with an XGID's Jacoby and beavers; UsageError for any fault."""
     try:
-        position_text, match_text, money = read_ids(args.position)
-    except ValueError as error:
+        ids = read_ids(args.position)
+        key = ids.key
+    except (XgidError, MatchIdError) as error:
         raise UsageError(f"--position: {error}") from None
-    config = money | given  # an XGID's Jacoby and beavers, unless the settings say otherwise
+    config = dict(ids.money) | given  # an XGID's Jacoby and beavers, unless the settings say otherwise
     turn = Side.parse(args.turn) if args.turn else None
     key_turn = None
-    if match_text:
-        try:
-            key_turn = decode_match_id(match_text).dice_owner
-        except ValueError as error:
-            raise UsageError(f"--position: {error}") from None
+    if key is not None:
+        key_turn = key.dice_owner
         if turn is not None and turn is not key_turn:
             raise UsageError(f"--turn {turn.label} disagrees with the Match ID, which has "
                              f"{key_turn.label} on roll")
@@ -292,8 +294,8 @@ def _given_position(args: argparse.Namespace, given: dict) -> tuple[BoardPositio
             raise UsageError("--position with a Match ID takes the match length from it: "
                              "leave out --match")
     try:
-        return BoardPosition(position_text, turn or key_turn or Side.WHITE, match_text or None), config
-    except ValueError as error:
+        return BoardPosition(ids.position_id, turn or key_turn or Side.WHITE, ids.match_id), config
+    except ScriptLineError as error:
         raise UsageError(f"--position: {error}") from None
 
 

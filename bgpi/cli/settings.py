@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bgpi.exc import SettingsFileError
+from bgpi.exc import BoardKindError, SettingsFileError
 from bgpi.link.board import board_kind
 
 TOP_KEYS = ("board", "profile", "brightness", "session", "money", "page", "remote")
@@ -62,7 +62,7 @@ def load_settings(path: Path) -> RunSettings:
     if board is not None:
         try:
             board_kind(board if isinstance(board, str) else "")
-        except ValueError:
+        except BoardKindError:
             problems.append(f"board: expected \"pi\", \"sim\" or \"serial:DEVICE\", got {board!r}")
     profile = document.get("profile", "")
     if not isinstance(profile, str):
@@ -84,7 +84,7 @@ def load_settings(path: Path) -> RunSettings:
     return RunSettings(board, profile or None, brightness, *tables)
 
 
-def _known(table: dict, keys: tuple[str, ...], prefix: str, problems: list[str]) -> None:
+def _known(table: dict[str, Any], keys: tuple[str, ...], prefix: str, problems: list[str]) -> None:
     for key in table:
         if key not in keys:
             problems.append(f"{prefix}{key}: unknown key (expected one of {', '.join(keys)})")

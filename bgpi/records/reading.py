@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from bgpi.exc import BgpiError, PlayNotationError, RecordFileError
+from bgpi.exc import BgpiError, CubeError, PlayNotationError, RecordFileError
 from bgpi.rules.cube import Cube
 from bgpi.rules.ids import MatchKey, match_id, position_id
 from bgpi.rules.notation import find_play
@@ -107,7 +107,7 @@ class _Replay:
                 game.cube = game.cube.take(side)
             else:
                 self.game = None  # a drop ends the game
-        except ValueError as error:
+        except CubeError as error:
             raise RecordFileError(f"game {self.games}: {side.label}'s {action}: {error}") from None
 
     def _current(self) -> _Game:

@@ -29,8 +29,8 @@ class RemoteSettings:
     broker: Broker
 
     def join(self, runner: TableRunner, state: Path, say: Callable[[str], None]) -> RemoteGame:
-        """Join `runner` to the other board (its wire's journal in `state`); OSError or
-        ValueError (a damaged journal, a broker setting) if it cannot be."""
+        """Join `runner` to the other board (its wire's journal in `state`); JournalError
+        or RemoteError (the wire's journal, a broker setting) if it cannot be."""
         from bgpi.remote.game import RemoteGame
 
         game = RemoteGame(runner, state, self.broker, self.game, self.side, say=say)

@@ -135,7 +135,10 @@ class Transport:
             ca = broker.ca_file
             if ca is not None and not ca.is_file():
                 raise BrokerSetupError(f"the broker CA file {ca} does not exist")
-            client.tls_set(ca_certs=str(ca) if ca is not None else None, cert_reqs=ssl.CERT_REQUIRED)
+            try:
+                client.tls_set(ca_certs=str(ca) if ca is not None else None, cert_reqs=ssl.CERT_REQUIRED)
+            except OSError as error:  # ssl.SSLError: a CA file that holds no certificate; one not readable
+                raise BrokerSetupError(str(error)) from None
         client.on_connect = self._connected
         client.on_connect_fail = self._connect_failed
         client.on_disconnect = self._disconnected
@@ -218,7 +221,7 @@ class Transport:
         if message.topic == self._theirs["presence"]:
             self.heard.put(Presence(message.payload == b"online"))
         else:
-            self.heard.put(Arrived(message.payload))  # checked by messages.parse, size first
+            self.heard.put(Arrived(bytes(message.payload)))  # checked by messages.parse, size first
 
     def _tell(self, news: LinkUp | LinkDown) -> None:
         if news != self._last:

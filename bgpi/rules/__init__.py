@@ -24,40 +24,76 @@ An XGID holds the position, who is on roll and the dice in one text::
     (True, <Side.WHITE: 0>, (3, 1))
     >>> [format_play(play.steps) for play in legal_plays(record.position, record.turn, Dice(*record.dice))][:3]
     ['24/23 24/21', '24/20', '24/21 8/7']
+
+A position as a user writes it (a Position ID, ``ID:MATCHID`` or an XGID) is read by
+`read_ids`, the one reader the commands share, into gnubg's IDs::
+
+    >>> from bgpi.rules import board_id, decode_position_id, read_ids
+    >>> ids = read_ids("XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10")
+    >>> ids.position_id, ids.key.dice, ids.key.turn
+    ('4HPwATDgc/ABMA', (3, 1), <Side.WHITE: 0>)
+    >>> waiting, moving = decode_position_id(ids.position_id)  # gnubg's board: not on roll, on roll
+    >>> board_id((waiting, moving)) == ids.position_id
+    True
+
+The cube says who may double, and refuses with the reason: every refusal of the rules is
+a `RulesError` (and a `ValueError`)::
+
+    >>> from bgpi.rules import Cube, Offer, RulesError, Side
+    >>> offered = Cube().double(Side.WHITE)
+    >>> offered.offer == Offer(Side.WHITE), offered.offered_value
+    (True, 2)
+    >>> try:
+    ...     offered.double(Side.BLACK)
+    ... except RulesError as refusal:
+    ...     print(refusal)
+    white has doubled: black must take or drop first
 """
 
 from bgpi.exc import (
+    CubeError,
     DiceError,
     MatchIdError,
     PlayNotationError,
     PositionError,
     PositionIdError,
+    ResultError,
+    RulesError,
+    SessionError,
+    SessionSettingsError,
     SideError,
     XgidError,
 )
-from bgpi.rules.cube import Cube
+from bgpi.rules.cube import Cube, Offer
 from bgpi.rules.ids import (
     GameState,
     MatchKey,
+    Resignation,
+    board_id,
     decode_match_id,
+    decode_position_id,
     match_id,
     position_from_id,
     position_id,
 )
-from bgpi.rules.notation import find_play, format_play, parse_play
+from bgpi.rules.notation import describe_change, find_play, format_play, parse_play
 from bgpi.rules.play import Dice, Play, Step
 from bgpi.rules.playtree import PartialPlay, PlayTree
-from bgpi.rules.position import BAR, OFF, Position, Side
+from bgpi.rules.position import BAR, CHECKERS, OFF, Checkers, Position, Side, absolute_point, own_point
 from bgpi.rules.reference import legal_plays
 from bgpi.rules.result import GameResult, ResultKind
 from bgpi.rules.session import Game, Score, Session, Settings
-from bgpi.rules.xgid import XGID, decode_xgid, xgid
+from bgpi.rules.xgid import XGID, CubeAction, PositionIds, decode_xgid, gnubg_ids, read_ids, xgid, xgid_ids
 
 __all__ = [
     "BAR",
+    "CHECKERS",
     "OFF",
     "XGID",
+    "Checkers",
     "Cube",
+    "CubeAction",
+    "CubeError",
     "Dice",
     "DiceError",
     "Game",
@@ -65,6 +101,7 @@ __all__ = [
     "GameState",
     "MatchIdError",
     "MatchKey",
+    "Offer",
     "PartialPlay",
     "Play",
     "PlayNotationError",
@@ -72,22 +109,36 @@ __all__ = [
     "Position",
     "PositionError",
     "PositionIdError",
+    "PositionIds",
+    "Resignation",
+    "ResultError",
     "ResultKind",
+    "RulesError",
     "Score",
     "Session",
+    "SessionError",
+    "SessionSettingsError",
     "Settings",
     "Side",
     "SideError",
     "Step",
     "XgidError",
+    "absolute_point",
+    "board_id",
     "decode_match_id",
+    "decode_position_id",
     "decode_xgid",
+    "describe_change",
     "find_play",
     "format_play",
+    "gnubg_ids",
     "legal_plays",
     "match_id",
+    "own_point",
     "parse_play",
     "position_from_id",
     "position_id",
+    "read_ids",
     "xgid",
+    "xgid_ids",
 ]

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bgpi.exc import CubeError, DiceError, SessionError, SettingsError
+from bgpi.exc import CubeError, DiceError, SessionError, SessionSettingsError
 from bgpi.rules.cube import Cube
 from bgpi.rules.ids import MAX_CUBE_LOG, MAX_MATCH_LENGTH, MAX_SCORE, GameState, MatchKey
 from bgpi.rules.position import Position, Side
@@ -36,7 +36,7 @@ class Settings:
     beavers and automatic doubles (a power of two from 2; 0, the default, is none
     but the Match ID's `MAX_CUBE`).  The defaults are money play's: Jacoby on, beavers and
     automatic doubles off.  For a match use `Settings.match(n)`; asking for a
-    money-only rule in a match raises SettingsError naming the setting.
+    money-only rule in a match raises SessionSettingsError naming the setting.
     """
 
     match_length: int = 0
@@ -57,7 +57,8 @@ class Settings:
         _check_count("auto_doubles", self.auto_doubles, MAX_AUTO_DOUBLES)
         _check_count("cube_cap", self.cube_cap, MAX_CUBE)
         if self.cube_cap & (self.cube_cap - 1) or self.cube_cap == 1:
-            raise SettingsError(f"cube_cap: a power of two from 2 to {MAX_CUBE} (0: no cap), not {self.cube_cap}")
+            raise SessionSettingsError(
+                f"cube_cap: a power of two from 2 to {MAX_CUBE} (0: no cap), not {self.cube_cap}")
         if self.match_length:
             for name, wanted in (
                 ("jacoby", self.jacoby),
@@ -65,7 +66,7 @@ class Settings:
                 ("auto_doubles", self.auto_doubles),
             ):
                 if wanted:
-                    raise SettingsError(f"{name}: only for money play, not in a match")
+                    raise SessionSettingsError(f"{name}: only for money play, not in a match")
 
     @classmethod
     def match(cls, length: int) -> Settings:
@@ -80,7 +81,7 @@ class Settings:
 
         Reads only the keys in `KEYS` and leaves any other key (such as
         `lenient`) to its owner.  Jacoby defaults to on in money play and off in
-        a match; `{"match": 5, "jacoby": true}` raises SettingsError.
+        a match; `{"match": 5, "jacoby": true}` raises SessionSettingsError.
         """
         length = config.get("match", 0)
         _check_count("match", length)
@@ -152,7 +153,7 @@ class Session:
         _check_count("games", self.games)
         _check_flag("crawford", self.crawford)
         if self.crawford and not self._reaches_crawford(self.score):
-            raise SettingsError(
+            raise SessionSettingsError(
                 "crawford: the Crawford game comes only in a match, when one player"
                 " (not both) needs one point to win"
             )
@@ -407,12 +408,12 @@ class Game:
 
 def _check_count(name: str, value: object, most: int | None = None) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise SettingsError(f"{name}: expected a whole number 0 or more, not {value!r}")
+        raise SessionSettingsError(f"{name}: expected a whole number 0 or more, not {value!r}")
     if most is not None and value > most:
-        raise SettingsError(f"{name}: at most {most}, not {value}")
+        raise SessionSettingsError(f"{name}: at most {most}, not {value}")
 
 
 def _check_flag(name: str, value: object) -> None:
     if not isinstance(value, bool):
         # A bad config value is bad input, reported like any other: a ValueError.
-        raise SettingsError(f"{name}: expected true or false, not {value!r}")  # noqa: TRY004
+        raise SessionSettingsError(f"{name}: expected true or false, not {value!r}")  # noqa: TRY004

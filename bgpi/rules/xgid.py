@@ -28,11 +28,12 @@ on absolute point 19, black's own 6-point.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import Enum
 
 from bgpi.exc import XgidError
-from bgpi.rules.ids import MatchKey, match_id, position_id
+from bgpi.rules.ids import MatchKey, decode_match_id, match_id, position_id
 from bgpi.rules.position import POINTS, Position, Side
 
 PREFIX = "XGID="
@@ -289,14 +290,11 @@ def _position(board: str) -> Position:
     return position
 
 
-def gnubg_ids(text: str) -> tuple[str, str]:
+def gnubg_ids(record: XGID) -> tuple[str, str]:
     """gnubg's Position ID (encoded for the player whose turn it is) and Match ID of an
     XGID: the cube, the score, the match, the dice and a double on offer carried over.
     The Jacoby and beaver settings of money play are not in a Match ID (`XGID` has them).
-
-    :raises XgidError: for an XGID that `decode_xgid` refuses.
     """
-    record = decode_xgid(text)
     key = MatchKey(
         cube_value=record.cube_value, cube_owner=record.cube_owner, dice_owner=record.turn,
         crawford=record.crawford, turn=record.to_act,
@@ -305,15 +303,55 @@ def gnubg_ids(text: str) -> tuple[str, str]:
     return position_id(record.position, record.turn), match_id(key)
 
 
-def read_ids(text: str) -> tuple[str, str | None, dict[str, bool]]:
-    """A position as the commands take it, ``ID[:MATCHID]`` or an ``XGID=...``: the
-    Position ID, the Match ID (None without one) and, for an XGID of money play, the
-    Jacoby and beaver settings it holds (a Match ID cannot).  XgidError (a ValueError)
-    for an XGID that cannot be read."""
-    if text.startswith(PREFIX):
-        record = decode_xgid(text)
-        position_text, match_text = gnubg_ids(text)
-        money = {} if record.match_length else {"jacoby": record.jacoby, "beavers": record.beavers}
-        return position_text, match_text, money
+@dataclass(frozen=True, slots=True)
+class PositionIds:
+    """A position as a user writes it, in gnubg's IDs (`read_ids`).
+
+    `position_id` is encoded for the player on roll; `match_id` is None when the text has
+    none (an XGID always gives one); `money` holds an XGID of money play's Jacoby and beaver
+    settings, which a Match ID cannot hold (empty otherwise).
+    """
+
+    position_id: str
+    match_id: str | None = None
+    money: Mapping[str, bool] = field(default_factory=dict, hash=False)
+
+    @property
+    def key(self) -> MatchKey | None:
+        """The Match ID decoded: the cube, the score, the match and who is on roll (None
+        without one).
+
+        :raises MatchIdError: as `decode_match_id` does.
+        """
+        return decode_match_id(self.match_id) if self.match_id else None
+
+
+def read_ids(text: str) -> PositionIds:
+    """A position as a user writes it: a gnubg Position ID, ``ID:MATCHID``, or an
+    ``XGID=...``.  The one reader of `bgpi run --position`, `bgpi hint` and `bgpi rules
+    show`; a board script's ``xgid`` key is read as its XGID is (`xgid_ids`).  The IDs it
+    gives are decoded where they are used (`position_from_id`, `decode_match_id`, `key`),
+    which name their faults.
+
+    >>> read_ids("4HPwATDgc/ABMA:MIEFAAAAAAAA")
+    PositionIds(position_id='4HPwATDgc/ABMA', match_id='MIEFAAAAAAAA', money={})
+    >>> read_ids("XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10")
+    PositionIds(position_id='4HPwATDgc/ABMA', match_id='MIEFAAAAAAAA', money={'jacoby': False, 'beavers': False})
+
+    :raises XgidError: for an XGID that cannot be read.
+    """
+    if text.strip().upper().startswith(PREFIX):  # as `decode_xgid` reads it
+        return xgid_ids(text)
     position_text, _, match_text = text.partition(":")
-    return position_text, match_text or None, {}
+    return PositionIds(position_text, match_text or None)
+
+
+def xgid_ids(text: str) -> PositionIds:
+    """An XGID, with or without its prefix, in gnubg's IDs (`gnubg_ids`), with the
+    Jacoby and beaver settings of money play.
+
+    :raises XgidError: for an XGID that `decode_xgid` refuses.
+    """
+    record = decode_xgid(text)
+    money = {} if record.match_length else {"jacoby": record.jacoby, "beavers": record.beavers}
+    return PositionIds(*gnubg_ids(record), money)

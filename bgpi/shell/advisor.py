@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from bgpi.engine import (
     DEFAULT_HINT_LEVEL,
@@ -22,7 +23,7 @@ from bgpi.engine import (
     parse_level,
     parse_opponent,
 )
-from bgpi.exc import EngineError, EngineKindError
+from bgpi.exc import EngineError, EngineKindError, SettingsError
 from bgpi.shell.analysis import Decision, assess
 from bgpi.table.requests import AdviceRequest, Purpose, Question
 
@@ -44,7 +45,7 @@ class Advisor:
         self.kind = kind
         """The kind of engine asked for (`bgpi.engine.KINDS`), which `engine` is."""
 
-    def __call__(self, request: AdviceRequest) -> tuple[dict | None, str | None]:
+    def __call__(self, request: AdviceRequest) -> tuple[dict[str, Any] | None, str | None]:
         """(the answer, None) or (None, why there is none)."""
         situation, dice = Situation.from_ids(request.position_id, request.match_id)
         situation = replace(situation, jacoby=request.jacoby, beavers=request.beavers)
@@ -53,6 +54,7 @@ class Advisor:
             if request.purpose is Purpose.COACH:
                 return self._coach(request), None
             if request.question is Question.PLAYS:
+                assert dice is not None  # the table asks for plays once the dice are rolled
                 return self.engine.plays(situation, dice, strength, limit=1)[0].as_json(), None
             if request.question is Question.RESIGN:
                 return self.engine.outcomes(situation, strength).as_json(), None
@@ -60,8 +62,9 @@ class Advisor:
         except EngineError as error:
             return None, str(error)
 
-    def _coach(self, request: AdviceRequest) -> dict:
+    def _coach(self, request: AdviceRequest) -> dict[str, Any]:
         """The best play and what the play made (`played`, leading to `after`) lost against it."""
+        assert request.played is not None  # the coach's question says the play made
         decision = Decision(0, request.player, "play", request.position_id, request.match_id,
                             request.jacoby, request.beavers, request.played, request.after)
         assessed = assess(decision, Engine(self.engine.backend, self.hint, self.engine.timeout))
@@ -71,7 +74,7 @@ class Advisor:
         self.engine.close()
 
 
-def engine_problems(config: Mapping) -> list[str]:
+def engine_problems(config: Mapping[str, Any]) -> list[str]:
     """What is wrong with the engine's keys of a session config: [] when nothing."""
     checks = (("engine", _kind), ("opponent", parse_opponent), ("hint_level", parse_level))
     problems = []
@@ -86,7 +89,7 @@ def engine_problems(config: Mapping) -> list[str]:
                 continue
             try:
                 check(config[key])
-            except ValueError as error:
+            except SettingsError as error:
                 problems.append(f"{key}: {error}")
     return problems
 
@@ -96,7 +99,7 @@ def _kind(text: str) -> None:
         raise EngineKindError(f"unknown engine {text!r}: expected one of {', '.join(KINDS)}")
 
 
-def open_advisor(config: Mapping, current: Advisor | None = None) -> Advisor:
+def open_advisor(config: Mapping[str, Any], current: Advisor | None = None) -> Advisor:
     """The advisor a session's config asks for: `engine` (a kind of `bgpi.engine.KINDS`,
     default "auto"), `opponent` ("gnubg[:LEVEL]") and `hint_level`.  ValueError for a
     bad value.

@@ -22,11 +22,19 @@ from typing import Any
 
 from bgpi.board.locations import BARS, POINTS, TRAYS, Location, describe
 from bgpi.board.profile import BUTTON_NAMES, Geometry
-from bgpi.exc import EventError, ScriptError, ScriptLineError
+from bgpi.exc import (
+    EventError,
+    MatchIdError,
+    PositionIdError,
+    RulesError,
+    ScriptError,
+    ScriptLineError,
+    SettingsError,
+)
 from bgpi.rules.ids import MatchKey, decode_match_id, position_from_id
 from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Settings
-from bgpi.rules.xgid import decode_xgid, gnubg_ids
+from bgpi.rules.xgid import xgid_ids
 from bgpi.shell.advisor import ENGINE_KEYS, engine_problems
 from bgpi.table import events as ev
 from bgpi.table.phases import Link
@@ -126,13 +134,13 @@ class BoardPosition:
         problems = []
         try:
             object.__setattr__(self, "position", position_from_id(self.position_id, self.turn))
-        except ValueError as error:
+        except PositionIdError as error:
             problems.append(str(error))
         match = None
         if self.match_id is not None:
             try:
                 match = decode_match_id(self.match_id)
-            except ValueError as error:
+            except MatchIdError as error:
                 problems.append(str(error))
         object.__setattr__(self, "match", match)
         if problems:
@@ -165,7 +173,7 @@ def _config_problems(settings: Mapping[str, Any]) -> list[str]:
         if key in settings:
             try:
                 Settings.from_config({key: settings[key]})
-            except ValueError as error:
+            except SettingsError as error:
                 rules.append(str(error))
     if not isinstance(settings.get("lenient", False), bool):
         problems.append(f"lenient: expected true or false, not {_json(settings['lenient'])}")
@@ -180,7 +188,7 @@ def _config_problems(settings: Mapping[str, Any]) -> list[str]:
     if not rules:
         try:
             Settings.from_config(settings)
-        except ValueError as error:
+        except SettingsError as error:
             rules.append(str(error))
     return problems + rules
 
@@ -339,7 +347,7 @@ class LinkLine:
 
     @classmethod
     def of(cls, value: object, line: int) -> LinkLine:
-        if value not in tuple(Link):
+        if not isinstance(value, str) or value not in tuple(Link):
             raise ScriptLineError(f"unknown link {_json(value)}: expected one of {_choices(tuple(Link))}")
         return cls(Link(value), line=line)
 
@@ -495,7 +503,7 @@ class _Parser:
         if len(kinds) > 1:
             self.problem(number, f"one line does one thing, this one has {_choices(kinds)}")
             return None
-        kind = kinds[0]
+        kind: str = kinds[0]
         allowed = _POSITION_KEYS if kind == "board" and document[kind] == "position" else ()
         for key in document:
             if key != kind and key not in allowed:
@@ -529,15 +537,18 @@ class _Parser:
                         f"got {_json(value)}")
                 return Config(value, line=number)
             case "dice":
-                return SetDice(*_items(value, 2, "[a, b]"), line=number)
+                first, second = _items(value, 2, "[a, b]")
+                return SetDice(first, second, line=number)
             case "lift":
                 return Lift(value, line=number)
             case "place":
                 return Place(value, line=number)
             case "move":
-                return Move(*_items(value, 2, "[FROM, TO]"), line=number)
+                source, destination = _items(value, 2, "[FROM, TO]")
+                return Move(source, destination, line=number)
             case "slot":
-                return Slot(*_items(value, 3, "[LOC, i, true|false]"), line=number)
+                location, index, closed = _items(value, 3, "[LOC, i, true|false]")
+                return Slot(location, index, closed, line=number)
             case "press":
                 return ShortPress(value, line=number)
             case "hold":
@@ -571,7 +582,7 @@ class _Parser:
         match_id = document.get("match_id")
         if match_id is not None and not isinstance(match_id, str):
             faults.append(f"\"match_id\": expected a gnubg Match ID (a string), got {_json(match_id)}")
-        if faults:
+        if faults or not isinstance(position_id, str) or side is None:  # either of the last two is a fault
             raise ScriptLineError("; ".join(faults))
         return BoardPosition(position_id, side, match_id, line=number)
 
@@ -584,11 +595,12 @@ class _Parser:
         if not isinstance(text, str):
             raise ScriptLineError(f"\"xgid\": expected an XGID (a string), got {_json(text)}")
         try:
-            position_id, match_id = gnubg_ids(text)
-            turn = decode_xgid(text).turn
-        except ValueError as error:
+            ids = xgid_ids(text)  # as `read_ids` reads an XGID; the key says it is one
+            key = ids.key
+        except RulesError as error:
             raise ScriptLineError(f"\"xgid\": {error}") from None
-        return BoardPosition(position_id, turn, match_id, line=number)
+        turn = key.dice_owner if key is not None else Side.WHITE  # an XGID always gives a Match ID
+        return BoardPosition(ids.position_id, turn, ids.match_id, line=number)
 
     def check_switch(self, line: Slot) -> None:
         assert self.geometry is not None
@@ -625,7 +637,7 @@ class _Parser:
             return
         try:
             script.settings  # noqa: B018 (validating is the point)
-        except ValueError as error:
+        except SettingsError as error:
             where = self.configs[-1].line if self.configs else board.line
             self.problem(where, f"the settings together: {error}")
 

@@ -38,7 +38,7 @@ from typing import Protocol, TextIO
 
 from bgpi.board.locations import BARS
 from bgpi.board.profile import Profile
-from bgpi.exc import FirmwareRefusedError, JournalError, ServiceError
+from bgpi.exc import FirmwareRefusedError, JournalError, RemoteError, ServiceError
 from bgpi.hardware.bootconfig import boot_problems, pi_model, read_boot_config
 from bgpi.hardware.frames import closed_switches
 from bgpi.link.board import LinkBoard
@@ -83,11 +83,17 @@ class Joined(Protocol):
 class RemotePlay(Protocol):
     """A remote game as the service sees it (`bgpi.remote.joining.RemoteSettings`)."""
 
-    game: str
-    side: Side
+    @property
+    def game(self) -> str:
+        """The game's ID, which both boards are given."""
+
+    @property
+    def side(self) -> Side:
+        """The side played at this board."""
 
     def join(self, runner: TableRunner, state: Path, say: Callable[[str], None]) -> Joined:
-        """Join `runner` to the other board; OSError or ValueError if it cannot be."""
+        """Join `runner` to the other board; JournalError or RemoteError (the wire's
+        journal, a broker setting) if it cannot be."""
 
 
 @dataclass(frozen=True)
@@ -326,7 +332,7 @@ class BoardService:
             return
         try:
             self._remote = remote.join(self.runner, self.settings.state, self._say)
-        except (OSError, ValueError) as error:  # a JournalError, a BrokerSetupError
+        except (JournalError, RemoteError) as error:  # the wire's journal, a broker setting
             raise ServiceError(f"cannot join the remote game {remote.game}: {error}") from None
 
     def _open_page(self, history: tuple[dict, ...]) -> None:

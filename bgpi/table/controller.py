@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bgpi.board.locations import in_order
-from bgpi.exc import JournalStartError
+from bgpi.exc import EventError, JournalStartError, RulesError
 from bgpi.rules.ids import position_id
 from bgpi.rules.play import Dice
 from bgpi.rules.playtree import PartialPlay, PlayTree
@@ -47,8 +47,10 @@ SESSION_LENGTHS: tuple[int, ...] = (1, 3, 5, 7, 9, 11, 0)
 REMOTE_SESSION = "a remote game's session is agreed when the boards meet"
 """Why a remote game's board does not choose a new session itself."""
 
-_CUT_SHORT = (ValueError, KeyError, TypeError, AttributeError, IndexError)
-"""What applying an event the game does not allow where it stands raises."""
+_CUT_SHORT = (EventError, RulesError)
+"""What a damaged journal's event raises: one that is no event (`EventError`), or one the
+game does not allow where it stands (a `RulesError`).  Anything else is a fault of the
+program, never taken for a damaged journal."""
 
 
 def _chooser_start(length: int) -> int:

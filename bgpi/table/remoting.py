@@ -16,7 +16,7 @@ event that changes nothing else: the shell names the disagreement.
 
 from __future__ import annotations
 
-from bgpi.exc import CubeError
+from bgpi.exc import CubeError, PositionIdError
 from bgpi.rules.ids import match_id, position_from_id, position_id
 from bgpi.rules.notation import format_play
 from bgpi.rules.playtree import PartialPlay
@@ -169,7 +169,7 @@ class Remoting:
         tree = self.state.current_roll().tree
         try:
             after = position_from_id(event.position_id, event.player.opponent)
-        except ValueError:
+        except PositionIdError:
             return None
         return next((node for node in tree.find(after) if tree.is_complete(node)), None)
 

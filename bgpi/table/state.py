@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bgpi.exc import NoGameError
+from bgpi.exc import NoGameError, SessionSettingsError
 from bgpi.rules.cube import Cube
 from bgpi.rules.ids import (
     MatchKey,
@@ -85,9 +85,9 @@ class Setup:
         out before the rules read theirs), and its practice position and match."""
         config = dict(event.config)
         lenient = bool(config.pop("lenient", False))
-        sides = OPPONENT_SIDES[config.pop("opponent_side", "black")]
+        sides = _sides(OPPONENT_SIDES, "opponent_side", config.pop("opponent_side", "black"))
         computers = sides if config.pop("opponent", None) else frozenset()
-        remotes = REMOTE_SIDES[config.pop("remote")] if "remote" in config else frozenset()
+        remotes = _sides(REMOTE_SIDES, "remote", config.pop("remote")) if "remote" in config else frozenset()
         coach = config.pop("coach", None)
         settings = Settings.from_config(config)
         session = Session(settings)
@@ -105,6 +105,15 @@ class Setup:
     def elsewhere(self) -> frozenset[Side]:
         """The sides not played with this board's buttons: the computer's and the other board's."""
         return self.computers | self.remotes
+
+
+def _sides(named: dict[str, frozenset[Side]], setting: str, value: Any) -> frozenset[Side]:
+    """The sides a setting's value names (`OPPONENT_SIDES`, `REMOTE_SIDES`).  Raises
+    SessionSettingsError for a value that names none: a journal's session may be damaged."""
+    sides = named.get(value) if isinstance(value, str) else None
+    if sides is None:
+        raise SessionSettingsError(f"{setting}: expected one of {', '.join(named)}, not {value!r}")
+    return sides
 
 
 @dataclass

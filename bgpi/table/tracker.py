@@ -305,7 +305,7 @@ def position_as_made(sensing: Sensing, seen: Counts, before: Position, mover: Si
     for hit in combinations(blots, gained):
         try:
             made.add(_as_made(sensing, reading, before, mover, hit))
-        except ValueError as error:
+        except UnreadableBoardError as error:
             problem = error
     if len(made) > 1:
         raise UnreadableBoardError(f"cannot tell which of {opponent.label}'s blots were hit")

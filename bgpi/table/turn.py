@@ -23,6 +23,7 @@ from bgpi.board.locations import (
     location_of,
     tray,
 )
+from bgpi.exc import UnreadableBoardError
 from bgpi.rules.ids import match_id, position_id
 from bgpi.rules.notation import describe_change, format_play
 from bgpi.rules.play import Step
@@ -324,7 +325,7 @@ class FollowingTurn:
         moving.lenient_offer = False
         try:
             after = position_as_made(self.board.sensing, self._seen(), state.position, side)
-        except ValueError as error:
+        except UnreadableBoardError as error:
             self.emit(ev.Rejected(side.opponent, f"cannot accept the play as made: {error}"))
             return
         over = after.winner() is not None

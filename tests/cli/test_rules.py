@@ -222,3 +222,25 @@ def test_show_says_to_roll_where_no_double_is_allowed(capsys, key, words):
     status, out, _ = run(capsys, "rules", "show", f"{START}:{match_id(key)}")
     assert status == 0
     assert out.rstrip().splitlines()[-1].strip() == words
+
+
+OPENING_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
+"""The opening position, white on roll with 31: `START` with the Match ID MIEFAAAAAAAA."""
+
+
+def test_show_takes_an_xgid_as_the_ids_it_holds(capsys):
+    status, out, _ = run(capsys, "rules", "show", OPENING_XGID)
+    _, by_ids, _ = run(capsys, "rules", "show", f"{START}:MIEFAAAAAAAA")
+    assert status == 0 and out == by_ids
+    assert "pips 167" in out and "money play" in out and "white rolled 31" in out
+
+
+def test_show_takes_the_issues_xgid_of_a_match_with_the_doubler_on_roll(capsys):
+    status, out, _ = run(capsys, "rules", "show", "XGID=-b----E-C---eE---c-e----B-:1:-1:-1:D:1:2:0:5:10")
+    assert status == 0 and "cube 2, owned by black" in out and "score white 1, black 2 in a match to 5" in out
+    assert out.rstrip().splitlines()[-1].strip() == "black doubled: white to take or drop"
+
+
+def test_show_refuses_a_bad_xgid_in_one_line(capsys):
+    status, _, err = run(capsys, "rules", "show", "XGID=-b----E:0")
+    assert status == 2 and err.count("\n") == 1 and "XGID" in err and "expected 10" in err

@@ -45,6 +45,15 @@ def test_bad_remote_options_are_one_line_and_touch_nothing(session, capsys, argv
     untouched(session)
 
 
+def test_a_ca_file_that_holds_no_certificate_is_one_line(tmp_path, capsys):
+    ca = tmp_path / "ca.pem"
+    ca.write_text("not a certificate\n")
+    assert main(["run", "--board", "sim", "--state", str(tmp_path / "state"), "--no-page", "--remote", "g1",
+                 "--side", "white", "--broker", "127.0.0.1:1", "--broker-tls", "--broker-ca", str(ca)]) == 2
+    *_, said = capsys.readouterr().err.splitlines()
+    assert said.startswith("bgpi run: cannot join the remote game g1: [X509") and "no certificate" in said
+
+
 def test_an_address_is_a_host_and_a_port():
     assert parse_address("broker.example.org") == ("broker.example.org", None)
     assert parse_address("10.0.0.2:1884") == ("10.0.0.2", 1884)

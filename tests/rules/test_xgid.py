@@ -7,9 +7,10 @@ import subprocess
 
 import pytest
 
+from bgpi.exc import MatchIdError, XgidError
 from bgpi.rules.ids import position_from_id, position_id
 from bgpi.rules.position import Position, Side
-from bgpi.rules.xgid import XGID, CubeAction, decode_xgid, xgid
+from bgpi.rules.xgid import XGID, CubeAction, PositionIds, decode_xgid, read_ids, xgid
 from tests.rules.strategies import scatter
 
 WHITE, BLACK = Side.WHITE, Side.BLACK
@@ -246,3 +247,37 @@ def test_malformed_xgids_are_refused(text, message):
 def test_inconsistent_records_are_refused(fields, message):
     with pytest.raises(ValueError, match=message):
         XGID(position=Position.start(), **fields)
+
+
+# -- a position as a user writes it ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "ids"), [
+    ("4HPwATDgc/ABMA", PositionIds("4HPwATDgc/ABMA")),
+    ("4HPwATDgc/ABMA:MIEFAAAAAAAA", PositionIds("4HPwATDgc/ABMA", "MIEFAAAAAAAA")),
+    ("4HPwATDgc/ABMA:", PositionIds("4HPwATDgc/ABMA")),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:3:0:10",  # money play, Jacoby and beavers
+     PositionIds("4HPwATDgc/ABMA", "MIEFAAAAAAAA", {"jacoby": True, "beavers": True})),
+    ("xgid=-b----E-C---eE---c-e----B-:1:-1:-1:00:1:2:0:5:10",  # as decode_xgid reads it
+     PositionIds("4HPwATDgc/ABMA", "UQmgABAAEAAA")),
+])
+def test_read_ids_reads_each_way_a_position_is_written(text, ids):
+    assert read_ids(text) == ids
+
+
+def test_the_ids_of_an_xgid_are_its_position_turn_and_match():
+    text = "XGID=-b----E-C---eE---c-e----B-:1:-1:-1:D:1:2:0:5:10"  # black doubled to 4 in a match to 5
+    record, ids = decode_xgid(text), read_ids(text)
+    assert ids.position_id == position_id(record.position, record.turn) and not ids.money
+    key = ids.key
+    assert key is not None and key.dice_owner is Side.BLACK and key.turn is Side.WHITE and key.double_offered
+    assert (key.cube_value, key.cube_owner, key.score, key.match_length) == (2, Side.BLACK, (1, 2), 5)
+
+
+def test_read_ids_leaves_the_ids_to_be_decoded_where_they_are_used():
+    ids = read_ids("nonsense:garbage")
+    assert ids == PositionIds("nonsense", "garbage")
+    with pytest.raises(MatchIdError, match="garbage"):
+        ids.key  # noqa: B018 (decoding is the point)
+    with pytest.raises(XgidError, match="expected 10"):
+        read_ids("XGID=-b----E:0")

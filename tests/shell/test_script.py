@@ -11,6 +11,7 @@ from bgpi.exc import ScriptError
 from bgpi.rules.ids import decode_position_id
 from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Settings
+from bgpi.rules.xgid import read_ids
 from bgpi.shell.script import (
     BoardPosition,
     Config,
@@ -371,6 +372,18 @@ def test_config_must_come_before_any_other_line_but_board():
                    '{"config": {"match": 3}}') == (
         'line 4: "config" must come before any line other than "board" '
         '(line 2 is a "press" line)')
+
+
+@pytest.mark.parametrize("written", [
+    "XGID=-b----E-C---eE---c-e----B-:1:-1:-1:00:1:2:0:5:10",
+    "-b----E-C---eE---c-e----B-:1:-1:-1:00:1:2:0:5:10",  # the key says it is an XGID
+])
+def test_an_xgid_practice_position_is_the_position_bgpi_run_reads_from_it(written):
+    board = parse_script(f'{{"board": "position", "xgid": "{written}"}}').board
+    ids = read_ids("XGID=-b----E-C---eE---c-e----B-:1:-1:-1:00:1:2:0:5:10")
+    assert isinstance(board, BoardPosition)
+    assert (board.position_id, board.turn, board.match_id) == (ids.position_id, Side.BLACK, ids.match_id)
+    assert board.match == ids.key and board.position == Position.start()
 
 
 def test_practice_position_faults():

@@ -1,0 +1,68 @@
+"""A damaged journal read back: an event the game does not allow ends the trusted prefix
+with an error of a known family; a fault of the program is never taken for damage."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bgpi.board.profile import Geometry
+from bgpi.exc import CubeError, EventError, RulesError, SessionSettingsError
+from bgpi.rules.position import Position, Side
+from bgpi.table.controller import Table
+from bgpi.table.inputs import Press, Rolled, Sensed
+from bgpi.table.state import TableState
+from bgpi.table.tracker import Sensing
+from tests.rules.boards import result
+
+SENSING = Sensing(Geometry())
+
+
+def first_play() -> list[dict]:
+    """A journal: a session, its opening 31 and white's 8/5 6/5."""
+    table, events = Table.new(SENSING, {})
+    events += table.handle(Sensed(SENSING.of(Position.start())))
+    events += table.handle(Press("white.turn"))
+    events += table.handle(Rolled(3, 1))
+    events += table.handle(Sensed(SENSING.of(result(Position.start(), Side.WHITE, [(8, 5), (6, 5)]))))
+    events += table.handle(Press("white.turn"))
+    return events
+
+
+@pytest.mark.parametrize(("damage", "error"), [
+    ({"event": "take", "player": "black", "cube": 2}, CubeError),  # no double is on offer
+    ({"event": "roll", "player": "black", "dice": [9, 9]}, RulesError),
+    ({"event": "play", "player": "white"}, EventError),  # no play without its dice and IDs
+])
+def test_an_event_the_game_does_not_allow_ends_the_prefix_before_it(damage, error):
+    events = first_play()
+    damaged = [*events, damage, *events[1:]]
+    with pytest.raises(error):
+        Table.resume(damaged, SENSING)
+    table, applied = Table.resume_prefix(damaged, SENSING)
+    assert applied == len(events)
+    assert table is not None and table.state_event() == Table.resume(events, SENSING).state_event()
+
+
+@pytest.mark.parametrize(("config", "says"), [
+    ({"opponent": "gnubg", "opponent_side": "purple"},
+     "opponent_side: expected one of white, black, both, not 'purple'"),
+    ({"remote": ["white"]}, "remote: expected one of white, black, not ['white']"),
+    ({"match": -1}, "match: expected a whole number 0 or more, not -1"),
+])
+def test_a_session_whose_settings_the_rules_refuse_is_damage_not_a_crash(config, says):
+    events = [{"event": "session", "config": config}]
+    with pytest.raises(SessionSettingsError, match=f"^{re.escape(says)}$"):
+        Table.resume(events, SENSING)
+    assert Table.resume_prefix(events, SENSING) == (None, 0)
+    assert Table.resume_prefix([*first_play(), *events], SENSING)[1] == len(first_play())
+
+
+def test_a_fault_of_the_program_while_applying_an_event_is_raised_not_taken_for_damage(monkeypatch):
+    def broken(self: TableState, event: object) -> None:
+        raise AttributeError("'NoneType' object has no attribute 'end_turn'")
+
+    monkeypatch.setattr(TableState, "_played", broken)
+    with pytest.raises(AttributeError):
+        Table.resume_prefix(first_play(), SENSING)
