@@ -280,6 +280,10 @@ class BrokerSetupError(BgpiError, ValueError):
     """A broker setting that cannot be used: a password file that cannot be read, a CA file missing."""
 
 
+class TopicError(BgpiError, ValueError):
+    """A topic heard from the broker that is no topic of a bgpi game (`bgpi.remote.topics`)."""
+
+
 # -- team matches ---
 
 
