@@ -322,6 +322,10 @@ class BoardStateError(RemoteError, ValueError):
     """A board's `state` message that is not one: too long, not JSON, or a wrong shape, type, version or ID."""
 
 
+class TopicError(RemoteError, ValueError):
+    """A topic heard from the broker that is no topic of a bgpi game (`bgpi.remote.topics`)."""
+
+
 class TeamMatchError(RemoteError, ValueError):
     """A team-match file that cannot be read: its TOML, a team, a pair, a game ID or the number of pairs."""
 

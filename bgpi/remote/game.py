@@ -174,11 +174,11 @@ class RemoteGame:
             case Presence(online=online):
                 self._do_all(self.peer.presence(online))
             case LinkUp():
-                if self.runner.table.link in (Link.BROKER_DOWN, Link.REFUSED):
+                if self.runner.table.link in (Link.UNREACHABLE, Link.REFUSED):
                     self.runner.feed(LinkChanged(Link.CONNECTING))  # the broker is back: the other board next
                 self._do_all(self.peer.reconnected())
-            case LinkDown(link=link, line=line):
-                self._do(SetLink(Link(link), line))
+            case LinkDown(refused=refused, line=line):  # the broker's reasons in the table's words
+                self._do(SetLink(Link.REFUSED if refused else Link.UNREACHABLE, line))
 
     def _do_all(self, dos: list[Do]) -> None:
         for do in dos:

@@ -1,11 +1,20 @@
-"""The broker connection: paho-mqtt 2.x between a board and an MQTT broker (docs/remote.md, "Topics").
+"""bgpi's one MQTT client: paho-mqtt 2.x between the broker and a board or `bgpi team` (docs/remote.md).
 
-A `Transport` publishes this board's messages on its own side's topic and subscribes to
-the other side's; it keeps a retained ``online`` on its presence topic, with a retained
-``offline`` as its last will (the broker publishes it when the board vanishes).  paho
-runs the connection in its own thread and reconnects with a growing delay; its callbacks
-only put what happened on `Transport.heard` (`Arrived`, `Presence`, `LinkUp`,
-`LinkDown`), which the board's live loop drains: nothing here touches the table.
+A `Client` is one connection to the broker: the login and TLS of the `Broker` value, the
+subscriptions its user names, a session the broker keeps across a dropped connection,
+reconnection with a growing delay and, where its user asks, a retained ``online``
+presence whose last will is a retained ``offline`` (the broker publishes it when the
+client vanishes).  paho runs the connection in its own thread; its callbacks only hand
+what happened to the user's `tell` (a queue's put): a message (`Received`), the link up
+once the broker has acknowledged the subscriptions (`LinkUp`), the link down or refused
+with its one line (`LinkDown`).  Nothing here touches a table or a page.
+
+Both users speak MQTT 5, not 3.1.1: its session expiry bounds how long a broker keeps
+the session of a client that went away (3.1.1 keeps it for ever), and its CONNACK, SUBACK
+and DISCONNECT carry a reason the one line names (Debian's mosquitto 2 speaks it).
+
+`Transport`, below, is the board's use of it; `bgpi.web.team.TeamWatcher` is the
+watcher's.  Topics are built and read in `bgpi.remote.topics`.
 """
 
 from __future__ import annotations
@@ -14,33 +23,38 @@ import json
 import os
 import queue
 import ssl
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.client import Client as PahoClient
+from paho.mqtt.client import ConnectFlags, DisconnectFlags, MQTTMessage
+from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from bgpi.exc import BrokerSetupError
 from bgpi.remote.messages import Message
+from bgpi.remote.topics import Channel, Topic
 from bgpi.rules.position import Side
 
 DEFAULT_PORT = 1883
 DEFAULT_TLS_PORT = 8883
-KEEPALIVE_S = 15  # the broker sends the last will within 1.5 keepalives of a board that vanished silently
+KEEPALIVE_S = 15  # the broker sends the last will within 1.5 keepalives of a client that vanished silently
 RECONNECT_S = (1, 30)  # paho's reconnect delay: doubling from the first to the second
+SESSION_S = 3600
+"""How long the broker keeps a client's subscriptions and its missed QoS 1 messages across
+a dropped connection (MQTT 5's session expiry): a board back within the hour, or a
+watcher, gets what was sent meanwhile; the boards resend in any case (docs/remote.md)."""
 PASSWORD_ENV = "BGPI_BROKER_PASSWORD"
+ONLINE, OFFLINE = b"online", b"offline"  # a presence
 
 REFUSALS = frozenset({"Bad user name or password", "Not authorized", "Bad authentication method", "Banned",
                       "Client identifier not valid", "Unsupported protocol version"})
-"""paho's reason-code names of a broker that answered but will not let this board in
-(trying again will not help until the settings change): the link is `refused`, not down."""
-
-
-def topic(game: str, side: Side, what: str) -> str:
-    """The topic of `side`'s `what` (``msg``, ``presence``, ``state``, ``log``) in game `game`."""
-    return f"bgpi/v1/{game}/{side.label}/{what}"
+"""The reason codes of a broker that answered but will not let this client in (trying
+again will not help until the settings change): the link is refused, not down."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +83,10 @@ class Broker:
         return DEFAULT_TLS_PORT if self.tls else DEFAULT_PORT
 
     def password(self) -> str | None:
-        """The password, or None; BrokerSetupError if its file cannot be read."""
+        """The password, or None.
+
+        :raises BrokerSetupError: if its file cannot be read.
+        """
         if self.password_file is None:
             return os.environ.get(PASSWORD_ENV) or None
         try:
@@ -79,7 +96,163 @@ class Broker:
                                    f"{error.strerror or error}") from None
 
 
-# -- what the transport hears ----------------------------------------------------------
+# -- what a client hears ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """A message on `topic`, as it came: anybody may have written it."""
+
+    topic: str
+    payload: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class LinkUp:
+    """Connected to the broker (again), every subscription acknowledged: what is published
+    on them from now on is heard."""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkDown:
+    """No broker: it is down or cannot be reached (trying again), or, `refused`, it turned
+    this client's login or a subscription away (trying again changes nothing until the
+    settings do).  `line` says which, for a person."""
+
+    refused: bool
+    line: str
+
+
+News = Received | LinkUp | LinkDown
+
+
+class Client:
+    """One connection to `broker` as `client_id`, subscribed at QoS 1 to `subscriptions`
+    (topics or filters); `tell` hears what happens, on paho's thread.  With `presence` (a
+    topic), the client keeps a retained ``online`` there and its last will is ``offline``.
+
+    :raises BrokerSetupError: for a password file that cannot be read, a CA file missing,
+        unreadable or holding no certificate.
+    """
+
+    def __init__(self, broker: Broker, client_id: str, subscriptions: Sequence[str],
+                 tell: Callable[[News], None], presence: str | None = None) -> None:
+        self.broker, self.subscriptions, self.presence = broker, tuple(subscriptions), presence
+        self._tell = tell
+        self._last: LinkUp | LinkDown | None = None  # paho's thread only: the last link news told
+        self._subscribing: int | None = None  # the mid of the subscription that ends a connect
+        self._stopping = False
+        paho = PahoClient(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=MQTTProtocolVersion.MQTTv5)
+        paho.reconnect_delay_set(*RECONNECT_S)
+        if presence is not None:
+            paho.will_set(presence, OFFLINE, qos=1, retain=True)
+        if broker.user is not None:
+            paho.username_pw_set(broker.user, broker.password())
+        if broker.tls:
+            ca = broker.ca_file
+            if ca is not None and not ca.is_file():
+                raise BrokerSetupError(f"the broker CA file {ca} does not exist")
+            try:
+                paho.tls_set(ca_certs=str(ca) if ca is not None else None, cert_reqs=ssl.CERT_REQUIRED)
+            except OSError as error:  # ssl.SSLError: a CA file that holds no certificate; one not readable
+                raise BrokerSetupError(str(error)) from None
+        paho.on_connect = self._connected
+        paho.on_connect_fail = self._connect_failed
+        paho.on_disconnect = self._disconnected
+        paho.on_subscribe = self._subscribed
+        paho.on_message = self._message
+        self._paho = paho
+
+    def start(self) -> None:
+        """Connect in paho's thread (returns at once; `LinkUp` or `LinkDown` follows)."""
+        properties = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
+        properties.SessionExpiryInterval = SESSION_S
+        # No clean start: a client that comes back within the session's expiry (a board
+        # restarted, its client ID the same) gets what the broker kept for it.
+        self._paho.connect_async(self.broker.host, self.broker.port_used, keepalive=KEEPALIVE_S,
+                                 clean_start=False, properties=properties)
+        self._paho.loop_start()
+
+    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        """Publish at QoS 1: paho keeps the message while the broker is away and sends it
+        when it is back."""
+        self._paho.publish(topic, payload, qos=1, retain=retain)
+
+    def stop(self) -> None:
+        """Leave on purpose (a retained ``offline`` first, with a presence), then disconnect:
+        the last will is not sent."""
+        self._stopping = True
+        if self.presence is not None:
+            self._paho.publish(self.presence, OFFLINE, qos=1, retain=True)
+        self._paho.disconnect()
+        self._paho.loop_stop()
+
+    # -- paho's thread: tell only ----------------------------------------------------------
+
+    def _connected(self, paho: PahoClient, userdata: Any, flags: ConnectFlags, reason: ReasonCode,
+                   properties: Properties | None) -> None:
+        if reason.is_failure:
+            name = reason.getName()
+            if name in REFUSALS:
+                self._link(LinkDown(True, f"the broker at {self.broker} refused the login ({name}): "
+                                          "check the broker user and its password file"))
+            else:
+                self._link(LinkDown(False, f"the broker at {self.broker} cannot take this client now ({name}): "
+                                           "trying again"))
+            return
+        if self.presence is not None:
+            paho.publish(self.presence, ONLINE, qos=1, retain=True)
+        if not self.subscriptions:
+            self._link(LinkUp())
+            return
+        # Subscribing again on every connection: a broker that restarted has forgotten.
+        # `LinkUp` waits for the broker's answer (`_subscribed`): a message published
+        # before the subscriptions stand would reach nobody.
+        _, self._subscribing = paho.subscribe([(topic, 1) for topic in self.subscriptions])
+
+    def _subscribed(self, paho: PahoClient, userdata: Any, mid: int, reasons: list[ReasonCode],
+                    properties: Properties | None) -> None:
+        if mid != self._subscribing:
+            return
+        for topic, reason in zip(self.subscriptions, reasons, strict=False):
+            if reason.is_failure:
+                self._link(LinkDown(True, f"the broker at {self.broker} refused the subscription to {topic} "
+                                          f"({reason.getName()}): its access rules must let this user read it"))
+                return
+        self._link(LinkUp())
+
+    def _connect_failed(self, paho: PahoClient, userdata: Any) -> None:
+        self._link(self._unreachable())
+
+    def _disconnected(self, paho: PahoClient, userdata: Any, flags: DisconnectFlags, reason: ReasonCode,
+                      properties: Properties | None) -> None:
+        if self._stopping:
+            return
+        if flags.is_disconnect_packet_from_server:
+            self._link(LinkDown(False, f"the broker at {self.broker} closed the connection ({reason.getName()}): "
+                                       "trying again"))
+        else:
+            self._link(self._unreachable())
+
+    def _message(self, paho: PahoClient, userdata: Any, message: MQTTMessage) -> None:
+        self._tell(Received(message.topic, bytes(message.payload)))
+
+    def _unreachable(self) -> LinkDown:
+        tls = " (or its TLS certificate is not trusted: --broker-ca FILE)" if self.broker.tls else ""
+        return LinkDown(False, f"the broker at {self.broker} is down or cannot be reached{tls}: trying again")
+
+    def _link(self, news: LinkUp | LinkDown) -> None:
+        """Tell a change of the link: up, down, refused.  A down while down says nothing new
+        (the first line stands while paho tries again), nor does anything but up once
+        refused (a refused login is followed by its disconnection)."""
+        last = self._last
+        if isinstance(news, LinkDown) and isinstance(last, LinkDown) and (last.refused or not news.refused):
+            return
+        self._last = news
+        self._tell(news)
+
+
+# -- the board's connection ---------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,76 +269,39 @@ class Presence:
     online: bool
 
 
-@dataclass(frozen=True, slots=True)
-class LinkUp:
-    """Connected to the broker (again), subscribed: greet the other board (`Peer.reconnected`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class LinkDown:
-    """No broker: `link` is ``broker_down`` (unreachable, gone) or ``refused`` (login or TLS refused)."""
-
-    link: str
-    line: str
-
-
 Heard = Arrived | Presence | LinkUp | LinkDown
 
 
 class Transport:
-    """One board's connection to the broker for game `game`, playing `side`."""
+    """One board's connection to the broker for game `game`, playing `side`: it publishes
+    on its own side's topics, hears the other side's ``msg`` and ``presence``
+    (`Transport.heard`, drained by the board's live loop), and keeps its own presence."""
 
     def __init__(self, broker: Broker, game: str, side: Side) -> None:
-        self.broker = broker
-        self.game = game
-        self.side = side
+        self.broker, self.game, self.side = broker, game, side
         self.heard: queue.Queue[Heard] = queue.Queue()
-        self._own = {what: topic(game, side, what) for what in ("msg", "presence", "state", "log")}
-        self._theirs = {what: topic(game, side.opponent, what) for what in ("msg", "presence")}
-        self._last: Heard | None = None  # paho's thread only: the last link news, not repeated
-        self._stopping = False
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"bgpi-{game}-{side.label}",
-                             clean_session=False, protocol=mqtt.MQTTv311)
-        client.max_inflight_messages_set(20)
-        client.reconnect_delay_set(*RECONNECT_S)
-        client.will_set(self._own["presence"], b"offline", qos=1, retain=True)
-        if broker.user is not None:
-            client.username_pw_set(broker.user, broker.password())
-        if broker.tls:
-            ca = broker.ca_file
-            if ca is not None and not ca.is_file():
-                raise BrokerSetupError(f"the broker CA file {ca} does not exist")
-            try:
-                client.tls_set(ca_certs=str(ca) if ca is not None else None, cert_reqs=ssl.CERT_REQUIRED)
-            except OSError as error:  # ssl.SSLError: a CA file that holds no certificate; one not readable
-                raise BrokerSetupError(str(error)) from None
-        client.on_connect = self._connected
-        client.on_connect_fail = self._connect_failed
-        client.on_disconnect = self._disconnected
-        client.on_message = self._message
-        client.on_subscribe = self._subscribed
-        self._subscribing: int | None = None  # the mid of the subscription that ends a connect
-        self._client = client
-
-    # -- the board's side -------------------------------------------------------------------
+        self._msg, self._state, self._log = (str(Topic(game, side, channel))
+                                             for channel in (Channel.MSG, Channel.STATE, Channel.LOG))
+        self._their_presence = str(Topic(game, side.opponent, Channel.PRESENCE))
+        self.client = Client(broker, f"bgpi-{game}-{side.label}",
+                             [str(Topic(game, side.opponent, Channel.MSG)), self._their_presence], self._hear,
+                             presence=str(Topic(game, side, Channel.PRESENCE)))
 
     def start(self) -> None:
         """Connect in paho's thread (returns at once; `LinkUp` or `LinkDown` follows)."""
-        self._client.connect_async(self.broker.host, self.broker.port_used, keepalive=KEEPALIVE_S)
-        self._client.loop_start()
+        self.client.start()
 
     def publish(self, message: Message) -> None:
-        """Send a message (already journaled) to the other board: QoS 1, kept by paho
-        while the broker is away and sent when it is back."""
-        self._client.publish(self._own["msg"], message.to_bytes(), qos=1)
+        """Send a message (already journaled) to the other board."""
+        self.client.publish(self._msg, message.to_bytes())
 
     def publish_log(self, event: dict[str, Any]) -> None:
         """A committed table-log event, for watchers."""
-        self._client.publish(self._own["log"], json.dumps(event), qos=1)
+        self.client.publish(self._log, json.dumps(event).encode())
 
     def publish_state(self, state: dict[str, Any]) -> None:
         """The board's state message (retained: a watcher joining late sees it at once)."""
-        self._client.publish(self._own["state"], json.dumps(state), qos=1, retain=True)
+        self.client.publish(self._state, json.dumps(state).encode(), retain=True)
 
     def drain(self) -> list[Heard]:
         """What was heard since the last drain, oldest first (never blocks)."""
@@ -178,60 +314,13 @@ class Transport:
 
     def stop(self) -> None:
         """Leave on purpose: ``offline`` retained, then disconnect (the last will is not sent)."""
-        self._stopping = True
-        self._client.publish(self._own["presence"], b"offline", qos=1, retain=True)
-        self._client.disconnect()
-        self._client.loop_stop()
+        self.client.stop()
 
-    # -- paho's thread: queue only ---------------------------------------------------------
-
-    def _connected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
-                   properties: Any) -> None:
-        if reason.is_failure:
-            self._tell(self._down(reason))
-            return
-        # Subscribing again on every connection: a broker that restarted has forgotten.
-        # `LinkUp` waits for the broker's answer (`_subscribed`): a message the other
-        # board sends before the subscription stands would reach nobody.
-        _, self._subscribing = client.subscribe([(self._theirs["msg"], 1), (self._theirs["presence"], 1)])
-        client.publish(self._own["presence"], b"online", qos=1, retain=True)
-
-    def _subscribed(self, client: mqtt.Client, userdata: Any, mid: int, reasons: list[ReasonCode],
-                    properties: Any) -> None:
-        if mid != self._subscribing:
-            return
-        if any(reason.is_failure for reason in reasons):
-            self._tell(LinkDown("refused", f"the broker at {self.broker.address} refused this board's "
-                                           f"subscriptions: check the broker's access rules"))
-            return
-        self._tell(LinkUp())
-
-    def _connect_failed(self, client: mqtt.Client, userdata: Any) -> None:
-        self._tell(LinkDown("broker_down", f"cannot reach the broker at {self.broker.address}: trying again"))
-
-    def _disconnected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
-                      properties: Any) -> None:
-        refused = isinstance(self._last, LinkDown) and self._last.link == "refused"
-        if self._stopping or reason.getName() in REFUSALS or refused:
-            return  # leaving on purpose; or _connected said so already (paho then names no reason over MQTT 3.1.1)
-        self._tell(LinkDown("broker_down", f"lost the broker at {self.broker.address} ({reason.getName()}): "
-                                           f"trying again"))
-
-    def _message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        if message.topic == self._theirs["presence"]:
-            self.heard.put(Presence(message.payload == b"online"))
-        else:
-            self.heard.put(Arrived(bytes(message.payload)))  # checked by messages.parse, size first
-
-    def _tell(self, news: LinkUp | LinkDown) -> None:
-        if news != self._last:
-            self._last = news
+    def _hear(self, news: News) -> None:
+        """On paho's thread: the other board's presence told from its messages, queued."""
+        if not isinstance(news, Received):
             self.heard.put(news)
-
-    def _down(self, reason: ReasonCode) -> LinkDown:
-        name = reason.getName()
-        if name in REFUSALS:
-            return LinkDown("refused", f"the broker at {self.broker.address} refused this board ({name}): "
-                                       f"check the broker user and its password file")
-        return LinkDown("broker_down", f"the broker at {self.broker.address} cannot take this board now "
-                                       f"({name}): trying again")
+        elif news.topic == self._their_presence:
+            self.heard.put(Presence(news.payload == ONLINE))
+        else:
+            self.heard.put(Arrived(news.payload))  # checked by messages.parse, size first

@@ -60,16 +60,17 @@ class CubeWord(StrEnum):
 
 class Link(StrEnum):
     """The shell's view of the connection to the other board of a remote game
-    (`bgpi.table.inputs.LinkChanged`); not journaled: a resumed table is connecting."""
+    (`bgpi.table.inputs.LinkChanged`), whatever carries it; not journaled: a resumed
+    table is connecting."""
 
     CONNECTING = "connecting"  # not yet in touch with the other board
     CONNECTED = "connected"
     AWAY = "away"  # the other board is gone: no presence, or it did not reveal its dice in time
-    BROKER_DOWN = "broker_down"
-    REFUSED = "refused"  # the broker refused the login or the TLS handshake
+    UNREACHABLE = "unreachable"  # the service that carries the messages cannot be reached: trying again
+    REFUSED = "refused"  # that service refused this board (its login or its rules): trying again will not do
     DISAGREE = "disagree"  # the two journals disagree: play stops for good in this session
 
     @property
     def waiting(self) -> bool:
         """Whether the board waits for the link to come (back): play may go on meanwhile."""
-        return self in (Link.CONNECTING, Link.AWAY, Link.BROKER_DOWN)
+        return self in (Link.CONNECTING, Link.AWAY, Link.UNREACHABLE)

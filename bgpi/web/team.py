@@ -1,10 +1,11 @@
 """`bgpi team`'s page: every board of a team match live, the team score, and the export.
 
-The watcher subscribes, through the match's MQTT broker, to ``bgpi/v1/<game>/+/state``
-(each board's retained `state` message, `bgpi.remote.state`) and ``bgpi/v1/<game>/+/log``
-(every table-log event a board commits, one JSON object a message, numbered by the board
-with ``seq``: one numbered no higher than the last taken is a duplicate, dropped) of the
-match's games (`bgpi.remote.team`), and serves one page (docs/team.md):
+The watcher subscribes, through the match's MQTT broker (`bgpi.remote.mqtt.Client`), to
+both boards' ``state`` topics (each board's retained `state` message, `bgpi.remote.state`)
+and ``log`` topics (every table-log event a board commits, one JSON object a message,
+numbered by the board with ``seq``: one numbered no higher than the last taken is a
+duplicate, dropped) of the match's games (`bgpi.remote.team`), and serves one page
+(docs/team.md):
 
 * ``GET /``: the page (``static/team.html``, ``team.js``, ``team.css``);
 * ``GET /api/team``: what the watcher knows (`Watch.snapshot`): the broker, each pair's
@@ -15,11 +16,12 @@ match's games (`bgpi.remote.team`), and serves one page (docs/team.md):
   (409 without one); with one, a pair's files are also written when its log ends a game.
 
 Everything heard is hostile until checked: a `state` message by `parse_board_state`, a
-log message for its size, JSON and event shape, its topic for a game of the match and a
-side; each fault is one problem line (on the page, and once on stderr), and the message
-is dropped.  paho's callbacks only queue what they hear onto the server's event loop,
-which alone touches the `Watch`.  The server is `bgpi.web.server`'s: its access rules
-(loopback names, or the access token), its limits on connections, streams and errors.
+log message for its size, JSON and event shape, its topic (`bgpi.remote.topics.Topic`) for
+a game of the match and a side; each fault is one problem line (on the page, and once on
+stderr), and the message is dropped.  The client's callbacks only queue what they hear
+onto the server's event loop, which alone touches the `Watch`.  The server is
+`bgpi.web.server`'s: its access rules (loopback names, or the access token), its limits
+on connections, streams and errors.
 """
 
 from __future__ import annotations
@@ -36,15 +38,13 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
 from aiohttp import web
-from paho.mqtt.packettypes import PacketTypes
-from paho.mqtt.properties import Properties
 
-from bgpi.exc import BoardStateError, EventError, MatError, WatchedLogError
-from bgpi.remote.mqtt import Broker
+from bgpi.exc import BoardStateError, EventError, MatError, TopicError, WatchedLogError
+from bgpi.remote.mqtt import Broker, Client, LinkDown, LinkUp, News, Received
 from bgpi.remote.state import MAX_BYTES, BoardState, parse_board_state
 from bgpi.remote.team import TeamMatch, pair_records, team_score
+from bgpi.remote.topics import Channel, Topic, both_sides
 from bgpi.rules.position import Side, absolute_point
 from bgpi.table import events as ev
 from bgpi.web import DEFAULT_HOST
@@ -67,15 +67,12 @@ from bgpi.web.server import (
     unexpected,
 )
 
-TOPICS = "bgpi/v1"
-"""The root of every bgpi topic (docs/remote.md)."""
 MAX_LOG_EVENTS = 100_000
 """Log events kept for one board (a long match has a few thousand): a flood ends there."""
 MAX_PROBLEMS = 20
 """Problem lines the page shows (the latest)."""
-SESSION_SECONDS = 3600
-"""How long the broker keeps the watcher's subscriptions and its missed messages across a
-dropped connection (MQTT 5's session expiry)."""
+WATCHED = (Channel.STATE, Channel.LOG)
+"""What the watcher hears of each board: its retained state and its log."""
 
 
 class BrokerState(StrEnum):
@@ -98,14 +95,15 @@ class Watch:
         self.broker_line = f"connecting to the broker at {broker}"
         self.problems: deque[str] = deque(maxlen=MAX_PROBLEMS)
 
-    def subscriptions(self) -> list[tuple[str, int]]:
-        return [(f"{TOPICS}/{pair.game}/+/{kind}", 1) for pair in self.match.pairs for kind in ("state", "log")]
+    def subscriptions(self) -> list[str]:
+        return [both_sides(pair.game, channel) for pair in self.match.pairs for channel in WATCHED]
 
     def heard(self, topic: str, payload: bytes) -> str | None:
         """Take in one message; the game whose log just ended a game (to export), if any.
         Raises BoardStateError or WatchedLogError (one line) for a message that is not one."""
-        game, side, kind = _topic(topic, self.match)
-        if kind == "state":
+        watched = _topic(topic, self.match)
+        game, side = watched.game, watched.side
+        if watched.channel is Channel.STATE:
             state = parse_board_state(payload)
             if (state.game, state.side) != (game, side):
                 raise BoardStateError(f"a state message on {topic} for game {state.game!r}, "
@@ -160,22 +158,23 @@ class Watch:
             if records[0].games == 0:
                 warnings.append(f"{pair.game}: no game logged yet")
                 continue
-            for record, kind in zip(records, ("mat", "sgf"), strict=True):
+            mat, sgf = records
+            for kind, text in (("mat", mat.text), ("sgf", sgf.text)):
                 path = self.export_dir / f"{pair.game}.{kind}"  # a game ID is letters, digits, - and _
-                path.write_text(record.text)
+                path.write_text(text)
                 written.append(path.name)
         return {"written": written, "warnings": warnings}
 
 
-def _topic(topic: str, match: TeamMatch) -> tuple[str, Side, str]:
-    """(game, side, "state" or "log") of a topic of the match; BoardStateError otherwise."""
-    parts = topic.split("/")
-    if len(parts) != 5 or "/".join(parts[:2]) != TOPICS or parts[4] not in ("state", "log") \
-            or match.pair(parts[2]) is None:
-        raise BoardStateError(f"a message on {topic[:120]!r}, no topic of this match")
-    if parts[3] not in ("white", "black"):
-        raise BoardStateError(f"a message on {topic[:120]!r}: {parts[3][:20]!r} is no side")
-    return parts[2], Side.parse(parts[3]), parts[4]
+def _topic(text: str, match: TeamMatch) -> Topic:
+    """A watched topic of the match; BoardStateError otherwise."""
+    try:
+        topic = Topic.parse(text)
+    except TopicError as error:
+        raise BoardStateError(f"a message on {error}") from None
+    if topic.channel not in WATCHED or match.pair(topic.game) is None:
+        raise BoardStateError(f"a message on {text[:120]!r}, no topic of this match")
+    return topic
 
 
 def _log_event(payload: bytes) -> dict[str, Any]:
@@ -292,7 +291,7 @@ class TeamWatcher:
         self.watch = Watch(match, broker, export_dir)
         self.app = make_team_app(self.watch, token)
         self._loop = asyncio.new_event_loop()
-        self._inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+        self._inbox: asyncio.Queue[News] = asyncio.Queue()
         self._runner = web.AppRunner(self.app, handle_signals=False, access_log=None,
                                      shutdown_timeout=SHUTDOWN_SECONDS, keepalive_timeout=IDLE_SECONDS,
                                      lingering_time=LINGER_SECONDS, handler_cancellation=True)
@@ -300,36 +299,17 @@ class TeamWatcher:
         self._started = threading.Event()
         self._failure: BaseException | None = None
         self._said: set[str] = set()
-        self._stopping = False
-        self.client = self._client(broker)
+        self.client = Client(broker, f"bgpi-team-{secrets.token_hex(6)}", self.watch.subscriptions(), self._queue)
 
     @property
     def url(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port}/" + (f"?token={self.token}" if self.token else "")
 
-    def _client(self, broker: Broker) -> mqtt.Client:
-        """The paho client: MQTT 5, a session the broker keeps across a dropped connection,
-        callbacks that only queue."""
-        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"bgpi-team-{secrets.token_hex(6)}",
-                             protocol=mqtt.MQTTv5)
-        if broker.user is not None:
-            client.username_pw_set(broker.user, broker.password())
-        if broker.tls:
-            client.tls_set(ca_certs=None if broker.ca_file is None else str(broker.ca_file))
-        client.reconnect_delay_set(min_delay=1, max_delay=30)
-        client.on_connect = lambda _c, _u, _flags, code, _p: self._queue("connect", code.is_failure, str(code))
-        client.on_connect_fail = lambda _c, _u: self._queue("fail")
-        client.on_disconnect = lambda _c, _u, _flags, code, _p: self._queue("disconnect", str(code))
-        client.on_subscribe = lambda _c, _u, _mid, codes, _p: self._queue(
-            "subscribed", [str(code) for code in codes if code.is_failure])
-        client.on_message = lambda _c, _u, message: self._queue("message", message.topic, message.payload)
-        return client
-
-    def _queue(self, *item: Any) -> None:
+    def _queue(self, news: News) -> None:
         """On paho's thread: hand what it heard to the event loop, and nothing else."""
         with contextlib.suppress(RuntimeError):  # the loop has stopped: nobody listens
-            self._loop.call_soon_threadsafe(self._inbox.put_nowait, item)
+            self._loop.call_soon_threadsafe(self._inbox.put_nowait, news)
 
     def start(self) -> None:
         self._thread.start()
@@ -338,12 +318,7 @@ class TeamWatcher:
             raise self._failure
         match = self.watch.match
         self.say(f"{match.name!r}: {_pairs(len(match.pairs))}, the page is at {self.url}")
-        properties = Properties(PacketTypes.CONNECT)
-        properties.SessionExpiryInterval = SESSION_SECONDS
-        broker = self.watch.broker
-        self.client.connect_async(broker.host, broker.port_used, keepalive=30,
-                                  clean_start=mqtt.MQTT_CLEAN_START_FIRST_ONLY, properties=properties)
-        self.client.loop_start()
+        self.client.start()
 
     def _serve(self) -> None:
         loop = self._loop
@@ -376,31 +351,15 @@ class TeamWatcher:
                     self.say(f"unexpected error: {error!r} (please report it)")
             self.app[HUB].publish([], self.watch.snapshot())
 
-    def _handle(self, item: tuple[Any, ...]) -> None:
-        match item:
-            case ("message", topic, payload):
+    def _handle(self, news: News) -> None:
+        match news:
+            case Received(topic=topic, payload=payload):
                 self._message(topic, payload)
-            case ("connect", False, _):
-                self.client.subscribe(self.watch.subscriptions())  # paho's calls may come from any thread
-            case ("subscribed", []):
+            case LinkUp():
                 self._broker(BrokerState.CONNECTED, f"watching {_pairs(len(self.watch.match.pairs))} of boards "
                                                     f"through the broker at {self.watch.broker}")
-            case ("subscribed", refused):
-                self._broker(BrokerState.REFUSED, f"the broker at {self.watch.broker} refused the subscriptions "
-                                                  f"({refused[0]}): its access list must let this user read "
-                                                  f"{TOPICS}/<game>/+/state and log")
-            case ("connect", True, reason):
-                self._broker(BrokerState.REFUSED, f"the broker at {self.watch.broker} refused the login ({reason}): "
-                                                  "check --broker-user and --broker-password-file")
-            case ("fail",):
-                self._down()
-            case ("disconnect", _) if not self._stopping and self.watch.broker_state is not BrokerState.REFUSED:
-                self._down()  # a refused login is followed by its disconnection: it stays refused
-
-    def _down(self) -> None:
-        tls = " (or does not trust its TLS certificate: --broker-ca FILE)" if self.watch.broker.tls else ""
-        self._broker(BrokerState.DOWN, f"the broker at {self.watch.broker} is down or cannot be reached{tls}: "
-                                       "trying again")
+            case LinkDown(refused=refused, line=line):
+                self._broker(BrokerState.REFUSED if refused else BrokerState.DOWN, line)
 
     def _message(self, topic: str, payload: bytes) -> None:
         watch = self.watch
@@ -433,9 +392,7 @@ class TeamWatcher:
 
     def stop(self) -> None:
         """Stop listening to the broker, write the export (with a directory), close the page."""
-        self._stopping = True
-        self.client.disconnect()
-        self.client.loop_stop()
+        self.client.stop()
         if not self._thread.is_alive():
             return
         if self.watch.export_dir is not None:

@@ -91,8 +91,9 @@ class Board:
 
     def crash(self) -> None:
         """Stop as a board killed does: no ``offline``, no goodbye; the journals as they stand."""
-        self.remote.transport._client.loop_stop()  # paho's thread ends; the broker sends the last will later
-        self.remote.transport._client.socket().close()
+        paho = self.remote.transport.client._paho
+        paho.loop_stop()  # paho's thread ends; the broker sends the last will later
+        paho.socket().close()
         self.remote.outbox.close()
         self.sim.close()
         self.journal.close()

@@ -1,4 +1,5 @@
-"""The broker connection against a real broker (Debian's mosquitto, tests/remote/conftest.py)."""
+"""bgpi's MQTT client against a real broker (Debian's mosquitto, tests/remote/conftest.py):
+the board's `Transport`, and a bare `Client` as a watcher."""
 
 from __future__ import annotations
 
@@ -7,14 +8,27 @@ import subprocess
 import sys
 import textwrap
 
-import paho.mqtt.client as mqtt
 import pytest
-from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.client import ConnectFlags, DisconnectFlags
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.reasoncodes import ReasonCode
 
 from bgpi.exc import BrokerSetupError
 from bgpi.remote import messages
 from bgpi.remote.messages import Bye, Commit
-from bgpi.remote.mqtt import Arrived, Broker, Heard, LinkDown, LinkUp, Presence, Transport, topic
+from bgpi.remote.mqtt import (
+    Arrived,
+    Broker,
+    Client,
+    Heard,
+    LinkDown,
+    LinkUp,
+    News,
+    Presence,
+    Received,
+    Transport,
+)
+from bgpi.remote.topics import Channel, Topic, both_sides
 from bgpi.rules.position import Side
 from tests.remote.conftest import BROKER_PASSWORD, BROKER_USER, Mosquitto
 
@@ -23,11 +37,15 @@ WAIT_S = 20.0  # only ever reached when something is broken
 
 def heard(transport: Transport, kind: type, where: str = "") -> Heard:
     """The next thing of `kind` the transport hears (others before it are passed over)."""
+    return next_of(transport.heard, kind, f"{transport.side.label} heard no {kind.__name__} {where}")
+
+
+def next_of(heard: queue.Queue, kind: type, failure: str):
     while True:
         try:
-            news = transport.heard.get(timeout=WAIT_S)
+            news = heard.get(timeout=WAIT_S)
         except queue.Empty:
-            pytest.fail(f"{transport.side.label} heard no {kind.__name__} {where}")
+            pytest.fail(failure)
         if isinstance(news, kind):
             return news
 
@@ -50,10 +68,6 @@ def commit(seq: int, side: Side = Side.WHITE) -> Commit:
     return Commit("g1", side, seq, 1, "ab" * 32)
 
 
-def test_the_topics():
-    assert topic("club-7", Side.BLACK, "msg") == "bgpi/v1/club-7/black/msg"
-
-
 def test_two_boards_exchange_messages_and_see_each_other_online(pair):
     white, black = pair
     white.publish(commit(1))
@@ -68,8 +82,8 @@ def test_both_boards_come_back_after_the_broker_restarts(pair, mosquitto):
     mosquitto.kill()
     for each in (white, black):
         down = heard(each, LinkDown, "after the broker was killed")
-        assert down.link == "broker_down"
-        assert f"127.0.0.1:{mosquitto.port}" in down.line
+        assert not down.refused
+        assert down.line == f"the broker at 127.0.0.1:{mosquitto.port} is down or cannot be reached: trying again"
     mosquitto.start()
     for each in (white, black):
         heard(each, LinkUp, "after the broker came back")
@@ -83,7 +97,8 @@ def test_a_broker_that_is_not_there_is_named(tmp_path):
     transport.start()
     try:
         down = heard(transport, LinkDown)
-        assert down == LinkDown("broker_down", f"cannot reach the broker at 127.0.0.1:{broker.port}: trying again")
+        assert down == LinkDown(False, f"the broker at 127.0.0.1:{broker.port} is down or cannot be reached: "
+                                       "trying again")
     finally:
         transport.stop()
 
@@ -97,8 +112,8 @@ def test_a_wrong_password_is_refused_and_the_right_one_gets_in(mosquitto_login, 
     refused.start()
     try:
         down = heard(refused, LinkDown)
-        assert down.link == "refused"
-        assert "refused this board (Not authorized)" in down.line or "Bad user name or password" in down.line
+        assert down == LinkDown(True, f"the broker at 127.0.0.1:{mosquitto_login.port} refused the login "
+                                      "(Not authorized): check the broker user and its password file")
     finally:
         refused.stop()
     welcome = Transport(Broker(mosquitto_login.host, mosquitto_login.port, BROKER_USER, right), "g1", Side.BLACK)
@@ -145,22 +160,70 @@ def test_the_last_will_says_offline_when_a_board_dies(mosquitto):
 def test_watchers_get_the_retained_state_and_the_log(pair, mosquitto):
     white, _ = pair
     white.publish_state({"v": 1, "game": "g1", "side": "white", "phase": "roll"})
-    got: queue.Queue[tuple[str, bytes]] = queue.Queue()
-    watcher = mqtt.Client(CallbackAPIVersion.VERSION2)
-    watcher.on_message = lambda client, userdata, message: got.put((message.topic, message.payload))
-    watcher.on_connect = lambda client, *rest: client.subscribe("bgpi/v1/g1/+/+", 1)
-    watcher.connect(mosquitto.host, mosquitto.port)
-    watcher.loop_start()
+    got: queue.Queue[News] = queue.Queue()
+    watcher = Client(Broker(mosquitto.host, mosquitto.port), "watcher",
+                     [both_sides("g1", Channel.STATE), both_sides("g1", Channel.LOG)], got.put)
+    watcher.start()
+    state, log = (str(Topic("g1", Side.WHITE, channel)) for channel in (Channel.STATE, Channel.LOG))
     try:
-        seen = {}
-        while "bgpi/v1/g1/white/state" not in seen:
-            topic_, payload = got.get(timeout=WAIT_S)
-            seen[topic_] = payload
-        assert seen["bgpi/v1/g1/white/state"] == b'{"v": 1, "game": "g1", "side": "white", "phase": "roll"}'
-        white.publish_log({"event": "double", "player": "white", "cube": 2})
-        while (item := got.get(timeout=WAIT_S))[0] != "bgpi/v1/g1/white/log":
+        while (news := next_of(got, Received, "the watcher heard no state")).topic != state:
             pass
-        assert item[1] == b'{"event": "double", "player": "white", "cube": 2}'
+        assert news.payload == b'{"v": 1, "game": "g1", "side": "white", "phase": "roll"}'
+        white.publish_log({"event": "double", "player": "white", "cube": 2})
+        while (news := next_of(got, Received, "the watcher heard no log")).topic != log:
+            pass
+        assert news.payload == b'{"event": "double", "player": "white", "cube": 2}'
     finally:
-        watcher.loop_stop()
-        watcher.disconnect()
+        watcher.stop()
+
+
+def test_a_subscription_the_broker_refuses_is_named():
+    """Debian's mosquitto grants every subscription (its access rules apply when it delivers),
+    so the broker's answer is given here as paho hands it over: the first refused
+    subscription is named, and the link is refused, not up."""
+    told: list[News] = []
+    msg, presence = (str(Topic("g1", Side.BLACK, channel)) for channel in (Channel.MSG, Channel.PRESENCE))
+    client = Client(Broker("127.0.0.1", 1), "w", [msg, presence], told.append)
+    client._subscribing = 7  # the subscription this connection sent
+    granted, denied = ReasonCode(PacketTypes.SUBACK, "Granted QoS 1"), ReasonCode(PacketTypes.SUBACK, "Not authorized")
+    client._subscribed(client._paho, None, 6, [denied, denied], None)  # another subscription's answer: not this one
+    client._subscribed(client._paho, None, 7, [granted, denied], None)
+    assert told == [LinkDown(True, f"the broker at 127.0.0.1:1 refused the subscription to {presence} "
+                                   "(Not authorized): its access rules must let this user read it")]
+
+
+def test_the_link_is_told_once_a_change():
+    """paho's callbacks as a refused login and a lost broker give them: a down while down is
+    no news, nor anything but up once refused."""
+    told: list[News] = []
+    client = Client(Broker("127.0.0.1", 1), "w", [], told.append)
+    paho, lost = client._paho, DisconnectFlags(False)
+    refused, busy = ReasonCode(PacketTypes.CONNACK, "Not authorized"), ReasonCode(PacketTypes.CONNACK, "Server busy")
+    unspecified = ReasonCode(PacketTypes.DISCONNECT, "Unspecified error")
+    client._connect_failed(paho, None)
+    client._connected(paho, None, ConnectFlags(False), busy, None)  # still down: the first line stands
+    client._connected(paho, None, ConnectFlags(False), refused, None)
+    client._disconnected(paho, None, lost, unspecified, None)  # the refusal's own disconnection
+    client._connect_failed(paho, None)
+    client._connected(paho, None, ConnectFlags(False), ReasonCode(PacketTypes.CONNACK, "Success"), None)
+    client._disconnected(paho, None, DisconnectFlags(True), ReasonCode(PacketTypes.DISCONNECT, "Session taken over"),
+                         None)
+    assert told == [
+        LinkDown(False, "the broker at 127.0.0.1:1 is down or cannot be reached: trying again"),
+        LinkDown(True, "the broker at 127.0.0.1:1 refused the login (Not authorized): "
+                       "check the broker user and its password file"),
+        LinkUp(),  # no subscriptions to wait for
+        LinkDown(False, "the broker at 127.0.0.1:1 closed the connection (Session taken over): trying again"),
+    ]
+
+
+def test_a_broker_over_tls_that_is_not_there_names_the_certificate_too(tmp_path):
+    broker = Mosquitto(tmp_path)  # configured, never started
+    transport = Transport(Broker(broker.host, broker.port, tls=True), "g1", Side.WHITE)
+    transport.start()
+    try:
+        assert heard(transport, LinkDown) == LinkDown(False, f"the broker at 127.0.0.1:{broker.port} is down or "
+                                                             "cannot be reached (or its TLS certificate is not "
+                                                             "trusted: --broker-ca FILE): trying again")
+    finally:
+        transport.stop()

@@ -48,7 +48,7 @@ def test_both_boards_resume_the_same_game_after_the_broker_is_killed_and_restart
     try:
         play_both(white, black, plays=6)
         mosquitto.kill()
-        scan_until((white, black), lambda board: board.table.link is Link.BROKER_DOWN, "the broker's loss")
+        scan_until((white, black), lambda board: board.table.link is Link.UNREACHABLE, "the broker's loss")
         assert [board.table.prompt().asks for board in (white, black)] == ["remote_away"] * 2
         mosquitto.start()
         scan_until((white, black), lambda board: board.table.link is Link.CONNECTED, "the other board again")
@@ -180,7 +180,7 @@ def test_a_broker_that_refuses_the_login_shows_remote_refused(tmp_path, mosquitt
     try:
         scan_until((white,), lambda board: board.table.link is Link.REFUSED, "the refusal")
         assert white.table.prompt().asks == "remote_refused"
-        assert any("refused this board" in line and "check the broker user" in line for line in white.said)
+        assert any("refused the login" in line and "check the broker user" in line for line in white.said)
     finally:
         white.close()
 

@@ -361,7 +361,7 @@ def test_the_other_boards_turn_breathes_blue_on_its_turn_light(leds):
 
 
 def test_a_link_away_blinks_both_turn_lights_amber_slowly(leds):
-    for link in (Link.CONNECTING, Link.AWAY, Link.BROKER_DOWN):
+    for link in (Link.CONNECTING, Link.AWAY, Link.UNREACHABLE):
         table = white_on_roll()
         table.handle(LinkChanged(link))
         assert table.link is link

@@ -1,11 +1,12 @@
 """`bgpi team`'s page against Debian's mosquitto: three pairs of boards publish their states
-and logs with paho as boards do; the page shows them, counts the team score and exports
-the matches as .mat and SGF files that bgpi's own reader reads back."""
+and logs with bgpi's MQTT client as boards do; the page shows them, counts the team score
+and exports the matches as .mat and SGF files that bgpi's own reader reads back."""
 
 from __future__ import annotations
 
 import getpass
 import json
+import queue
 import socket
 import subprocess
 import time
@@ -15,12 +16,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
 import pytest
 
 from bgpi.records.reading import recorded_position
-from bgpi.remote.mqtt import Broker
+from bgpi.remote.mqtt import Broker, Client, LinkUp, News
 from bgpi.remote.team import parse_team_match
+from bgpi.remote.topics import Channel, Topic
 from bgpi.rules.position import Side
 from bgpi.web.team import TeamWatcher
 from tests.remote.team_logs import match_log, over_state, playing_state, winner_of
@@ -131,27 +132,28 @@ def _until(watcher: TeamWatcher, ready: Callable[[dict[str, Any]], bool]) -> dic
 
 
 class Boards:
-    """The pairs' boards as a publisher: retained states and logged events, with QoS 1."""
+    """The pairs' boards as one publisher: retained states and logged events, with QoS 1, in
+    the order given (one connection)."""
 
     def __init__(self, port: int) -> None:
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="boards")
-        self.client.connect("127.0.0.1", port)
-        self.client.loop_start()
+        heard: queue.Queue[News] = queue.Queue()
+        self.client = Client(Broker("127.0.0.1", port), "boards", [], heard.put)
+        self.client.start()
+        assert isinstance(heard.get(timeout=WAIT_SECONDS), LinkUp)
 
-    def publish(self, topic: str, payload: bytes | dict[str, Any], retain: bool = False) -> None:
+    def publish(self, topic: Topic | str, payload: bytes | dict[str, Any], retain: bool = False) -> None:
         raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-        self.client.publish(topic, raw, qos=1, retain=retain).wait_for_publish(WAIT_SECONDS)
+        self.client.publish(str(topic), raw, retain=retain)
 
     def state(self, message: dict[str, Any]) -> None:
-        self.publish(f"bgpi/v1/{message['game']}/{message['side']}/state", message, retain=True)
+        self.publish(Topic(message["game"], Side.parse(message["side"]), Channel.STATE), message, retain=True)
 
     def log(self, game: str, events: list[dict[str, Any]]) -> None:
         for event in events:
-            self.publish(f"bgpi/v1/{game}/white/log", event)
+            self.publish(Topic(game, Side.WHITE, Channel.LOG), event)
 
     def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
+        self.client.stop()
 
 
 @pytest.fixture
@@ -223,11 +225,11 @@ def test_hostile_messages_are_one_line_each_and_change_nothing(team_broker: int,
     _until(watcher, _connected)
     good = playing_state("club-1", Side.WHITE, 1)
     boards.state(good)
-    boards.publish("bgpi/v1/club-2/white/state", good, retain=True)  # club-1's state on club-2's topic
+    boards.publish(Topic("club-2", Side.WHITE, Channel.STATE), good, retain=True)  # club-1's state on club-2's topic
     boards.publish("bgpi/v1/club-1/purple/state", good)
-    boards.publish("bgpi/v1/club-1/black/state", b"{not json", retain=True)
-    boards.publish("bgpi/v1/club-1/white/log", {"event": "play", "player": "white"})
-    boards.publish("bgpi/v1/club-1/white/log", b"x" * 9000)
+    boards.publish(Topic("club-1", Side.BLACK, Channel.STATE), b"{not json", retain=True)
+    boards.publish(Topic("club-1", Side.WHITE, Channel.LOG), {"event": "play", "player": "white"})
+    boards.publish(Topic("club-1", Side.WHITE, Channel.LOG), b"x" * 9000)
     snapshot = _until(watcher, lambda s: len(s["problems"]) == 5)
     assert snapshot["problems"] == [
         "a state message on bgpi/v1/club-2/white/state for game 'club-1', side white",
@@ -284,7 +286,7 @@ def test_a_refused_login_is_said_and_shown(tmp_path: Path, watcher_of: Callable[
         wrong = watcher_of(Broker("127.0.0.1", port, "club", tmp_path / "wrong"))
         snapshot = _until(wrong, lambda s: s["broker"]["state"] == "refused")
         assert snapshot["broker"]["line"] == (f"the broker at 127.0.0.1:{port} refused the login (Not authorized): "
-                                              "check --broker-user and --broker-password-file")
+                                              "check the broker user and its password file")
         right = watcher_of(Broker("127.0.0.1", port, "club", tmp_path / "right"))
         assert _connected(_until(right, _connected))
     finally:

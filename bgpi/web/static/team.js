@@ -12,7 +12,7 @@ const PHASES = {
 };
 const LINKS = {
   connecting: "connecting", connected: "connected", away: "the other board is away",
-  broker_down: "the broker is down", refused: "the broker refused it", disagree: "the boards disagree",
+  unreachable: "the broker cannot be reached", refused: "the broker refused it", disagree: "the boards disagree",
 };
 
 function el(name, attrs, parent) {
