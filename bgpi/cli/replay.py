@@ -23,9 +23,10 @@ from bgpi.exc import (
 from bgpi.hardware.profile import load_profile
 from bgpi.shell.replay import replay
 from bgpi.shell.script import load_script
+from bgpi.table import events as ev
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "replay",
         help="run a board script on the simulated board and print the table log",
@@ -59,8 +60,8 @@ def _replay(args: argparse.Namespace) -> int:
     if config:
         script = replace(script, config=MappingProxyType(check_config(config | dict(script.config))))
 
-    def write(event: dict) -> None:
-        sys.stdout.write(json.dumps(event) + "\n")
+    def write(event: ev.Event) -> None:
+        sys.stdout.write(json.dumps(event.to_json()) + "\n")
         sys.stdout.flush()
 
     def warn(message: str) -> None:

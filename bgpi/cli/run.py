@@ -22,6 +22,7 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bgpi.board.profile import Profile
 from bgpi.cli.broker import add_broker_options, broker_of
@@ -50,11 +51,12 @@ from bgpi.shell.console import stdin_is_terminal
 from bgpi.shell.journal import default_state_dir, journal_path, read_journal
 from bgpi.shell.script import BoardPosition
 from bgpi.shell.service import BoardService, ServiceSettings, SessionSetup
+from bgpi.table import events as ev
 from bgpi.table.tracker import Sensing
 from bgpi.web.page import BoardPage, add_page_options, page_settings
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "run",
         help="run the board (the simulated one when no board is attached)",
@@ -203,14 +205,15 @@ def _differences(state: Path, setup: SessionSetup, profile: Profile) -> list[str
         events = read_journal(state).events
     except (OSError, ValueError):
         return ["unreadable journal"]
-    sessions = [event for event in events if event.get("event") == "session"]
+    sessions = [event for event in events if isinstance(event, ev.NewSession)]
     if not sessions:
         return ["no session"]
     now = sessions[-1]
     _, (wanted,) = setup.table(Sensing(profile.geometry))
-    config, before = wanted.get("config", {}), now.get("config", {})
+    assert isinstance(wanted, ev.NewSession)  # a new table's first event
+    config, before = wanted.config, now.config
     differ = sorted(key for key in config.keys() | before.keys() if config.get(key) != before.get(key))
-    if any(wanted.get(key) != now.get(key) for key in ("position_id", "turn", "match_id")):
+    if (wanted.position_id, wanted.turn, wanted.match_id) != (now.position_id, now.turn, now.match_id):
         differ.append("position")
     return differ
 
@@ -270,7 +273,7 @@ def _new_session(args: argparse.Namespace, settings: RunSettings, remote: Remote
     return _NewSession(SessionSetup(check_config(settings.config(config)), position), True)
 
 
-def _given_position(args: argparse.Namespace, given: dict) -> tuple[BoardPosition, dict]:
+def _given_position(args: argparse.Namespace, given: dict[str, Any]) -> tuple[BoardPosition, dict[str, Any]]:
     """``--position ID[:MATCHID]`` or ``XGID=...`` with --turn: the position, and the
     session's config with an XGID's Jacoby and beavers; UsageError for any fault."""
     try:

@@ -25,6 +25,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 from bgpi.exc import BrokerSetupError
 from bgpi.remote.messages import Message
 from bgpi.rules.position import Side
+from bgpi.table import events as ev
 
 DEFAULT_PORT = 1883
 DEFAULT_TLS_PORT = 8883
@@ -156,9 +157,10 @@ class Transport:
         while the broker is away and sent when it is back."""
         self._client.publish(self._own["msg"], message.to_bytes(), qos=1)
 
-    def publish_log(self, event: dict[str, Any]) -> None:
-        """A committed table-log event, for watchers."""
-        self._client.publish(self._own["log"], json.dumps(event), qos=1)
+    def publish_log(self, event: ev.Event, seq: int) -> None:
+        """A committed table-log event, for watchers: its JSON form, with ``"seq"``, its
+        number in the board's journal (a watcher drops one it has)."""
+        self._client.publish(self._own["log"], json.dumps({**event.to_json(), "seq": seq}), qos=1)
 
     def publish_state(self, state: dict[str, Any]) -> None:
         """The board's state message (retained: a watcher joining late sees it at once)."""
@@ -218,7 +220,7 @@ class Transport:
         if message.topic == self._theirs["presence"]:
             self.heard.put(Presence(message.payload == b"online"))
         else:
-            self.heard.put(Arrived(message.payload))  # checked by messages.parse, size first
+            self.heard.put(Arrived(bytes(message.payload)))  # checked by messages.parse, size first
 
     def _tell(self, news: LinkUp | LinkDown) -> None:
         if news != self._last:

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 from bgpi.board.locations import BARS, POINTS, TRAYS, Location, describe
 from bgpi.board.profile import BUTTON_NAMES, Geometry
@@ -314,7 +314,7 @@ class FromRemote:
     """``{"remote": EVENT}``: the other board of a remote game committed EVENT (a table-log
     event of its own side); ``{"remote": "roll"}``: it asked for the dice."""
 
-    event: Any  # ev.Event, or "roll"
+    event: ev.Event | Literal["roll"]
     line: int = _number()
 
     @classmethod
@@ -341,7 +341,7 @@ class LinkLine:
     def of(cls, value: object, line: int) -> LinkLine:
         if value not in tuple(Link):
             raise ScriptLineError(f"unknown link {_json(value)}: expected one of {_choices(tuple(Link))}")
-        return cls(Link(value), line=line)
+        return cls(Link(str(value)), line=line)
 
 
 AWAIT_SECONDS = 30.0
@@ -487,7 +487,7 @@ class _Parser:
             self.problem(number, f"expected a JSON object such as {{\"move\": [8, 5]}}, "
                                  f"got {_json(document)}")
             return None
-        kinds = tuple(key for key in document if key in KINDS)
+        kinds: tuple[str, ...] = tuple(key for key in document if key in KINDS)
         if not kinds:
             keys = f"key {_choices(tuple(document))}" if document else "no key"
             self.problem(number, f"unknown line with {keys}: expected one of {_choices(KINDS)}")
@@ -529,15 +529,18 @@ class _Parser:
                         f"got {_json(value)}")
                 return Config(value, line=number)
             case "dice":
-                return SetDice(*_items(value, 2, "[a, b]"), line=number)
+                first, second = _items(value, 2, "[a, b]")
+                return SetDice(first, second, line=number)
             case "lift":
                 return Lift(value, line=number)
             case "place":
                 return Place(value, line=number)
             case "move":
-                return Move(*_items(value, 2, "[FROM, TO]"), line=number)
+                source, destination = _items(value, 2, "[FROM, TO]")
+                return Move(source, destination, line=number)
             case "slot":
-                return Slot(*_items(value, 3, "[LOC, i, true|false]"), line=number)
+                location, index, closed = _items(value, 3, "[LOC, i, true|false]")
+                return Slot(location, index, closed, line=number)
             case "press":
                 return ShortPress(value, line=number)
             case "hold":
@@ -571,7 +574,7 @@ class _Parser:
         match_id = document.get("match_id")
         if match_id is not None and not isinstance(match_id, str):
             faults.append(f"\"match_id\": expected a gnubg Match ID (a string), got {_json(match_id)}")
-        if faults:
+        if faults or not isinstance(position_id, str) or side is None:
             raise ScriptLineError("; ".join(faults))
         return BoardPosition(position_id, side, match_id, line=number)
 

@@ -16,6 +16,7 @@ from bgpi.remote import messages
 from bgpi.remote.messages import Bye, Commit
 from bgpi.remote.mqtt import Arrived, Broker, Heard, LinkDown, LinkUp, Presence, Transport, topic
 from bgpi.rules.position import Side
+from bgpi.table import events as ev
 from tests.remote.conftest import BROKER_PASSWORD, BROKER_USER, Mosquitto
 
 WAIT_S = 20.0  # only ever reached when something is broken
@@ -157,10 +158,10 @@ def test_watchers_get_the_retained_state_and_the_log(pair, mosquitto):
             topic_, payload = got.get(timeout=WAIT_S)
             seen[topic_] = payload
         assert seen["bgpi/v1/g1/white/state"] == b'{"v": 1, "game": "g1", "side": "white", "phase": "roll"}'
-        white.publish_log({"event": "double", "player": "white", "cube": 2})
+        white.publish_log(ev.Double(Side.WHITE, 2), 7)
         while (item := got.get(timeout=WAIT_S))[0] != "bgpi/v1/g1/white/log":
             pass
-        assert item[1] == b'{"event": "double", "player": "white", "cube": 2}'
+        assert item[1] == b'{"event": "double", "player": "white", "cube": 2, "seq": 7}'
     finally:
         watcher.loop_stop()
         watcher.disconnect()
