@@ -6,7 +6,7 @@ Every scenario of `tests/scenarios` (one-part ones) is replayed into a state dir
 then each line of its journal but the first and the last is damaged in every way the
 issue (#9) lists: `--flips` random byte flips, an `X` before the line, a garbage line
 before it, a line of 100,000 `[`, a bare JSON event that cannot apply (a roll of 9-9),
-and a checksummed one that cannot apply.  Each damaged journal is resumed by
+and a checksummed line that is no event (a play without its fields).  Each damaged journal is resumed by
 `bgpi replay --state DIR` with a script that waits 2 s and shows the state, in this
 process (`bgpi.cli.main`), and counted:
 
