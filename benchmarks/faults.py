@@ -6,7 +6,7 @@ Every scenario of `tests/scenarios` (one-part ones) is replayed into a state dir
 then each line of its journal but the first and the last is damaged in every way the
 issue (#9) lists: `--flips` random byte flips, an `X` before the line, a garbage line
 before it, a line of 100,000 `[`, a bare JSON event that cannot apply (a roll of 9-9),
-and a checksummed one that cannot apply.  Each damaged journal is resumed by
+and a checksummed line that is no event (a play without its fields).  Each damaged journal is resumed by
 `bgpi replay --state DIR` with a script that waits 2 s and shows the state, in this
 process (`bgpi.cli.main`), and counted:
 
@@ -34,7 +34,7 @@ from pathlib import Path
 from bgpi.cli import main
 from bgpi.hardware.profile import load_profile
 from bgpi.rules.position import Side
-from bgpi.shell.journal import encode, journal_path, read_journal
+from bgpi.shell.journal import encode_record, journal_path, read_journal
 from bgpi.table.controller import Table
 from bgpi.table.inputs import Press, Rolled, Sensed
 from bgpi.table.tracker import Sensing
@@ -55,7 +55,7 @@ def damages(line: bytes, rng: random.Random, flips: int) -> dict[str, bytes]:
     found["a garbage line before it"] = b"garbage\n" + line
     found["100,000 [ before it"] = b"[" * 100_000 + b"\n" + line
     found["a bare event that cannot apply"] = b'{"event": "roll", "player": "black", "dice": [9, 9]}\n' + line
-    found["a checksummed event that cannot apply"] = encode({"event": "play", "player": "white"}) + line
+    found["a checksummed line that is no event"] = encode_record({"event": "play", "player": "white"}) + line
     return found
 
 

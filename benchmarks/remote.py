@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bgpi.remote.mqtt import Broker  # noqa: E402
 from bgpi.rules.position import Side  # noqa: E402
+from bgpi.table import events as ev  # noqa: E402
 from tests.remote.boards import Board, play_both  # noqa: E402
 from tests.remote.conftest import MOSQUITTO, Mosquitto  # noqa: E402
 
@@ -33,9 +34,9 @@ def timed(board: Board, kind: str, player: Side, times: list[float]) -> None:
     """Note the time of each `kind` event of `player` the board emits."""
     emit = board.sim.emit
 
-    def noted(event: dict) -> None:
+    def noted(event: ev.Event) -> None:
         emit(event)
-        if event["event"] == kind and event.get("player") == player.label:
+        if event.kind == kind and getattr(event, "player", None) is player:
             times.append(time.perf_counter())
 
     board.sim.emit = noted

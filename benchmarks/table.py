@@ -75,6 +75,7 @@ from bgpi.rules.position import Position, Side
 from bgpi.rules.selfplay import corpus
 from bgpi.shell.live import collect_due
 from bgpi.shell.simtable import SimulatedTable
+from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.inputs import Sensed, Tick
 from bgpi.table.tracker import Sensing, Tracker
@@ -186,7 +187,7 @@ class Session:
     def __init__(self, seed: int, gap: int) -> None:
         profile = load_profile()
         self.gap = gap
-        self.events: list[dict] = []
+        self.events: list[ev.Event] = []
         table, opening = Table.new(Sensing(profile.geometry))
         self.events.extend(opening)
         self.sim = BenchTable(profile, table, self.events.append, seed)
@@ -216,7 +217,7 @@ class Session:
         dice = Dice(white, black)
         position = Position.start()
         sim.doing = f"game {number}, the opening roll"
-        self.expect(self.roll(rng.choice(("white.turn", "black.turn")), dice), "opening", starts=side.label)
+        self.expect(self.roll(rng.choice(("white.turn", "black.turn")), dice), ev.Opening, starts=side)
         while True:
             play = rng.choice(legal_plays(position, side, dice))
             sim.doing = (f"game {number}, {side.label} to play {dice.first}{dice.second} "
@@ -225,12 +226,12 @@ class Session:
             self.commit(play, side)
             position = play.position
             if position.winner() is not None:
-                return self.expect(self.events[self.since:], "game_over", winner=side.label)
+                return self.expect(self.events[self.since:], ev.GameOver, winner=side)
             side = side.opponent
             dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
-            self.expect(self.roll(f"{side.label}.turn", dice), "roll", player=side.label)
+            self.expect(self.roll(f"{side.label}.turn", dice), ev.Roll, player=side)
 
-    def roll(self, button: str, dice: Dice) -> list[dict]:
+    def roll(self, button: str, dice: Dice) -> list[ev.Event]:
         """Press `button` with `dice` next on the electronic dice; the events it caused."""
         self.sim.script.append({"dice": [dice.first, dice.second]})
         self.sim.dice.append((dice.first, dice.second))
@@ -262,7 +263,7 @@ class Session:
             self.unseen += 1
         elif lag >= 0:
             self.lags[kind].append(lag)
-        elif any(event["event"] in ("step", "undo") for event in self.events[start:]):
+        elif any(isinstance(event, ev.Step | ev.Undo) for event in self.events[start:]):
             self.quiet[kind] += 1
         elif self.undecided():
             self.undecided_dark[kind] += 1
@@ -292,24 +293,24 @@ class Session:
         self.turns += 1
         events = self.events[start:]
         self.check(events)
-        made = [event for event in events if event["event"] == "play"]
+        made = [event for event in events if isinstance(event, ev.Play)]
         if len(made) != 1:
             raise Failure(f"{sim.doing}: played {describe(play)}, the table logged {len(made)} plays: {events}")
         wanted = position_id(play.position, side.opponent)
-        if made[0]["position_id"] != wanted or made[0]["player"] != side.label:
+        if made[0].position_id != wanted or made[0].player is not side:
             raise Failure(f"{sim.doing}: played {describe(play)} (giving {wanted}), the table logged {made[0]}")
         self.plays += 1
 
-    def check(self, events: list[dict]) -> None:
+    def check(self, events: list[ev.Event]) -> None:
         for event in events:
-            if event["event"] in ("rejected", "mismatch"):
+            if isinstance(event, ev.Rejected | ev.Mismatch):
                 raise Failure(f"{self.sim.doing}: {event}")
 
-    def expect(self, events: list[dict], kind: str, **fields) -> dict:
+    def expect(self, events: list[ev.Event], kind: type[ev.Event], **fields) -> ev.Event:
         for event in events:
-            if event["event"] == kind and all(event.get(key) == value for key, value in fields.items()):
+            if isinstance(event, kind) and all(getattr(event, key) == value for key, value in fields.items()):
                 return event
-        raise Failure(f"{self.sim.doing}: expected a {kind} event {fields}, got {events}")
+        raise Failure(f"{self.sim.doing}: expected a {kind.kind} event {fields}, got {events}")
 
 
 def describe(play: Play) -> str:

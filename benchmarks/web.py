@@ -43,6 +43,7 @@ from bgpi.hardware.profile import load_profile
 from bgpi.shell.journal import Journal
 from bgpi.shell.live import run_live
 from bgpi.shell.simtable import SimulatedTable
+from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
 from bgpi.web.bridge import Bridge
@@ -94,7 +95,7 @@ def lateness_run(seconds: float, page: str, streams: int) -> tuple[list[float], 
         journal = Journal.open(Path(state))
         bridge = Bridge()
 
-        def emit(event: dict) -> None:
+        def emit(event: ev.Event) -> None:
             journal.append(event)
             bridge.hear(event)
 

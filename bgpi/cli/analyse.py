@@ -25,7 +25,7 @@ from bgpi.shell.analysis import BLUNDER, DOUBTFUL, assess, decisions, summarise
 from bgpi.table.tracker import Sensing
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "analyse",
         help="the equity lost by every play and cube decision of a session, by GNU Backgammon",

@@ -16,13 +16,13 @@ import sys
 from pathlib import Path
 
 from bgpi.exc import JournalError, MatError, UsageError
-from bgpi.records.matfile import mat_record
-from bgpi.records.sgffile import sgf_record
+from bgpi.records.matfile import MatRecord, mat_record
+from bgpi.records.sgffile import SgfRecord, sgf_record
 from bgpi.shell.journal import default_state_dir
 from bgpi.shell.sessions import KeptSession, sessions
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "export",
         help="write a session's games for GNU Backgammon (.mat or SGF)",
@@ -50,6 +50,7 @@ def _export(args: argparse.Namespace) -> int:
         return 0
     session = pick_session(kept, args.session)
     target = args.mat if args.mat is not None else args.sgf
+    record: MatRecord | SgfRecord
     if args.mat is not None:
         if session.practice:
             raise UsageError(f"session {session.number} starts from a practice position, which "

@@ -8,7 +8,6 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 from bgpi.cli.config import check_config, parse_config
 from bgpi.exc import (
@@ -22,6 +21,7 @@ from bgpi.exc import (
 from bgpi.hardware.profile import load_profile
 from bgpi.shell.replay import replay
 from bgpi.shell.script import load_script
+from bgpi.table import events as ev
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,8 +58,8 @@ def _replay(args: argparse.Namespace) -> int:
     if config:
         script = replace(script, config=MappingProxyType(check_config(config | dict(script.config))))
 
-    def write(event: dict[str, Any]) -> None:
-        sys.stdout.write(json.dumps(event) + "\n")
+    def write(event: ev.Event) -> None:
+        sys.stdout.write(json.dumps(event.to_json()) + "\n")
         sys.stdout.flush()
 
     def warn(message: str) -> None:

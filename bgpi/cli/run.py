@@ -54,6 +54,7 @@ from bgpi.shell.console import stdin_is_terminal
 from bgpi.shell.journal import default_state_dir, journal_path, read_journal
 from bgpi.shell.script import BoardPosition
 from bgpi.shell.service import BoardService, ServiceSettings, SessionSetup
+from bgpi.table import events as ev
 from bgpi.table.tracker import Sensing
 from bgpi.web.page import BoardPage, add_page_options, page_settings
 
@@ -207,14 +208,15 @@ def _differences(state: Path, setup: SessionSetup, profile: Profile) -> list[str
         events = read_journal(state).events
     except JournalError:
         return ["unreadable journal"]
-    sessions = [event for event in events if event.get("event") == "session"]
+    sessions = [event for event in events if isinstance(event, ev.NewSession)]
     if not sessions:
         return ["no session"]
     now = sessions[-1]
     _, (wanted,) = setup.table(Sensing(profile.geometry))
-    config, before = wanted.get("config", {}), now.get("config", {})
+    assert isinstance(wanted, ev.NewSession)  # a new table's first event
+    config, before = wanted.config, now.config
     differ = sorted(key for key in config.keys() | before.keys() if config.get(key) != before.get(key))
-    if any(wanted.get(key) != now.get(key) for key in ("position_id", "turn", "match_id")):
+    if (wanted.position_id, wanted.turn, wanted.match_id) != (now.position_id, now.turn, now.match_id):
         differ.append("position")
     return differ
 

@@ -15,7 +15,6 @@ import secrets
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
 
 from bgpi.rules.ids import match_id, position_id
 from bgpi.rules.notation import format_play
@@ -37,11 +36,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--seed", type=int, help="seed of the dice and the players' choices")
     parser.set_defaults(handler=_run)
-
-
-def self_play_log(rng: random.Random, session: Session | None = None) -> Iterator[dict[str, Any]]:
-    """The table log of one random game, in its JSON form."""
-    return (event.to_json() for event in self_play_events(rng, session))
 
 
 def self_play_events(rng: random.Random, session: Session | None = None) -> Iterator[Event]:
@@ -73,6 +67,6 @@ def self_play_events(rng: random.Random, session: Session | None = None) -> Iter
 
 def _run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbits(32)
-    for event in self_play_log(random.Random(seed)):
-        sys.stdout.write(json.dumps(event) + "\n")
+    for event in self_play_events(random.Random(seed)):
+        sys.stdout.write(json.dumps(event.to_json()) + "\n")
     return 0

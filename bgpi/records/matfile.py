@@ -26,7 +26,7 @@ gnubg reads with ``import mat FILE``.  The layout is the one gnubg's own
   ``8/5 8/5``.  gnubg applies the steps one after the other and checks each,
   so this avoids its guesswork when it expands ``13/2`` or ``8/5(2)``.  The
   steps come from the rules: each `play` event is matched to the legal play
-  that leads to its ``position_id`` (or, without one, has its ``move``).
+  that leads to its ``position_id``.
 - A roll with no legal play is ``52:`` with nothing after it.
 - Cube: `` Doubles => 2``, `` Takes``, `` Drops``, `` Beavers => 4``.  The
   doubler's take of a beaver is not written: gnubg infers it from the
@@ -40,10 +40,9 @@ gnubg reads with ``import mat FILE``.  The layout is the one gnubg's own
   ends with its ``Wins`` line only, the offered kind times the cube, as gnubg's own
   export writes it: gnubg scores a game that is not finished from that line.
 
-A session starts at its `session` event, which the controller writes as
-``{"event": "session", "config": {"match": N, ...}}``; the match length and
-``"players": {"white": NAME, "black": NAME}`` are read from ``config`` or from
-the event itself, all optional.  Without a session event the log is money
+A session starts at its `session` event (`bgpi.table.events.NewSession`); the
+match length and ``"players": {"white": NAME, "black": NAME}`` are read from its
+``config``, both optional.  Without a session event the log is money
 play between "white" and "black".  Only the last session of the log is
 written.  What the format cannot hold comes with a warning naming the game:
 automatic doubles (gnubg counts such a game at a lower cube), a cube beyond
@@ -60,15 +59,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bgpi.exc import MatError, PlayNotationError, RecordError
-from bgpi.rules.notation import find_play
+from bgpi.exc import MatError, RecordError
 from bgpi.rules.play import Dice, Play, Step
 from bgpi.rules.position import BAR, OFF, Position, Side
 from bgpi.rules.reference import legal_plays
 from bgpi.table import events as ev
 
-Handlers = Mapping[str, Callable[[Mapping[str, Any]], None]]
-"""A record's writer: the handler of each kind of event it writes."""
+Hear = Callable[[ev.Event], None]
+"""A record's writer: takes in each event of the session, writing what it writes of it."""
 
 GNUBG_MAX_CUBE = 1 << 12
 """The highest cube gnubg keeps (its MAX_CUBE): it refuses a double from there and reads a
@@ -87,20 +85,19 @@ class MatRecord:
     warnings: tuple[str, ...]
 
 
-def mat_record(events: Iterable[Mapping[str, Any]]) -> MatRecord:
+def mat_record(events: Iterable[ev.Event]) -> MatRecord:
     """The last session in `events` (table-log events, oldest first) as a .mat file.
 
     Events of kinds not used here (step, rejected, lights, state, ...) are
-    ignored.  A malformed or out-of-place event is skipped with a warning.
+    ignored.  An out-of-place event is skipped with a warning.
     Raises MatError for a session event with a bad match length or player
     names gnubg cannot read back.
     """
     session, played = last_session(events)
     writer = _Writer()
-    hand_over(played, writer.handlers, writer.warnings)
-    config = session.get("config")
-    settings = {**session, **config} if isinstance(config, Mapping) else session
-    text = _layout(_match_length(settings), _names(settings), writer.games)
+    hand_over(played, writer.hear, writer.warnings)
+    config = session.config if session is not None else {}
+    text = _layout(_match_length(config), _names(config), writer.games)
     return MatRecord(text, len(writer.games), tuple(writer.warnings))
 
 
@@ -124,10 +121,10 @@ class _Game:
 
 
 class _Writer:
-    """Collects the games of a session from its events, one handler a kind (`handlers`).
+    """Collects the games of a session from its events, one handler a kind (`hear`).
 
-    A handler raises KeyError, TypeError or ValueError for an event it cannot
-    use; `mat_record` turns that into a warning.
+    A handler raises RecordError (a ValueError) for an event out of place;
+    `mat_record` turns that into a warning.
     """
 
     def __init__(self) -> None:
@@ -135,17 +132,30 @@ class _Writer:
         self.warnings: list[str] = []
         self._score = (0, 0)
 
-    @property
-    def handlers(self) -> Handlers:
-        return {ev.Opening.kind: self.on_opening, ev.Play.kind: self.on_play, ev.Double.kind: self.on_double,
-                ev.Beaver.kind: self.on_beaver, ev.Take.kind: self.on_take, ev.Drop.kind: self.on_drop,
-                ev.GameOver.kind: self.on_game_over, ev.MatchOver.kind: self.on_match_over}
+    def hear(self, event: ev.Event) -> None:
+        match event:
+            case ev.Opening():
+                self.on_opening(event)
+            case ev.Play():
+                self.on_play(event)
+            case ev.Double():
+                self.on_double(event)
+            case ev.Beaver():
+                self.on_beaver(event)
+            case ev.Take():
+                self.on_take(event)
+            case ev.Drop():
+                self.on_drop(event)
+            case ev.GameOver():
+                self.on_game_over(event)
+            case ev.MatchOver():
+                self.on_match_over()
 
     def warn(self, text: str) -> None:
         self.warnings.append(text)
 
-    def on_opening(self, event: Mapping[str, Any]) -> None:
-        game = _Game(self._score, _count(event.get("cube", 1)) or 1)
+    def on_opening(self, event: ev.Opening) -> None:
+        game = _Game(self._score, _count(event.cube) or 1)
         self.games.append(game)
         if game.cube != 1:
             self.warn(
@@ -153,34 +163,33 @@ class _Writer:
                 ".mat has no automatic doubles, so gnubg counts this game at a lower cube"
             )
 
-    def on_play(self, event: Mapping[str, Any]) -> None:
+    def on_play(self, event: ev.Play) -> None:
         game = self._game()
         if game.cut:
             return
         side, dice, play = read_play(game.position, event)
         if play is None:
-            move = event.get("move", "")
-            self._cut(game, f"{side.label}'s play {dice}: {move!r} does not follow from the position")
+            self._cut(game, f"{side.label}'s play {dice}: {event.move!r} does not follow from the position")
             return
         game.position = play.position
         game.cells.append((side, _format_roll(dice, play.steps)))
 
-    def on_double(self, event: Mapping[str, Any]) -> None:
+    def on_double(self, event: ev.Double) -> None:
         game = self._game()
         if game.cut:
             return
-        side = Side.parse(event["player"])
+        side = event.player
         if game.cube * 2 > GNUBG_MAX_CUBE:
             self._cut(game, f"{side.label} doubles to {game.cube * 2}, {beyond_gnubg()}")
             return
         game.offered = game.cube * 2
         game.cells.append((side, f" Doubles => {game.offered}"))
 
-    def on_beaver(self, event: Mapping[str, Any]) -> None:
+    def on_beaver(self, event: ev.Beaver) -> None:
         game = self._pending_double()
         if game is None:
             return
-        side = Side.parse(event["player"])
+        side = event.player
         if game.offered * 2 > GNUBG_MAX_CUBE:
             self._cut(game, f"{side.label} beavers to {game.offered * 2}, {beyond_gnubg()}")
             return
@@ -188,18 +197,18 @@ class _Writer:
         game.beavered = True
         game.cells.append((side, f" Beavers => {game.offered}"))
 
-    def on_take(self, event: Mapping[str, Any]) -> None:
+    def on_take(self, event: ev.Take) -> None:
         game = self._pending_double()
         if game is None:
             return
-        side = Side.parse(event["player"])
+        side = event.player
         # The doubler's take of a beaver is not written: gnubg infers it from
         # the doubler's next roll, and would report a written one as stray.
         if not game.beavered:
             game.cells.append((side, " Takes"))
         game.cube, game.offered, game.beavered = game.offered, 0, False
 
-    def on_drop(self, event: Mapping[str, Any]) -> None:
+    def on_drop(self, event: ev.Drop) -> None:
         game = self._pending_double()
         if game is None:
             return
@@ -209,16 +218,16 @@ class _Writer:
             # loses the next game's first roll): a dropped beaver is the taker's redouble.
             side, _ = game.cells[-1]
             game.cells[-1] = (side, f" Doubles => {game.offered}")
-        game.cells.append((Side.parse(event["player"]), " Drops"))
+        game.cells.append((event.player, " Drops"))
         game.offered, game.beavered = 0, False
 
-    def on_game_over(self, event: Mapping[str, Any]) -> None:
-        score = event["score"]
+    def on_game_over(self, event: ev.GameOver) -> None:
+        score = event.score
         self._score = (_count(score["white"]), _count(score["black"]))
         game = self._game()
-        game.wins = (Side.parse(event["winner"]), _count(event["points"]))
+        game.wins = (event.winner, _count(event.points))
 
-    def on_match_over(self, event: Mapping[str, Any]) -> None:
+    def on_match_over(self) -> None:
         if not self.games or self.games[-1].wins is None:
             raise RecordError("no game has ended")
         self.games[-1].match_won = True
@@ -248,24 +257,13 @@ def beyond_gnubg() -> str:
     return f"beyond the cube of {GNUBG_MAX_CUBE} gnubg holds (gnubg scores this game differently)"
 
 
-def read_play(position: Position, event: Mapping[str, Any]) -> tuple[Side, Dice, Play | None]:
+def read_play(position: Position, event: ev.Play) -> tuple[Side, Dice, Play | None]:
     """The side, the dice and the legal play a `play` event committed in `position`: the
-    play leading to the event's Position ID, else the one written as its move; None when
-    no legal play matches (the log does not follow from the position)."""
-    side = Side.parse(event["player"])
-    dice = Dice(*event["dice"])
-    return side, dice, _find_play(position, side, dice, event)
-
-
-def _find_play(position: Position, side: Side, dice: Dice, event: Mapping[str, Any]) -> Play | None:
+    play leading to the event's Position ID; None when no legal play does (the log does
+    not follow from the position)."""
+    side, dice = event.player, Dice(*event.dice)
     plays = legal_plays(position, side, dice)
-    wanted = event.get("position_id")
-    if wanted is not None:
-        return next((play for play in plays if play.position_id == wanted), None)
-    try:
-        return find_play(position, side, dice, event["move"], among=plays)
-    except PlayNotationError:
-        return None
+    return side, dice, next((play for play in plays if play.position_id == event.position_id), None)
 
 
 def _format_roll(dice: Dice, steps: tuple[Step, ...]) -> str:
@@ -357,29 +355,25 @@ def _count(value: object) -> int:
     return value
 
 
-def last_session(events: Iterable[Mapping[str, Any]]) -> tuple[Mapping[str, Any], list[Mapping[str, Any]]]:
-    """The last `session` event of a table log ({} when it has none) and the events after it."""
+def last_session(events: Iterable[ev.Event]) -> tuple[ev.NewSession | None, list[ev.Event]]:
+    """The last `session` event of a table log (None when it has none) and the events after it."""
     events = list(events)
-    starts = [i for i, event in enumerate(events) if event.get("event") == ev.NewSession.kind]
+    starts = [i for i, event in enumerate(events) if isinstance(event, ev.NewSession)]
     if not starts:
-        return {}, events
-    return events[starts[-1]], events[starts[-1] + 1 :]
+        return None, events
+    session = events[starts[-1]]
+    assert isinstance(session, ev.NewSession)
+    return session, events[starts[-1] + 1 :]
 
 
-def hand_over(events: Iterable[Mapping[str, Any]], handlers: Handlers, warnings: list[str]) -> None:
-    """Give each event to the handler of its kind, where there is one.  An event the
-    handler cannot read (a field missing or wrong, or out of place) is skipped, and
-    `warnings` gets a line naming it and its number in the session: the exporters write
-    what they can of a damaged log rather than nothing.  The events are read in their
-    JSON form, as written: a hand-made log or an older version's may leave out keys
-    (the IDs of a play) a record does without."""
+def hand_over(events: Iterable[ev.Event], hear: Hear, warnings: list[str]) -> None:
+    """Give each event to the writer (`hear`).  An event the writer cannot use (out of
+    place, or a value it cannot write) is skipped, and `warnings` gets a line naming it
+    and its number in the session: the exporters write what they can of a damaged log
+    rather than nothing."""
     for number, event in enumerate(events, start=1):
-        kind = event.get("event")
-        handler = handlers.get(kind) if isinstance(kind, str) else None
-        if handler is None:
-            continue
         try:
-            handler(event)
-        except (KeyError, TypeError, ValueError) as error:
+            hear(event)
+        except (KeyError, ValueError) as error:
             reason = f"missing {error}" if isinstance(error, KeyError) else str(error)
-            warnings.append(f"{kind} event {number} of the session skipped: {reason}")
+            warnings.append(f"{event.kind} event {number} of the session skipped: {reason}")

@@ -35,16 +35,14 @@ game gets the setup properties gnubg's own ``save game`` writes::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from bgpi.exc import RecordError
-from bgpi.records.matfile import GNUBG_MAX_CUBE, Handlers, beyond_gnubg, hand_over, last_session, read_play
+from bgpi.records.matfile import GNUBG_MAX_CUBE, beyond_gnubg, hand_over, last_session, read_play
 from bgpi.rules.cube import Cube
 from bgpi.rules.ids import decode_match_id, position_from_id
 from bgpi.rules.position import BAR, OFF, Position, Side, absolute_point
-from bgpi.rules.result import GameResult, ResultKind
 from bgpi.rules.session import Score, Session, Settings
 from bgpi.table import events as ev
 
@@ -73,31 +71,31 @@ class _Game:
     result: str = ""  # RE: the winner and the points, "W+2", once the game is over
 
 
-def sgf_record(events: Iterable[Mapping[str, Any]]) -> SgfRecord:
+def sgf_record(events: Iterable[ev.Event]) -> SgfRecord:
     """The last session in `events` (table-log events, oldest first) as SGF.
 
-    A game is written from its `start` event; events of other kinds are ignored, and a
-    malformed or out-of-place one is skipped with a warning, as is the rest of a game
-    whose play does not follow from its position (a play accepted in lenient mode).
+    A game is written from its `start` event; events of other kinds are ignored, and an
+    out-of-place one is skipped with a warning, as is the rest of a game whose play does
+    not follow from its position (a play accepted in lenient mode).
     """
     session_event, played = last_session(events)
-    writer = _Writer(session_event)
-    hand_over(played, writer.handlers, writer.warnings)
+    writer = _Writer(session_event or ev.NewSession())
+    hand_over(played, writer.hear, writer.warnings)
     text = "".join(writer.tree(game) for game in writer.games)
     return SgfRecord(text, len(writer.games), tuple(writer.warnings))
 
 
 class _Writer:
-    def __init__(self, session: Mapping[str, Any]) -> None:
-        config = dict(session.get("config") or {})
+    def __init__(self, session: ev.NewSession) -> None:
+        config = dict(session.config)
         config.pop("lenient", None)
         self.practice: tuple[Position, Side] | None = None
         key = None
-        if "position_id" in session:
-            turn = Side.parse(session["turn"])
-            self.practice = (position_from_id(session["position_id"], turn), turn)
-            if "match_id" in session:
-                key = decode_match_id(session["match_id"])
+        if session.position_id is not None:
+            turn = session.turn or Side.WHITE
+            self.practice = (position_from_id(session.position_id, turn), turn)
+            if session.match_id is not None:
+                key = decode_match_id(session.match_id)
                 config["match"] = key.match_length
         settings = Settings.from_config(config)
         self.session = (Session(settings, Score(*key.score), crawford=key.crawford)
@@ -106,13 +104,28 @@ class _Writer:
         self.games: list[_Game] = []
         self.warnings: list[str] = []
 
-    @property
-    def handlers(self) -> Handlers:
-        return {ev.Start.kind: self.on_start, ev.Play.kind: self.on_play, ev.Double.kind: self.on_double,
-                ev.Take.kind: self.on_take, ev.Drop.kind: self.on_drop, ev.Beaver.kind: self.on_beaver,
-                ev.GameOver.kind: self.on_game_over, ev.Opening.kind: self.on_opening}
+    def hear(self, event: ev.Event) -> None:
+        match event:
+            case ev.Start():
+                self.on_start()
+            case ev.Play():
+                self.on_play(event)
+            case ev.Double():
+                self._cube_action(event, "double", event.cube)
+            case ev.Take():
+                self._cube_action(event, "take")
+            case ev.Drop():
+                self._cube_action(event, "drop")
+            case ev.Beaver():
+                # gnubg's own encoding: the beaver is the taker's double, and the doubler's
+                # take (the table's next event) gives the cube to the beaverer.
+                self._cube_action(event, "double", event.cube)
+            case ev.GameOver():
+                self.on_game_over(event)
+            case ev.Opening():
+                self.on_opening(event)
 
-    def on_start(self, event: Mapping[str, Any]) -> None:
+    def on_start(self) -> None:
         practice = self.practice if not self.games else None  # later games: the standard start
         position, on_roll = practice or (Position.start(), None)
         game = _Game(len(self.games), self.session.score, self.session.crawford, position, on_roll)
@@ -120,56 +133,41 @@ class _Writer:
             game.cube = self.first_cube
         self.games.append(game)
 
-    def on_play(self, event: Mapping[str, Any]) -> None:
+    def on_play(self, event: ev.Play) -> None:
         game = self._game()
         if game.cut:
             return
         side, dice, play = read_play(game.position, event)
         if play is None:
-            self._cut(f"{side.label}'s play {dice} {event.get('move', '')!r} does not follow from the position")
+            self._cut(f"{side.label}'s play {dice} {event.move!r} does not follow from the position")
             return
         steps = "".join(_letter(side, step.source) + _letter(side, step.destination) for step in play.steps)
-        first, second = event["dice"]
+        first, second = event.dice
         game.nodes.append(f"{_PLAYER[side]}[{first}{second}{steps}]")
         game.position = play.position
 
-    def on_double(self, event: Mapping[str, Any]) -> None:
-        self._cube_action(event, "double", event.get("cube", 0))
-
-    def on_take(self, event: Mapping[str, Any]) -> None:
-        self._cube_action(event, "take")
-
-    def on_drop(self, event: Mapping[str, Any]) -> None:
-        self._cube_action(event, "drop")
-
-    def on_beaver(self, event: Mapping[str, Any]) -> None:
-        # gnubg's own encoding: the beaver is the taker's double, and the doubler's
-        # take (the table's next event) gives the cube to the beaverer.
-        self._cube_action(event, "double", event.get("cube", 0))
-
-    def on_opening(self, event: Mapping[str, Any]) -> None:
-        value = event.get("cube", 1)
+    def on_opening(self, event: ev.Opening) -> None:
+        value = event.cube
         if value > GNUBG_MAX_CUBE:
             self._cut(f"the opening ties doubled the cube to {value}, {beyond_gnubg()}")
         elif value != 1:  # automatic doubles: the game starts at this cube, centred
             self._game().cube = Cube(value)
 
-    def on_game_over(self, event: Mapping[str, Any]) -> None:
+    def on_game_over(self, event: ev.GameOver) -> None:
         self._game()
-        result = GameResult(Side.parse(event["winner"]), ResultKind(event["result"]),
-                            event.get("cube", 1), event.get("dropped", False), event.get("resigned", False))
+        result = event.game_result()
         self.session = self.session.record(result)
         game = self.games[-1]
-        game.result = f"{_PLAYER[result.winner]}+{event['points']}{'R' if result.resigned else ''}"
+        game.result = f"{_PLAYER[result.winner]}+{event.points}{'R' if result.resigned else ''}"
         game.cut = True  # over: nothing more belongs to it
 
-    def _cube_action(self, event: Mapping[str, Any], action: str, value: int = 0) -> None:
+    def _cube_action(self, event: ev.Double | ev.Take | ev.Drop | ev.Beaver, action: str, value: int = 0) -> None:
         """A cube action; `value`, the cube a double or beaver offers, cuts the game
         when gnubg cannot hold it."""
         game = self._game()
         if game.cut:
             return
-        side = Side.parse(event["player"])
+        side = event.player
         if value > GNUBG_MAX_CUBE:
             self._cut(f"{side.label} doubles to {value}, {beyond_gnubg()}")
             return

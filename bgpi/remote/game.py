@@ -25,14 +25,12 @@ import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from bgpi.exc import MessageError
 from bgpi.remote import messages
 from bgpi.remote.mqtt import Arrived, Broker, Heard, LinkDown, LinkUp, Presence, Transport
 from bgpi.remote.outbox import Outbox
 from bgpi.remote.peer import (
-    GAME_KINDS,
     Do,
     FeedRemote,
     FeedRolled,
@@ -52,14 +50,9 @@ from bgpi.table.inputs import LinkChanged, Remote, RollWanted
 from bgpi.table.phases import Link, Phase
 
 
-def standing(state_event: dict[str, Any]) -> Standing:
+def standing(state: ev.State) -> Standing:
     """Where a table's game stands, from its ``state`` event."""
-    return Standing(state_event["position_id"], state_event.get("match_id"))
-
-
-def game_events(journal: tuple[dict[str, Any], ...]) -> list[ev.Event]:
-    """The events of a table journal the peer counts (the game's own), typed."""
-    return [ev.parse(event) for event in journal if event.get("event") in GAME_KINDS]
+    return Standing(state.position_id, state.match_id)
 
 
 class RemoteGame:
@@ -81,7 +74,7 @@ class RemoteGame:
         journal = read_journal(state_dir).events
         self.log_seq = len(journal)  # the number of the last event published on the log topic
         self._history = journal  # the session so far, for the log topic once connected (`start`)
-        self.peer, todo = Peer.rebuild(game, side, table.config, read.lines, game_events(journal),
+        self.peer, todo = Peer.rebuild(game, side, table.config, read.lines, journal,
                                        standing(table.state_event()), clock())
         self.transport = Transport(broker, game, side)
         self._dice: tuple[int, int] | None = None  # made by both boards, not yet taken by the table
@@ -104,9 +97,9 @@ class RemoteGame:
         a watcher gets the session event (written before this board joined the other) and
         whatever it missed while this board was away, and drops what it has by number."""
         history, self._history = self._history, ()
-        sessions = [at for at, event in enumerate(history) if event.get("event") == ev.NewSession.kind]
+        sessions = [at for at, event in enumerate(history) if isinstance(event, ev.NewSession)]
         for at in range(sessions[-1] if sessions else len(history), len(history)):
-            self.transport.publish_log({**history[at], "seq": at + 1})
+            self.transport.publish_log(history[at], at + 1)
 
     def close(self) -> None:
         """Leave the broker (``offline``) and close the wire's journal."""
@@ -126,18 +119,17 @@ class RemoteGame:
             self._do_all(peer.wants_roll(self.secret(), self.clock()))
         return None
 
-    def handled(self, events: list[dict]) -> None:
+    def handled(self, events: list[ev.Event]) -> None:
         table = self.runner.table
         state = table.state_event()
-        if any(event["event"] in GAME_KINDS for event in events):
-            typed = [ev.parse(event) for event in events if event["event"] in GAME_KINDS]
-            self._do_all(self.peer.local_events(typed, standing(state)))
+        if any(map(ev.is_game, events)):
+            self._do_all(self.peer.local_events(events, standing(state)))
         refused = table.remote_refusal
         if refused is not None:
             self._do_all(self.peer.disagree(refused.reason))
         for event in events:
             self.log_seq += 1
-            self.transport.publish_log({**event, "seq": self.log_seq})
+            self.transport.publish_log(event, self.log_seq)
         self.publish_state(state)
 
     def drain(self) -> None:
@@ -153,7 +145,7 @@ class RemoteGame:
             return True
         return False
 
-    def publish_state(self, state: dict[str, Any] | None = None) -> None:
+    def publish_state(self, state: ev.State | None = None) -> None:
         """The board's retained state message, for watchers."""
         table = self.runner.table
         self.transport.publish_state(board_state(state or table.state_event(), self.game, self.side,

@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, get_args
 
 from bgpi.exc import BgpiError, MessageError
 from bgpi.rules.position import Side
@@ -26,14 +26,12 @@ MAX_BYTES = 8 * 1024
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
-ACTION_KINDS: dict[str, type] = {
-    "double": ev.Double, "take": ev.Take, "drop": ev.Drop, "beaver": ev.Beaver, "play": ev.Play,
-    "resign_offered": ev.ResignOffered, "resign_accepted": ev.ResignAccepted, "resign_declined": ev.ResignDeclined,
-}
-"""The table-log events a board sends as its own side's actions: the decisions of its players."""
-
 ActionEvent = ev.Double | ev.Take | ev.Drop | ev.Beaver | ev.Play | ev.ResignOffered | ev.ResignAccepted \
     | ev.ResignDeclined
+"""The table-log events a board sends as its own side's actions: the decisions of its players."""
+
+ACTION_KINDS: frozenset[str] = frozenset(cls.kind for cls in get_args(ActionEvent))
+"""The kinds of `ActionEvent`, as the wire names them."""
 
 LOCAL_KEYS = ("engine", "opponent", "opponent_side", "hint_level", "coach", "remote")
 """Session keys each board keeps to itself (its own engine and hints, which side is remote)."""

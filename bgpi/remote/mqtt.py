@@ -39,6 +39,7 @@ from bgpi.exc import BrokerSetupError
 from bgpi.remote.messages import Message
 from bgpi.remote.topics import Channel, Topic
 from bgpi.rules.position import Side
+from bgpi.table import events as ev
 
 DEFAULT_PORT = 1883
 DEFAULT_TLS_PORT = 8883
@@ -295,9 +296,10 @@ class Transport:
         """Send a message (already journaled) to the other board."""
         self.client.publish(self._msg, message.to_bytes())
 
-    def publish_log(self, event: dict[str, Any]) -> None:
-        """A committed table-log event, for watchers."""
-        self.client.publish(self._log, json.dumps(event).encode())
+    def publish_log(self, event: ev.Event, seq: int) -> None:
+        """A committed table-log event, for watchers: its JSON form, with ``"seq"``, its
+        number in the board's journal (a watcher drops one it has)."""
+        self.client.publish(self._log, json.dumps({**event.to_json(), "seq": seq}).encode())
 
     def publish_state(self, state: dict[str, Any]) -> None:
         """The board's state message (retained: a watcher joining late sees it at once)."""

@@ -24,7 +24,7 @@ from bgpi.exc import MessageError
 from bgpi.remote import messages
 from bgpi.remote.messages import Message
 from bgpi.remote.peer import Disagreed, Line, Received, Send, Sent
-from bgpi.shell.journal import Journal, read_journal
+from bgpi.shell.journal import Journal, read_records
 
 OUTBOX_NAME = "remote.jsonl"
 
@@ -44,7 +44,7 @@ def read_outbox(state_dir: Path) -> OutboxRead:
     A missing file is an empty journal.  A damaged line (a wrong checksum, or a line that
     is no message: `problems` says which) ends what can be trusted: the board goes on
     from the lines before it, and the other board's resend fills in what it said after."""
-    read = read_journal(state_dir, OUTBOX_NAME)
+    read = read_records(state_dir, OUTBOX_NAME)
     problems = [f"{OUTBOX_NAME}: {problem}" for problem in read.problems]
     lines: list[Line] = []
     for number, data in zip(read.lines, read.events, strict=True):
@@ -98,15 +98,15 @@ class Outbox:
         line: dict[str, Any] = {"sent": _json(send.message)}
         if send.secret is not None:
             line["secret"] = send.secret.hex()
-        self._journal.append(line)
+        self._journal.append_record(line)
 
     def received(self, message: Message) -> None:
         """Journal a message received, before the peer acts on it."""
-        self._journal.append({"received": _json(message)})
+        self._journal.append_record({"received": _json(message)})
 
     def disagreed(self, line: str) -> None:
         """Journal that the peer found the boards disagree (`SetLink` with ``disagree``)."""
-        self._journal.append({"disagreed": line})
+        self._journal.append_record({"disagreed": line})
 
     def close(self) -> None:
         self._journal.close()

@@ -39,14 +39,8 @@ REVEAL_SECONDS = 10.0
 MAX_HELD = 256
 """Messages held ahead of a gap at most: more is a board gone wrong, not a slow broker."""
 
-GAME_KINDS = frozenset({"start", "tie", "opening", "roll", "play", "double", "take", "drop", "beaver", "game_over",
-                        "resign_offered", "resign_accepted", "resign_declined", "match_over"})
-"""The table-log events both boards' tables write alike, in the same order: the game itself
-(not the steps, hints or lights, which are each board's own)."""
-
-ROLL_KINDS = frozenset({"tie", "opening", "roll"})
+ROLL_EVENTS = (ev.Tie, ev.Opening, ev.Roll)
 """The events that use one dice exchange each."""
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,8 +184,8 @@ class Peer:
         return out + self._drain()
 
     def _count(self, event: ev.Event) -> None:
-        self.game_events += event.kind in GAME_KINDS
-        self.rolls += event.kind in ROLL_KINDS
+        self.game_events += ev.is_game(event)
+        self.rolls += isinstance(event, ROLL_EVENTS)
 
     def wants_roll(self, secret: bytes, now: float) -> list[Do]:
         """The local table wants dice: commit to `secret` (fresh from `secrets.token_bytes`)

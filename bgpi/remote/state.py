@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bgpi.exc import BoardStateError, EventError, MatchIdError, PositionIdError
+from bgpi.exc import BoardStateError, MatchIdError, PositionIdError
 from bgpi.remote.messages import GAME_ID
 from bgpi.rules.ids import MAX_MATCH_LENGTH, decode_match_id, position_from_id
 from bgpi.rules.position import Position, Side
@@ -67,21 +67,14 @@ class BoardState:
                 "winner": _label(self.winner), "link": self.link}
 
 
-def board_state(state_event: Mapping[str, Any], game: str, side: Side, link: str,
-                match_length: int | None = None) -> dict[str, Any]:
+def board_state(event: ev.State, game: str, side: Side, link: str, match_length: int | None = None) -> dict[str, Any]:
     """The `state` message of the board playing `side` in `game`, from its table's ``state``
     event (`bgpi.table.view.TableView.state_event`) and its link word (`LINKS`).
 
     The match length and the Crawford flag are read from the event's Match ID; between
     games it has none, and `match_length` (the session's, where the caller knows it) is
     written instead.  At match over the winner is the player with the higher score.
-    Raises BoardStateError for an event that is no ``state`` event, or a bad game or link."""
-    try:
-        event = ev.parse(state_event)
-    except EventError as error:
-        raise BoardStateError(f"not the table's state event: {error}") from None
-    if not isinstance(event, ev.State):
-        raise BoardStateError(f"not the table's state event: a {event.kind} event")
+    Raises BoardStateError for a bad game or link."""
     crawford = False
     if event.match_id is not None:
         key = decode_match_id(event.match_id)

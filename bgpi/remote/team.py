@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bgpi.exc import TeamMatchError
@@ -205,19 +205,19 @@ def team_score(match: TeamMatch, states: Mapping[str, Iterable[BoardState]]) -> 
 # -- the records ---------------------------------------------------------------------------
 
 
-def pair_records(pair: Pair, events: Sequence[Mapping[str, Any]]) -> tuple[MatRecord, SgfRecord]:
+def pair_records(pair: Pair, events: Sequence[ev.Event]) -> tuple[MatRecord, SgfRecord]:
     """The pair's match as .mat and SGF, from the table events its white board logged,
     with the teams as the players' names.  The pair's match ends at its ``match_over``:
     a session the board starts after it is not the team match's.  A log that lost its
     ``session`` event (a watcher started late) is read as the pair's match from the file."""
-    over = next((number for number, event in enumerate(events) if event.get("event") == ev.MatchOver.kind), None)
+    over = next((number for number, event in enumerate(events) if isinstance(event, ev.MatchOver)), None)
     if over is not None:
         events = events[:over + 1]
     players = {"white": pair.white, "black": pair.black}
-    head = next((event for event in events if event.get("event") == ev.NewSession.kind), None)
+    head = next((event for event in events if isinstance(event, ev.NewSession)), None)
     if head is None:
-        events = [{"event": ev.NewSession.kind, "config": {"match": pair.length, "players": players}}, *events]
-    elif "players" not in (head.get("config") or {}):
-        named = {**head, "config": {**(head.get("config") or {}), "players": players}}
+        events = [ev.NewSession({"match": pair.length, "players": players}), *events]
+    elif "players" not in head.config:
+        named = replace(head, config={**head.config, "players": players})
         events = [named if event is head else event for event in events]
     return mat_record(events), sgf_record(events)

@@ -15,7 +15,7 @@ the best choice's equity minus the chosen one's (0 for the best).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -68,13 +68,12 @@ class Assessed:
                 "match_id": d.match_id}
 
 
-def decisions(events: Iterable[Mapping[str, Any]], sensing: Sensing) -> list[Decision]:
-    """The decisions in a session's events, in order.  Raises EventError for an event
-    of the wrong shape."""
+def decisions(events: Iterable[ev.Event], sensing: Sensing) -> list[Decision]:
+    """The decisions in a session's events, in order."""
     table = Table(sensing)
     found: list[Decision] = []
     game = 0
-    for event in map(ev.parse, events):
+    for event in events:
         if isinstance(event, ev.Start):
             game += 1
         elif table.game is not None and table.turn is not None:
@@ -128,7 +127,8 @@ def assess(decision: Decision, engine: Engine) -> Assessed:
     return Assessed(decision, advice.response, best - chosen)
 
 
-def _assess_play(decision: Decision, situation: Situation, dice: Dice, engine: Engine) -> Assessed:
+def _assess_play(decision: Decision, situation: Situation, dice: Dice | None, engine: Engine) -> Assessed:
+    assert dice is not None and decision.after is not None  # a play's decision has both (`_decision`)
     best = engine.plays(situation, dice, limit=1)[0]
     mover = situation.mover
     if best.move == decision.chosen:

@@ -13,13 +13,15 @@ import json
 import queue
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TextIO
+from typing import TextIO, TypeVar
 
-from bgpi.board.locations import TRAYS, checkers_on, owner, parse_location
+from bgpi.board.locations import TRAYS, Location, checkers_on, owner, parse_location
 from bgpi.exc import HandError, ScriptError
 from bgpi.rules.position import Position, Side
 from bgpi.shell.script import (
+    Action,
     Hold,
     Lift,
     Move,
@@ -33,7 +35,11 @@ from bgpi.shell.script import (
 from bgpi.shell.simtable import SimulatedTable, TableRunner
 from bgpi.shell.textboard import draw
 from bgpi.shell.words import ask, roll_text, tell
+from bgpi.table import events as ev
+from bgpi.table.controller import Table
 from bgpi.table.lights import legend, lights_event, marks
+
+Number = TypeVar("Number", int, float)
 
 HELP = """\
 Hands on the simulated board, one per line:
@@ -60,7 +66,7 @@ class Quit:
     """The player typed q."""
 
 
-def parse_hand(text: str):
+def parse_hand(text: str) -> Action | Quit:
     """The action a console line asks for: a board-script line object, or Quit.
 
     Raises ValueError with a message for the player.
@@ -101,7 +107,7 @@ def parse_hand(text: str):
     raise HandError(f"{text.strip()!r}: type ? for help")
 
 
-def _numbers(args: list[str], count: int, kind, usage: str) -> list:
+def _numbers(args: list[str], count: int, kind: Callable[[str], Number], usage: str) -> list[Number]:
     if len(args) != count:
         raise HandError(usage)
     try:
@@ -110,7 +116,7 @@ def _numbers(args: list[str], count: int, kind, usage: str) -> list:
         raise HandError(usage) from None
 
 
-def _location(text: str):
+def _location(text: str) -> Location:
     return parse_location(int(text) if text.isdigit() else text)
 
 
@@ -143,11 +149,11 @@ class Console:
         except queue.Empty:
             return []
 
-    def say(self, event: dict) -> None:
+    def say(self, event: ev.Event) -> None:
         """Show one table-log event: in words, or as JSON."""
-        print(f"  {tell(event) if self.words else json.dumps(event)}", file=self.out)
+        print(f"  {tell(event) if self.words else json.dumps(event.to_json())}", file=self.out)
 
-    def draw(self, table) -> None:
+    def draw(self, table: Table) -> None:
         """The board as its switches read it, its lights, and the status line."""
         lighting = table.lighting()
         game = table.node.position if table.node is not None else table.position
@@ -159,25 +165,25 @@ class Console:
         print(f"[{status(table)}] > ", end="", file=self.out, flush=True)
 
 
-def status(table) -> str:
+def status(table: Table) -> str:
     """Phase, turn and dice; cube, score and match length."""
     state = table.state_event()
-    parts = [state["phase"]]
-    if state["turn"]:
-        parts.append(f"{state['turn']} on turn")
-    if state["dice"]:
-        parts.append(f"dice {roll_text(state['dice'])}")
+    parts = [state.phase.json]
+    if state.turn is not None:
+        parts.append(f"{state.turn.label} on turn")
+    if state.dice:
+        parts.append(f"dice {roll_text(state.dice)}")
     if table.game is not None:
         cube = table.game.cube
         parts.append(f"cube {cube.value}" + ("" if cube.owner is None else f" ({cube.owner.label}'s)"))
-    score = state["score"]
+    score = state.score
     parts.append(f"score white {score['white']}, black {score['black']}")
     length = table.settings.match_length
     parts.append(f"match to {length}" if length else "money play")
     return ", ".join(parts)
 
 
-def as_read(table) -> Position:
+def as_read(table: Table) -> Position:
     """The position the switches read: the game's position (with the play in progress),
     less lifted checkers and with checkers put down where the game has none.  Counts
     above a row of switches cannot be read and are the game's."""
@@ -191,7 +197,8 @@ def as_read(table) -> Position:
     # of the colour that is short on the board, if only one colour is.
     short = {believed.at(location)[0] for location, seen, limit in readings
              if isinstance(location, int) and seen < min(checkers_on(believed, location), limit)}
-    put_down_as = short.pop() if len(short) == 1 else Side.WHITE if table.turn is None else table.turn
+    only = short.pop() if len(short) == 1 else None
+    put_down_as = only if only is not None else Side.WHITE if table.turn is None else table.turn
     for location, seen, limit in readings:
         have = checkers_on(believed, location)
         if min(have, limit) == seen:
@@ -202,9 +209,8 @@ def as_read(table) -> Position:
             side = owner(location)
             (white if side is Side.WHITE else black)[24] = seen
             continue
-        side = believed.at(location)[0]
-        if side is None:  # put down where the game has none
-            side = put_down_as
+        holder = believed.at(location)[0]
+        side = holder if holder is not None else put_down_as  # None: put down where the game has none
         other = black if side is Side.WHITE else white
         other[location - 1 if side is Side.BLACK else 24 - location] = 0
         own = white if side is Side.WHITE else black
@@ -237,7 +243,7 @@ def console_turn(runner: TableRunner, console: Console) -> bool:
     return True
 
 
-def perform(runner: TableRunner, hand, console: Console) -> None:
+def perform(runner: TableRunner, hand: Action, console: Console) -> None:
     """Do one hand at the live board (time passes by the clock, not here: a wait only
     holds the next hand back)."""
     if isinstance(hand, Wait):

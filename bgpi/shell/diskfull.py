@@ -21,6 +21,7 @@ from bgpi.exc import JournalError
 from bgpi.hardware.leds import Leds
 from bgpi.shell import sdnotify
 from bgpi.shell.journal import Journal
+from bgpi.table import events as ev
 from bgpi.table.lights import Lighting, colours
 
 RETRY_S = 1.0
@@ -32,7 +33,7 @@ DISK_FULL = Lighting(roles=dict.fromkeys((*POINTS, *BARS), "rejected"))
 
 def append_patiently(
     journal: Journal,
-    event: dict,
+    event: ev.Event,
     stop: threading.Event,
     pause: Callable[[JournalError], None],
     go_on: Callable[[], None],

@@ -1,18 +1,21 @@
 """The journal: an append-only, fsync'd record of the table log in the state directory.
 
 Every table-log event (board-script.md) is one JSON object on one line of
-``journal.jsonl``, followed by a space and the CRC-32 of the JSON text in eight hex
-digits, so that a flipped byte is found even where the line still parses.
+``journal.jsonl`` (its `to_json` form), followed by a space and the CRC-32 of the JSON
+text in eight hex digits, so that a flipped byte is found even where the line still parses.
 `Journal.append` returns only once the line is on the disk, so whatever the board
 shows afterwards can be rebuilt after a crash or a power cut.  `read_journal` reads
-it back and never fails on a damaged line: a line cut short by a power cut (or the
-zeros some file systems leave after one) is reported and skipped; a damaged line
-before the end (a wrong checksum, not a JSON object) ends the events that can be
-trusted, and `Journal.keep_prefix` sets the damaged file aside and keeps only them.
+it back as events (`bgpi.table.events.parse`) and never fails on a damaged line: a line
+cut short by a power cut (or the zeros some file systems leave after one) is reported
+and skipped; a damaged line before the end (a wrong checksum, not a JSON object, not an
+event) ends the events that can be trusted, and `Journal.keep_prefix` sets the damaged
+file aside and keeps only them.  The wire's journal (`bgpi.remote.outbox`) is a file of
+the same kind whose lines are JSON objects of its own (`Journal.append_record`,
+`read_records`).
 Journals written before checksums (lines of bare JSON) still read; once a line
 carries a checksum, every later line must.
 
-The journal knows JSON and files, nothing of the rules.  It is Linux-minded
+The journal knows events, JSON and files, nothing of the rules.  It is Linux-minded
 (fsync of directories, flock), as is the board.
 """
 
@@ -24,11 +27,13 @@ import json
 import os
 import re
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Generic, Self, TypeVar
 
-from bgpi.exc import JournalError
+from bgpi.exc import EventError, JournalError
+from bgpi.table import events as ev
 
 JOURNAL_NAME = "journal.jsonl"
 SPARE_NAME = "journal.next.jsonl"
@@ -54,41 +59,68 @@ def journal_path(state_dir: Path) -> Path:
     return Path(state_dir) / JOURNAL_NAME
 
 
+Record = TypeVar("Record")
+
+
 @dataclass(frozen=True, slots=True)
-class JournalRead:
-    """What `read_journal` found: the events that can be trusted, in order, and the
-    damaged lines.
+class JournalRead(Generic[Record]):
+    """What `read_journal` (or `read_records`) found: the events that can be trusted, in
+    order, and the damaged lines.
 
     `events` stop before the first damaged line (`damaged`, its number; None if no line
     is damaged); `ends[i]` is the byte offset just past the line of `events[i]`, and
     `lines[i]` its line number.
     """
 
-    events: tuple[dict[str, Any], ...]
+    events: tuple[Record, ...]
     problems: tuple[str, ...]
     damaged: int | None = None
     lines: tuple[int, ...] = ()
     ends: tuple[int, ...] = ()
 
 
-def encode(event: dict[str, Any]) -> bytes:
+def encode(event: ev.Event) -> bytes:
     """The journal line of `event`: its JSON, a space, its CRC-32, a newline."""
-    text = json.dumps(event).encode()
+    return encode_record(event.to_json())
+
+
+def encode_record(record: dict[str, Any]) -> bytes:
+    """The journal line of `record`, a JSON object (`encode` of an event's JSON form)."""
+    text = json.dumps(record).encode()
     return b"%s %08x\n" % (text, zlib.crc32(text))
 
 
-def read_journal(state_dir: Path, name: str = JOURNAL_NAME) -> JournalRead:
+def read_journal(state_dir: Path, name: str = JOURNAL_NAME) -> JournalRead[ev.Event]:
     """The events of the journal in `state_dir` (or of the one set aside there as
     `name`), oldest first, up to the first damage.
 
     A missing journal is an empty one (a board that never played).  The last line,
     when it has no newline, was cut short by a power cut: "journal line N is
     truncated: skipped" (but a whole event lacking only its newline is kept: its write
-    got to the end).  Any other line that is not a JSON object with the right
-    checksum (or a bare JSON object in a journal from before checksums) is damaged:
+    got to the end).  Any other line that is not an event's JSON object with the
+    right checksum (or a bare one in a journal from before checksums) is damaged:
     `damaged` names it, and it and every line after it are left out.  Blank lines
     are skipped.  Raises JournalError when the file exists but cannot be read.
     """
+    return _read(state_dir, name, _event)
+
+
+def read_records(state_dir: Path, name: str) -> JournalRead[dict[str, Any]]:
+    """The JSON objects of the journal file `name` in `state_dir`, as `read_journal` reads
+    events: for a file of the journal's kind whose lines are no table events (the wire's)."""
+    return _read(state_dir, name, lambda record: record)
+
+
+def _event(record: dict[str, Any]) -> ev.Event | None:
+    try:
+        return ev.parse(record)
+    except EventError:
+        return None
+
+
+def _read(state_dir: Path, name: str, read: Callable[[dict[str, Any]], Record | None]) -> JournalRead[Record]:
+    """The lines of the journal file `name`, each JSON object turned into a record by
+    `read` (None: the line is damaged)."""
     path = Path(state_dir) / name
     try:
         data = path.read_bytes()
@@ -96,7 +128,7 @@ def read_journal(state_dir: Path, name: str = JOURNAL_NAME) -> JournalRead:
         return JournalRead((), ())
     except OSError as error:
         raise JournalError(_describe("cannot read the journal", path, error)) from None
-    events: list[dict[str, Any]] = []
+    events: list[Record] = []
     lines: list[int] = []
     ends: list[int] = []
     problems: tuple[str, ...] = ()
@@ -110,7 +142,8 @@ def read_journal(state_dir: Path, name: str = JOURNAL_NAME) -> JournalRead:
         if end >= 0 and not line.strip():
             start = end + 1
             continue
-        event = _decode(line, checksummed)
+        record = _decode(line, checksummed)
+        event = read(record) if record is not None else None
         if event is None:
             if end < 0:
                 problems = (f"journal line {number} is truncated: skipped",)
@@ -195,18 +228,24 @@ class Journal:
         """What `open` did to a damaged last line, or None if it found none."""
         return self._repair
 
-    def append(self, event: dict[str, Any]) -> None:
+    def append(self, event: ev.Event) -> None:
         """Write `event` as one line and return once it is on the disk (fsync'd).
 
-        Raises TypeError if `event` is not a dict of JSON values, JournalError
-        if the journal is closed or the disk refuses the write (a full disk); then
-        the journal is as it was before, so the same event may be appended again.
+        Raises JournalError if the journal is closed or the disk refuses the write (a
+        full disk); then the journal is as it was before, so the same event may be
+        appended again.
         """
-        if not isinstance(event, dict):
-            raise TypeError(f"a journal event is a dict, not {type(event).__name__}")
+        self.append_record(event.to_json())
+
+    def append_record(self, record: dict[str, Any]) -> None:
+        """Write `record`, a JSON object, as `append` writes an event (for a file of the
+        journal's kind whose lines are no table events: the wire's).  Raises TypeError if
+        `record` is not a dict of JSON values."""
+        if not isinstance(record, dict):
+            raise TypeError(f"a journal record is a dict, not {type(record).__name__}")
         if self._fd is None:
             raise JournalError(f"the journal {self._path} is closed")
-        line = encode(event)
+        line = encode_record(record)
         try:
             size = os.fstat(self._fd).st_size
             try:
@@ -264,9 +303,9 @@ class Journal:
 
 
 def _decode(line: bytes, checksummed: bool) -> dict[str, Any] | None:
-    """The event on `line`; None if it is damaged.  A line without a checksum is taken
-    only from a journal written before checksums (`checksummed`: an earlier line had one).
-    """
+    """The JSON object on `line`; None if it is damaged.  A line without a checksum is
+    taken only from a journal written before checksums (`checksummed`: an earlier line had
+    one)."""
     if (match := _CHECKSUMMED.fullmatch(line)) is not None:
         if zlib.crc32(match[1]) != int(match[2], 16):
             return None

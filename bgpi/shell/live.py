@@ -113,9 +113,9 @@ def status_line(runner: TableRunner, stride: int = 1) -> str:
     """What `systemctl status` shows: the board's rate (and its idle rate: every `stride`th
     slot) and where the game stands."""
     state = runner.table.state_event()
-    turn = f", {state['turn']} on turn" if state["turn"] else ""
+    turn = f", {state.turn.label} on turn" if state.turn is not None else ""
     idle = f" ({1 / (runner.period * stride):g} Hz while idle)" if stride > 1 else ""
-    return f"scanning at {1 / runner.period:g} Hz{idle}; {state['phase']}{turn}"
+    return f"scanning at {1 / runner.period:g} Hz{idle}; {state.phase.json}{turn}"
 
 
 def collect_due() -> None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from bgpi.shell.journal import Journal, read_journal
 from bgpi.table import events as ev
@@ -38,17 +37,17 @@ class Opened:
     """One line for each thing wrong with the journal and what was done about it."""
     damaged: Path | None = None
     """Where a damaged journal was set aside."""
-    history: tuple[dict[str, Any], ...] = ()
+    history: tuple[ev.Event, ...] = ()
     """The events the table was resumed from (the page tells the session's story from them)."""
 
-    def resumed_event(self) -> dict[str, Any] | None:
+    def resumed_event(self) -> ev.Resumed | None:
         """The ``resumed`` event that tells the table log what was read back (None if
         nothing was: a fresh journal)."""
         if self.table is None and not self.notes:
             return None
-        return ev.Resumed(self.events, tuple(self.notes)).to_json()
+        return ev.Resumed(self.events, tuple(self.notes))
 
-    def opening(self) -> list[dict[str, Any]]:
+    def opening(self) -> list[ev.Event]:
         """The events to journal and show first: ``resumed``, then what the journal
         still owes (the ``game_over`` of a game cut short after its last play)."""
         resumed = self.resumed_event()

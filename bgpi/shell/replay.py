@@ -17,10 +17,11 @@ from bgpi.exc import ReplayError, UnknownLinkError
 from bgpi.hardware.board import BoardDevices
 from bgpi.link.board import PTY, open_pty_board
 from bgpi.shell.advisor import open_advisor
-from bgpi.shell.recovery import JOURNAL_ALERT_S, open_state
+from bgpi.shell.recovery import JOURNAL_ALERT_S, Opened, open_state
 from bgpi.shell.script import (
     AWAIT_SECONDS,
     LINE_SECONDS,
+    Action,
     Await,
     BoardPosition,
     Move,
@@ -29,6 +30,7 @@ from bgpi.shell.script import (
     format_line,
 )
 from bgpi.shell.simtable import SimulatedTable
+from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
 
@@ -36,7 +38,7 @@ from bgpi.table.tracker import Sensing
 def replay(
     script: Script,
     profile: Profile,
-    write: Callable[[dict], None],
+    write: ev.Emit,
     state_dir: Path | None = None,
     seed: int | None = None,
     warn: Callable[[str], None] = lambda message: None,
@@ -57,8 +59,8 @@ def replay(
 
     sim: SimulatedTable | None = None
 
-    def emit(event: dict) -> None:
-        if journal is not None:
+    def emit(event: ev.Event) -> None:
+        if journal is not None and state_dir is not None:
             journal.append(event)  # on the disk before it is shown
             if sim is not None:
                 sim.save_board(state_dir)  # the checkers as they stand with this event
@@ -67,23 +69,13 @@ def replay(
     try:
         for note in opened.notes if opened is not None else ():
             warn(note)
-        if opened is not None and opened.table is not None:
-            table, opening = opened.table, []
-            sim = SimulatedTable(profile, table, emit, seed, board=_board(profile, link))
-            if opened.damaged is None:
-                sim.restore_board(state_dir)
-            else:
-                sim.set_position(table.position)  # the checkers as the journal left them
-        else:
-            table, opening = _new_table(script, sensing)
-            sim = SimulatedTable(profile, table, emit, seed, board=_board(profile, link))
-            if isinstance(script.board, BoardPosition):
-                sim.set_position(script.board.position)
-            elif script.board.kind == "start":
-                sim.set_position(table.position)
-        if opened is not None and opened.damaged is not None:
-            sim.alert(BARS, JOURNAL_ALERT_S)
-        advisor = sim.advise = open_advisor(table.config) if engine else None
+        resumed = opened.table if opened is not None else None
+        table, opening = (resumed, []) if resumed is not None else _new_table(script, sensing)
+        sim = SimulatedTable(profile, table, emit, seed, board=_board(profile, link))
+        _put_checkers(sim, script, opened, state_dir)
+        advisor = open_advisor(table.config) if engine else None
+        if advisor is not None:
+            sim.advise = advisor
         if opened is not None:
             opening += opened.opening()
         for event in opening:
@@ -104,6 +96,22 @@ def replay(
             journal.close()
 
 
+def _put_checkers(sim: SimulatedTable, script: Script, opened: Opened | None, state_dir: Path | None) -> None:
+    """The checkers of a resumed table as the last replay left them (as the journal did, if
+    it was damaged, the damage shown on the lights); of a new one as the script's board says."""
+    if opened is not None and opened.table is not None and state_dir is not None:
+        if opened.damaged is None:
+            sim.restore_board(state_dir)
+        else:
+            sim.set_position(sim.table.position)  # the checkers as the journal left them
+    elif isinstance(script.board, BoardPosition):
+        sim.set_position(script.board.position)
+    elif script.board.kind == "start":
+        sim.set_position(sim.table.position)
+    if opened is not None and opened.damaged is not None:
+        sim.alert(BARS, JOURNAL_ALERT_S)
+
+
 def _board(profile: Profile, link: str | None) -> BoardDevices | None:
     if link is None:
         return None
@@ -112,14 +120,14 @@ def _board(profile: Profile, link: str | None) -> BoardDevices | None:
     return open_pty_board(profile)
 
 
-def _new_table(script: Script, sensing: Sensing) -> tuple[Table, list[dict]]:
+def _new_table(script: Script, sensing: Sensing) -> tuple[Table, list[ev.Event]]:
     board = script.board
     if isinstance(board, BoardPosition):
         return Table.new(sensing, dict(script.config), board.position_id, board.turn, board.match_id)
     return Table.new(sensing, dict(script.config))
 
 
-def _perform(sim: SimulatedTable, line, emit: Callable[[dict], None]) -> None:
+def _perform(sim: SimulatedTable, line: Action, emit: ev.Emit) -> None:
     """Do what one script line says, letting its board time pass."""
     try:
         _carry_out(sim, line, emit)
@@ -127,12 +135,12 @@ def _perform(sim: SimulatedTable, line, emit: Callable[[dict], None]) -> None:
         raise ReplayError(f"line {line.line}: {format_line(line)}: {error}") from None
 
 
-def perform(sim: SimulatedTable, line, emit: Callable[[dict], None]) -> None:
+def perform(sim: SimulatedTable, line: Action, emit: ev.Emit) -> None:
     """Do what one script line says on `sim`, letting its board time pass (ReplayError if it cannot)."""
     _perform(sim, line, emit)
 
 
-def _carry_out(sim: SimulatedTable, line, emit: Callable[[dict], None]) -> None:
+def _carry_out(sim: SimulatedTable, line: Action, emit: ev.Emit) -> None:
     if isinstance(line, Wait):
         sim.advance(line.seconds)
     elif isinstance(line, Await):

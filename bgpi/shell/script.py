@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 from bgpi.board.locations import BARS, POINTS, TRAYS, Location, describe
 from bgpi.board.profile import BUTTON_NAMES, Geometry
@@ -322,7 +322,7 @@ class FromRemote:
     """``{"remote": EVENT}``: the other board of a remote game committed EVENT (a table-log
     event of its own side); ``{"remote": "roll"}``: it asked for the dice."""
 
-    event: Any  # ev.Event, or "roll"
+    event: ev.Event | Literal["roll"]
     line: int = _number()
 
     @classmethod
@@ -349,7 +349,7 @@ class LinkLine:
     def of(cls, value: object, line: int) -> LinkLine:
         if not isinstance(value, str) or value not in tuple(Link):
             raise ScriptLineError(f"unknown link {_json(value)}: expected one of {_choices(tuple(Link))}")
-        return cls(Link(value), line=line)
+        return cls(Link(str(value)), line=line)
 
 
 AWAIT_SECONDS = 30.0
@@ -495,7 +495,7 @@ class _Parser:
             self.problem(number, f"expected a JSON object such as {{\"move\": [8, 5]}}, "
                                  f"got {_json(document)}")
             return None
-        kinds = tuple(key for key in document if key in KINDS)
+        kinds: tuple[str, ...] = tuple(key for key in document if key in KINDS)
         if not kinds:
             keys = f"key {_choices(tuple(document))}" if document else "no key"
             self.problem(number, f"unknown line with {keys}: expected one of {_choices(KINDS)}")

@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol, TextIO
+from typing import Any, Protocol, TextIO
 
 from bgpi.board.locations import BARS
 from bgpi.board.profile import Profile
@@ -54,6 +54,7 @@ from bgpi.shell.recovery import JOURNAL_ALERT_S, Opened, open_state
 from bgpi.shell.script import BoardPosition
 from bgpi.shell.sessions import next_set_aside, trim_set_aside
 from bgpi.shell.simtable import BOARD_FILE, SimulatedTable, TableRunner
+from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
 
@@ -62,10 +63,10 @@ from bgpi.table.tracker import Sensing
 class SessionSetup:
     """A new session: its config (checked) and, to practise one, the position it starts from."""
 
-    config: Mapping = field(default_factory=dict)
+    config: Mapping[str, Any] = field(default_factory=dict)
     position: BoardPosition | None = None
 
-    def table(self, sensing: Sensing) -> tuple[Table, list[dict]]:
+    def table(self, sensing: Sensing) -> tuple[Table, list[ev.Event]]:
         """The new session's table and its first events."""
         if self.position is None:
             return Table.new(sensing, dict(self.config))
@@ -125,7 +126,7 @@ class ServiceSettings:
         return self.board == "sim"
 
 
-StartSession = Callable[[object, dict], None]
+StartSession = Callable[[object, dict[str, Any]], None]
 """How the page starts a new session: called on the scan loop's thread with the runner
 (the bridge's way; the service has its own) and the config; raises ValueError or OSError
 with a message for the page."""
@@ -134,15 +135,19 @@ with a message for the page."""
 class Page(Protocol):
     """The board's page as the service sees it (`bgpi.web.page.BoardPage`)."""
 
-    def open(self, history: tuple[dict, ...], start_session: StartSession) -> str:
+    def open(self, history: tuple[ev.Event, ...], start_session: StartSession) -> str:
         """Serve the page, which begins its story with `history` (the events resumed);
         returns its address.  Raises OSError if it cannot be served."""
 
-    def hear(self, event: dict) -> None:
+    def hear(self, event: ev.Event) -> None:
         """A table-log event, once it is journaled."""
 
     def after_scan(self, runner: TableRunner) -> None:
         """Called after every scan, on the scan loop's thread; returns at once."""
+
+    @property
+    def note(self) -> str | None:
+        """What the page's address needs said (the port was busy), once `open` has served it."""
 
     def close(self) -> None:
         """Stop serving (nothing, if it never opened)."""
@@ -183,6 +188,20 @@ class BoardService:
         """The next new session's journal, opened ahead on a thread of its own (`_make_ready`)."""
         self._readying: list[threading.Thread] = []
         self._remote: Joined | None = None
+
+    @property
+    def _running(self) -> TableRunner:
+        """The board's runner, from the moment the service opened it."""
+        if self.runner is None:
+            raise ServiceError("the board service is not open")
+        return self.runner
+
+    @property
+    def _journaling(self) -> Journal:
+        """The open journal, from the moment the service opened it."""
+        if self._journal is None:
+            raise ServiceError("the board service has no journal open")
+        return self._journal
 
     # -- opening and closing ----------------------------------------------------------
 
@@ -309,7 +328,7 @@ class BoardService:
     def _put_checkers(self, opened: Opened) -> None:
         """The simulated checkers as the last run left them (or as the journal did, if it
         was damaged); the damage shown on the lights."""
-        runner = self.runner
+        runner = self._running
         if isinstance(runner, SimulatedTable) and opened.damaged is None:
             runner.restore_board(self.settings.state)
         elif isinstance(runner, SimulatedTable):
@@ -321,7 +340,7 @@ class BoardService:
         """A remote game: the board joined to the other board (`RemotePlay.join`); a
         session in progress that is another remote game than the settings name, or a
         remote game without the settings of its broker, is refused."""
-        remote, table = self.settings.remote, self.runner.table
+        remote, table = self.settings.remote, self._running.table
         wanted = frozenset() if remote is None else frozenset({remote.side.opponent})
         if table.remotes != wanted:
             plays = f"{next(iter(table.remotes)).label} is played at another board" if table.remotes \
@@ -331,11 +350,11 @@ class BoardService:
         if remote is None:
             return
         try:
-            self._remote = remote.join(self.runner, self.settings.state, self._say)
+            self._remote = remote.join(self._running, self.settings.state, self._say)
         except (JournalError, RemoteError) as error:  # the wire's journal, a broker setting
             raise ServiceError(f"cannot join the remote game {remote.game}: {error}") from None
 
-    def _open_page(self, history: tuple[dict, ...]) -> None:
+    def _open_page(self, history: tuple[ev.Event, ...]) -> None:
         board = "the simulated board" if self.settings.simulated else "the board"
         if self._page is None:
             self._say(f"{board} is running")
@@ -353,7 +372,7 @@ class BoardService:
 
     def run(self) -> None:
         """Scan in real time until `stop` is set (or the console quits)."""
-        runner = self.runner
+        runner = self._running
         # Behind a co-processor the loop sleeps on the link, woken by what it sends.
         sleep = runner.board.link.wait if isinstance(runner.board, LinkBoard) else time.sleep
         after_scan = self._page.after_scan if self._page is not None else None
@@ -364,13 +383,14 @@ class BoardService:
         if isinstance(runner, SimulatedTable):
             runner.save_board(self.settings.state)
 
-    def start_session(self, config: dict) -> None:
+    def start_session(self, config: dict[str, Any]) -> None:
         """Start a new session with `config` (checked), on the scan loop's thread: the
         journal set aside as ``--new`` does, the engine the session asks for.
 
         ServiceError if its computer opponent finds no engine, or in a remote game (the
         session in play goes on, untouched); OSError if the journal cannot be set aside."""
-        if self.runner.table.remotes:
+        runner = self._running
+        if runner.table.remotes:
             raise ServiceError("a remote game's session is agreed when the boards meet: start a new one on "
                                "both boards (bgpi run --new)")
         table, opening = Table.new(self._sensing, config)
@@ -381,12 +401,12 @@ class BoardService:
             self._drop(advisor)
             raise
         old, self._advisor = self._advisor, advisor
-        self.runner.advise = advisor
-        if old.engine is not advisor.engine:
+        runner.advise = advisor
+        if old is not None and old.engine is not advisor.engine:
             old.close()
-        self.runner.replace_table(table)
-        if isinstance(self.runner, SimulatedTable):
-            self.runner.set_position(table.position)
+        runner.replace_table(table)
+        if isinstance(runner, SimulatedTable):
+            runner.set_position(table.position)
         for event in opening:
             self._emit(event)
 
@@ -394,10 +414,10 @@ class BoardService:
         """Set the journal aside and open the new session's: on the scan frame only two
         renames when the spare is ready; its directory sync, the trimming of old journals
         and the next spare follow on a thread of their own (`_make_ready`)."""
-        state = self.settings.state
+        state, journal = self.settings.state, self._journaling
         spare, self._spare = self._spare, None
         if spare is None:  # not ready yet (sessions asked for in quick succession): the slow way
-            self._journal.close()
+            journal.close()
             _set_aside(state)
             self._journal = Journal.open(state)
         else:
@@ -407,7 +427,7 @@ class BoardService:
                 spare.close()
                 raise
             (state / BOARD_FILE).unlink(missing_ok=True)
-            self._journal.close()
+            journal.close()
             self._journal = spare
         self._make_ready(synced=spare is None)
 
@@ -430,14 +450,14 @@ class BoardService:
         thread.start()
         self._readying.append(thread)
 
-    def _page_starts_session(self, runner: object, config: dict) -> None:
+    def _page_starts_session(self, runner: object, config: dict[str, Any]) -> None:
         """The page's new session (the runner it hands over is this service's)."""
         self.start_session(config)
 
-    def _emit(self, event: dict) -> None:
+    def _emit(self, event: ev.Event) -> None:
         """Journal `event`, then show it: on the page, and in words or as JSON on `out`."""
         # On the disk before it is shown, however long the disk takes.
-        if not append_patiently(self._journal, event, self.stop, self._pause, self._go_on):
+        if not append_patiently(self._journaling, event, self.stop, self._pause, self._go_on):
             return
         if isinstance(self.runner, SimulatedTable):
             with contextlib.suppress(OSError):  # the next event saves them again
@@ -447,16 +467,16 @@ class BoardService:
         if self._console is not None and self.settings.words:
             self._console.say(event)
         else:
-            self._out.write(json.dumps(event) + "\n")
+            self._out.write(json.dumps(event.to_json()) + "\n")
             self._out.flush()
 
     def _pause(self, error: JournalError) -> None:
         self._say(f"{error}: play paused, the write is tried again every {RETRY_S:g} s")
-        show_disk_full(self.runner.board.leds, self.settings.profile.leds)
+        show_disk_full(self._running.board.leds, self.settings.profile.leds)
 
     def _go_on(self) -> None:
         self._say("the journal is written again: play goes on")
-        self.runner.show_lights(redraw=True)
+        self._running.show_lights(redraw=True)
 
     def _link_status(self, line: str) -> None:
         """The co-processor's link came or went: say so (play pauses while it is away)."""

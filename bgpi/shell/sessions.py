@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from bgpi.shell.journal import JOURNAL_NAME, read_journal
 from bgpi.table import events as ev
@@ -57,31 +56,37 @@ def trim_set_aside(state_dir: Path, keep: int = MAX_SET_ASIDE) -> list[Path]:
 
 @dataclass(frozen=True)
 class KeptSession:
-    """One session: its number, the journal file holding it and its events (the first
-    its `session` event), and the damaged lines skipped in that file."""
+    """One session: its number, the journal file holding it, its `session` event and the
+    events after it, and the damaged lines skipped in that file."""
 
     number: int
     file: str
-    events: tuple[dict[str, Any], ...]
+    head: ev.NewSession
+    played: tuple[ev.Event, ...]
     problems: tuple[str, ...]
+
+    @property
+    def events(self) -> tuple[ev.Event, ...]:
+        """The session's events, its `session` event first."""
+        return (self.head, *self.played)
 
     @property
     def practice(self) -> bool:
         """Whether the session starts from a practice position."""
-        return "position_id" in self.events[0]
+        return self.head.position_id is not None
 
     @property
     def games(self) -> int:
-        return sum(1 for event in self.events if event.get("event") == ev.Start.kind)
+        return sum(1 for event in self.played if isinstance(event, ev.Start))
 
     def describe(self) -> str:
         """"3: a match to 5, 2 games (journal.2.jsonl)"."""
-        head = self.events[0]
-        config = head.get("config") or {}
-        kind = f"a match to {config['match']}" if config.get("match") else "money play"
-        if self.practice:
-            kind = f"practice position {head['position_id']}" + (
-                f" (Match ID {head['match_id']})" if "match_id" in head else "")
+        head = self.head
+        match = head.config.get("match")
+        kind = f"a match to {match}" if match else "money play"
+        if head.position_id is not None:
+            kind = f"practice position {head.position_id}" + (
+                f" (Match ID {head.match_id})" if head.match_id is not None else "")
         return f"{self.number}: {kind}, {self.games} game{'s' if self.games != 1 else ''} ({self.file})"
 
 
@@ -92,7 +97,9 @@ def sessions(state_dir: Path) -> list[KeptSession]:
     found: list[KeptSession] = []
     for name in [f"journal.{number}.jsonl" for number in _set_aside_numbers(state_dir)] + [JOURNAL_NAME]:
         read = read_journal(state_dir, name)
-        starts = [i for i, event in enumerate(read.events) if event.get("event") == ev.NewSession.kind]
+        starts = [at for at, event in enumerate(read.events) if isinstance(event, ev.NewSession)]
         for at, end in zip(starts, [*starts[1:], len(read.events)], strict=False):
-            found.append(KeptSession(len(found) + 1, name, read.events[at:end], read.problems))
+            head = read.events[at]
+            assert isinstance(head, ev.NewSession)
+            found.append(KeptSession(len(found) + 1, name, head, read.events[at + 1:end], read.problems))
     return found

@@ -18,9 +18,9 @@ import os
 import random
 import secrets
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bgpi.board.locations import LOCATIONS, Location, checkers_on, parse_location
 from bgpi.board.profile import Profile, Switch
@@ -33,12 +33,17 @@ from bgpi.link.board import LinkBoard, open_any_board
 from bgpi.rules.position import Position
 from bgpi.shell import script
 from bgpi.shell.recorder import Recorder
+from bgpi.table import events as ev
 from bgpi.table.controller import Table
-from bgpi.table.inputs import Advised, LinkChanged, Press, Remote, Rolled, RollWanted, Sensed, Tick
+from bgpi.table.inputs import Advised, Input, LinkChanged, Press, Remote, Rolled, RollWanted, Sensed, Tick
 from bgpi.table.lights import DICE_COLOUR, Lighting, colours, lights_event, next_change
+from bgpi.table.requests import AdviceRequest
+from bgpi.table.tracker import Counts
 
-Emit = Callable[[dict], None]
-Advise = Callable[[dict], tuple[dict | None, str | None]]
+if TYPE_CHECKING:
+    from bgpi.hardware.mockboard import SimulatedBoard  # loaded only by a simulated board
+
+Advise = Callable[[AdviceRequest], tuple[Mapping[str, Any] | None, str | None]]
 """Answers the table's request for advice: (answer, None) or (None, why not); see `bgpi.shell.advisor`."""
 
 class OtherBoard(Protocol):
@@ -48,7 +53,7 @@ class OtherBoard(Protocol):
         """The dice the table asks for, or None: not yet (the two boards' exchange is under
         way; it feeds them when it completes)."""
 
-    def handled(self, events: list[dict]) -> None:
+    def handled(self, events: list[ev.Event]) -> None:
         """The events the table emitted for one input, once shown (committed ones go across)."""
 
     def drain(self) -> None:
@@ -76,7 +81,7 @@ class TableRunner:
         self,
         profile: Profile,
         table: Table,
-        emit: Emit,
+        emit: ev.Emit,
         kind: str = "sim",
         seed: int | None = None,
         recorder: Recorder | None = None,
@@ -103,14 +108,14 @@ class TableRunner:
         self.frames = 0  # board time, in frames
         self.scans = 0  # frames actually scanned: `advance` skips quiet ones
         self.emitted = 0  # table-log events so far
-        self._raw = None  # the last frame read, before debouncing
+        self._raw: int | None = None  # the last frame read, before debouncing
         self.dice: deque[tuple[int, int]] = deque()
         # Seeded dice only where a seed is asked for (replays, tests); else the OS's.
         self.randbelow = random.Random(seed).randrange if seed is not None else secrets.randbelow
         self.other: OtherBoard | None = None
         """The other board of a remote game (its dice, its decisions); None: the dice are rolled here."""
-        self._stable = None
-        self._counts = None
+        self._stable: int | None = None
+        self._counts: Counts | None = None
         self._lighting: Lighting | None = None
         self._blink: float | None = None  # board time of the next blink edge
         self._tumble: Tumble | None = None  # the dice animation under way
@@ -229,9 +234,8 @@ class TableRunner:
         neighbours from now on, so that play goes on."""
         switch = fault.switch
         self.emitted += 1
-        self.emit({"event": "sensor_fault", "switch": str(switch), "location": str(switch.location),
-                   "slot": switch.slot, "fault": "flapping", "changes": fault.changes,
-                   "seconds": round(fault.frames * self.period, 3)})
+        self.emit(ev.SensorFault(str(switch), switch.location, switch.slot, "flapping", fault.changes,
+                                 round(fault.frames * self.period, 3)))
         self.alert([switch.location])
 
     def _record(self, stable: int) -> None:
@@ -242,7 +246,7 @@ class TableRunner:
         for switch in sorted(before ^ after, key=lambda s: (str(s.location), s.slot)):
             self.recorder.switch_changed(self.now, switch.location, switch.slot, switch in after)
 
-    def feed(self, happened) -> None:
+    def feed(self, happened: Input) -> None:
         """Give the core one input; carry out what it asks (dice) and show what it says.
 
         Before any other input, the core is given the `Tick` of the last scan if it was
@@ -262,8 +266,8 @@ class TableRunner:
         goes on wanting them, and the other board feeds them (`settle` again) when the
         two boards' exchange completes."""
         while self.table.wants_roll or self.table.wants_advice:
-            if not self.table.wants_roll:
-                request = self.table.wants_advice
+            request = self.table.wants_advice
+            if not self.table.wants_roll and request is not None:
                 answer, error = self.advise(request)
                 self._handle(Advised(request, answer, error))
                 continue
@@ -283,7 +287,7 @@ class TableRunner:
         """This board's own dice: a script's next ``dice`` line, else random."""
         return self.dice.popleft() if self.dice else (self.randbelow(6) + 1, self.randbelow(6) + 1)
 
-    def _handle(self, happened) -> None:
+    def _handle(self, happened: Input) -> None:
         """One input to the core, its events emitted (and, in a remote game, sent on)."""
         events = self.table.handle(happened)
         for event in events:
@@ -312,15 +316,16 @@ class TableRunner:
         asked to `redraw` (after something else was shown on the LEDs)."""
         lighting = self.lights_now()
         changed = redraw or lighting != self._lighting
-        faces = None if self._tumble is None else self._tumble.faces_at(self.now)
+        tumbling = self._tumble
+        faces = None if tumbling is None else tumbling.faces_at(self.now)
         if faces is None:
-            self._tumble = None
+            self._tumble = tumbling = None
         if changed or faces != self._faces or (self._blink is not None and self.now >= self._blink):
             if changed:
                 self._lighting = lighting
             lit = colours(lighting, self.profile.leds, self.now)
-            if faces is not None:
-                lit = self._tumble.over(lit, self.profile.leds, faces, DICE_COLOUR)
+            if tumbling is not None and faces is not None:
+                lit = tumbling.over(lit, self.profile.leds, faces, DICE_COLOUR)
             self.board.leds.show(lit)
             self._faces = faces
             self._blink = next_change(lighting, self.now)
@@ -339,16 +344,20 @@ class TableRunner:
                 show = min(show, self._blink)
         return (math.inf if deadline is None else deadline / self.period - 1), show / self.period - 1
 
-    def lights_event(self) -> dict:
+    def lights_event(self) -> ev.Lights:
         return lights_event(self.lights_now())
 
 
 class SimulatedTable(TableRunner):
     """A table on the simulated board, with hands to move its checkers."""
 
-    def __init__(self, profile: Profile, table: Table, emit: Emit, seed: int | None = None,
+    sim: SimulatedBoard  # a simulated board's hands: never None here
+
+    def __init__(self, profile: Profile, table: Table, emit: ev.Emit, seed: int | None = None,
                  recorder: Recorder | None = None, board: BoardDevices | None = None) -> None:
         super().__init__(profile, table, emit, "sim", seed, recorder, board)
+        if self.board.sim is None:
+            raise TypeError("a simulated table needs a simulated board")
 
     # -- the checkers ----------------------------------------------------------------
 
@@ -382,7 +391,7 @@ class SimulatedTable(TableRunner):
         else:
             self.press(button, long)
 
-    def act(self, line: script.Action) -> dict | None:
+    def act(self, line: script.Action) -> ev.State | ev.Lights | None:
         """Carry out one board-script action at once (board time is the caller's business).
 
         Returns the event a `show` line asks for; None for the others.
@@ -440,7 +449,7 @@ class SimulatedTable(TableRunner):
         return True
 
 
-def _no_engine(request: dict) -> tuple[None, str]:
+def _no_engine(request: AdviceRequest) -> tuple[None, str]:
     return None, "no engine: none is configured"
 
 

@@ -2,8 +2,8 @@
 
 Inputs are what happens at the table (`Sensed` switch counts, button `Press`es,
 `Tick`s of board time, and `Rolled` dice that the shell rolled when asked); the
-output of each input is a list of table-log events (docs/board-script.md) and
-the lights to show.  The controller reads no clock, no pins and no files.
+output of each input is a list of table-log events (`bgpi.table.events`, typed
+values; docs/board-script.md) and the lights to show.  The controller reads no clock, no pins and no files.
 
 `Table` is composed of parts, each a module of this package with one object: the
 state and how committed events change it (`state`), whether the board shows the
@@ -16,7 +16,7 @@ roll, rolls, the buttons, and a new session chosen on the board.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from bgpi.board.locations import in_order
@@ -97,7 +97,7 @@ class Table:
         position_id_text: str | None = None,
         turn: Side | None = None,
         match_id_text: str | None = None,
-    ) -> tuple[Table, list[dict[str, Any]]]:
+    ) -> tuple[Table, list[ev.Event]]:
         """A new session; returns the table and its opening `session` event."""
         event = ev.NewSession(dict(config or {}))
         if position_id_text is not None:
@@ -105,33 +105,33 @@ class Table:
                                   match_id_text or None)
         table = cls(sensing)
         table.apply(event)
-        return table, [event.to_json()]
+        return table, [event]
 
     @classmethod
-    def resume(cls, events: Sequence[Mapping[str, Any]], sensing: Sensing) -> Table:
+    def resume(cls, events: Sequence[ev.Event], sensing: Sensing) -> Table:
         """The table a journal of events leaves behind.  Raises JournalStartError if it has
-        no session event first, EventError for an event of the wrong shape."""
-        if not events or events[0].get("event") != ev.NewSession.kind:
+        no session event first."""
+        if not events or not isinstance(events[0], ev.NewSession):
             raise JournalStartError("the journal does not begin with a session event")
         table = cls(sensing)
         for event in events:
-            table.apply(ev.parse(event))
+            table.apply(event)
         table.reconnecting()
         return table
 
     @classmethod
-    def resume_prefix(cls, events: Sequence[Mapping[str, Any]], sensing: Sensing) -> tuple[Table | None, int]:
+    def resume_prefix(cls, events: Sequence[ev.Event], sensing: Sensing) -> tuple[Table | None, int]:
         """The table the longest prefix of `events` that applies cleanly leaves behind,
         and how many events that prefix holds; (None, 0) if not even the first event
-        begins a session.  For a journal that may be damaged: an event of the wrong
-        shape, or one the game does not allow there, ends the prefix."""
-        if not events or events[0].get("event") != ev.NewSession.kind:
+        begins a session.  For a journal that may be damaged: an event the game does not
+        allow there ends the prefix."""
+        if not events or not isinstance(events[0], ev.NewSession):
             return None, 0
         table = cls(sensing)
         applied = 0
         try:
             for event in events:
-                table.apply(ev.parse(event))
+                table.apply(event)
                 applied += 1
             table.reconnecting()
         except _CUT_SHORT:
@@ -156,7 +156,7 @@ class Table:
         else:
             self.state.apply(event)
 
-    def owed(self) -> list[dict[str, Any]]:
+    def owed(self) -> list[ev.Event]:
         """The events a journal cut short between a game's end (its last play, a drop)
         and its ``game_over`` still owes (a power cut between the two, a damaged line):
         applied, and returned for the journal.  None for any other table."""
@@ -166,13 +166,13 @@ class Table:
             dropper = state.dropper
             self.follower.end_game(state.game.drop(dropper) if dropper is not None
                                     else state.game.result(state.position))
-        return [event.to_json() for event in self._out]
+        return list(self._out)
 
     # -- inputs --------------------------------------------------------------------
 
-    def handle(self, happened: Input) -> list[dict[str, Any]]:
-        """The table-log events caused by one input (committed events already applied),
-        in their JSON form: what the shell journals, logs and streams."""
+    def handle(self, happened: Input) -> list[ev.Event]:
+        """The table-log events caused by one input (committed events already applied):
+        what the shell journals, logs and streams."""
         self._out = []
         match happened:
             case Tick(now=now):
@@ -196,7 +196,7 @@ class Table:
         self.advising.computer_turn()
         if self._out or not isinstance(happened, Tick):
             self._lights = None  # a tick changes nothing without saying so
-        return [event.to_json() for event in self._out]
+        return list(self._out)
 
     def next_deadline(self) -> float | None:
         """The next board time at which a `Tick` alone may change something (the end of
@@ -225,8 +225,8 @@ class Table:
         """What the board waits for, who answers and with which button."""
         return self.view.prompt()
 
-    def state_event(self) -> dict[str, Any]:
-        """The `state` event: where the table stands, in its JSON form."""
+    def state_event(self) -> ev.State:
+        """The `state` event: where the table stands."""
         return self.view.state_event()
 
     # -- the board -----------------------------------------------------------------

@@ -2,19 +2,34 @@
 
 Every line of the table log (docs/board-script.md) is one of these events; the journal
 is the part of it that changes the game, read back after a power cut.  Each event is a
-frozen value with its JSON form: `to_json()` gives the log's dict (its keys in the order
-the log has always written them), and `parse` reads one back, the only place a dict
-becomes an event.  A reader meets kinds it does not know (the shell's own ``lights``
-and ``sensor_fault``, kinds of a later version): `parse` gives those as `Unknown`,
-which every reader ignores, as the board script's documentation asks.
+frozen value: the table returns them (`bgpi.table.controller.Table.handle`) and every
+reader takes them as they are; only the edges (the journal, the wire between boards, the
+web page's JSON, a command's output) turn them into JSON and back.  `to_json()` gives the
+log's dict (its keys in the order the log has always written them), and `parse` reads
+one back, the only place a dict becomes an event: it follows each class's fields, one
+reader a field's type.  A reader meets kinds it does not know (a later version's):
+`parse` gives those as `Unknown`, which every reader ignores, as the board script's
+documentation asks.
+
+The events that make the game itself, which both boards of a remote game write alike
+and in the same order, say so: `game` is True for their classes (`GAME_EVENTS`, `is_game`).
+
+>>> event = parse({"event": "roll", "player": "white", "dice": [3, 1]})
+>>> event, is_game(event)
+(Roll(player=<Side.WHITE: 0>, dice=(3, 1)), True)
+>>> event.to_json()
+{'event': 'roll', 'player': 'white', 'dice': [3, 1]}
 """
 
 from __future__ import annotations
 
+import functools
+import operator
+import types
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, Field, dataclass, field, fields, replace
 from enum import Enum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar, Union, cast, get_args, get_origin, get_type_hints
 
 from bgpi.board.locations import Location, parse_location
 from bgpi.exc import EventError
@@ -26,35 +41,27 @@ from bgpi.table.phases import CubeWord, Phase
 OMITTED = {"omitted": True}
 """Field metadata: the field is left out of the JSON form when None or False."""
 
+AS_TEXT = {"text": True}
+"""Field metadata: the field (a location) is written as its name, ``"6"`` for point 6."""
+
 
 class _Event:
-    """What every event has: its kind, and its JSON form built from its fields in order."""
+    """What every event has: its kind, whether it is a move of the game itself, and its
+    JSON form built from its fields in order."""
 
     __slots__ = ()
     kind: ClassVar[str]
+    game: ClassVar[bool] = False
+    """Whether the event is part of the game itself (see the module docstring)."""
 
     def to_json(self) -> dict[str, Any]:
         """The event as the table log writes it."""
         data: dict[str, Any] = {"event": self.kind}
-        for name, key, omitted in _layout(type(self)):
+        for name, key, omitted, write in _layout(type(self)).written:
             value = getattr(self, name)
             if not (omitted and (value is None or value is False)):
-                data[key] = _json(value)
+                data[key] = write(value)
         return data
-
-
-def _layout(cls: type) -> tuple[tuple[str, str, bool], ...]:
-    """An event class's fields in order: (attribute, JSON key, left out when None or False).
-    Worked out once a class: events are written at every scan that changes the board."""
-    layout = _LAYOUTS.get(cls)
-    if layout is None:
-        layout = _LAYOUTS[cls] = tuple(
-            (each.name, each.name.removesuffix("_"), bool(each.metadata.get("omitted")))  # from_: a keyword
-            for each in fields(cls))
-    return layout
-
-
-_LAYOUTS: dict[type, tuple[tuple[str, str, bool], ...]] = {}
 
 
 _PLAIN = (int, str, bool, float, type(None))
@@ -85,7 +92,7 @@ class NewSession(_Event):
     """A session begins: its settings, and the practice position it starts from, if any."""
 
     kind: ClassVar[str] = "session"
-    config: dict[str, Any]
+    config: dict[str, Any] = field(default_factory=dict)
     position_id: str | None = field(default=None, metadata=OMITTED)
     turn: Side | None = field(default=None, metadata=OMITTED)
     match_id: str | None = field(default=None, metadata=OMITTED)
@@ -105,6 +112,7 @@ class Start(_Event):
     """A game starts from the position set up."""
 
     kind: ClassVar[str] = "start"
+    game: ClassVar[bool] = True
     position_id: str
 
 
@@ -113,6 +121,7 @@ class Tie(_Event):
     """An opening roll of doubles: rolled again (the cube turned where automatic doubles are on)."""
 
     kind: ClassVar[str] = "tie"
+    game: ClassVar[bool] = True
     white: int
     black: int
     cube: int
@@ -123,6 +132,7 @@ class Opening(_Event):
     """The opening roll: who starts, with both dice."""
 
     kind: ClassVar[str] = "opening"
+    game: ClassVar[bool] = True
     white: int
     black: int
     starts: Side
@@ -132,6 +142,7 @@ class Opening(_Event):
 @dataclass(frozen=True, slots=True)
 class Roll(_Event):
     kind: ClassVar[str] = "roll"
+    game: ClassVar[bool] = True
     player: Side
     dice: tuple[int, int]
 
@@ -189,6 +200,7 @@ class Play(_Event):
     """A play committed: the move, and the IDs after it (the next player on roll)."""
 
     kind: ClassVar[str] = "play"
+    game: ClassVar[bool] = True
     player: Side
     dice: tuple[int, int]
     move: str
@@ -220,6 +232,7 @@ class Restored(_Event):
 @dataclass(frozen=True, slots=True)
 class Double(_Event):
     kind: ClassVar[str] = "double"
+    game: ClassVar[bool] = True
     player: Side
     cube: int
 
@@ -242,6 +255,7 @@ class DropCancelled(_Event):
 @dataclass(frozen=True, slots=True)
 class Beaver(_Event):
     kind: ClassVar[str] = "beaver"
+    game: ClassVar[bool] = True
     player: Side
     cube: int
 
@@ -249,6 +263,7 @@ class Beaver(_Event):
 @dataclass(frozen=True, slots=True)
 class Take(_Event):
     kind: ClassVar[str] = "take"
+    game: ClassVar[bool] = True
     player: Side
     cube: int
 
@@ -256,6 +271,7 @@ class Take(_Event):
 @dataclass(frozen=True, slots=True)
 class Drop(_Event):
     kind: ClassVar[str] = "drop"
+    game: ClassVar[bool] = True
     player: Side
     cube: int
 
@@ -268,6 +284,7 @@ class GameOver(_Event):
     """A game won: its kind, the points (cube included) and the score after it."""
 
     kind: ClassVar[str] = "game_over"
+    game: ClassVar[bool] = True
     winner: Side
     result: ResultKind
     points: int
@@ -292,6 +309,7 @@ class ResignOffered(_Event):
     """`player` offers to resign: the opponent wins `result` (times the cube) by accepting."""
 
     kind: ClassVar[str] = "resign_offered"
+    game: ClassVar[bool] = True
     player: Side
     result: ResultKind
 
@@ -301,6 +319,7 @@ class ResignAccepted(_Event):
     """`player` accepts the opponent's resignation: the ``game_over`` follows."""
 
     kind: ClassVar[str] = "resign_accepted"
+    game: ClassVar[bool] = True
     player: Side
 
 
@@ -309,12 +328,14 @@ class ResignDeclined(_Event):
     """`player` declines the opponent's resignation: the game goes on where it stood."""
 
     kind: ClassVar[str] = "resign_declined"
+    game: ClassVar[bool] = True
     player: Side
 
 
 @dataclass(frozen=True, slots=True)
 class MatchOver(_Event):
     kind: ClassVar[str] = "match_over"
+    game: ClassVar[bool] = True
     winner: Side
     score: dict[str, int]
 
@@ -448,11 +469,57 @@ class State(_Event):
     board_position_id: str | None = field(default=None, metadata=OMITTED)
 
 
+# -- the shell's own ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SensorFault(_Event):
+    """A reed switch changes faster than hands can (`changes` times in `seconds`): its
+    location stays lit red, and it is read from its neighbours from then on."""
+
+    kind: ClassVar[str] = "sensor_fault"
+    switch: str  # as messages name it: "point 6 slot 2"
+    location: Location = field(metadata=AS_TEXT)
+    slot: int
+    fault: str  # "flapping"
+    changes: int
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class Lights(_Event):
+    """The roles of the lit locations (in board order), and what the board asks, if it
+    asks anything: the situation `asks`, the player asked (`side`; None: either), what
+    each button answers, and the `number` or `dead_dice` some situations show
+    (`bgpi.table.lights.Prompt`; `bgpi.table.lights.lights_event` makes the event)."""
+
+    kind: ClassVar[str] = "lights"
+    roles: dict[Location, str]
+    asks: str | None = None
+    side: Side | None = None
+    answers: dict[str, str] = field(default_factory=dict)
+    number: int | None = None
+    dead_dice: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The prompt's keys come with a prompt only, and then all three (``side`` null
+        for either player), as the log has always written them."""
+        data: dict[str, Any] = {"event": self.kind, "roles": _json(self.roles)}
+        if self.asks is not None:
+            data |= {"asks": self.asks, "side": _json(self.side), "answers": dict(self.answers)}
+            if self.number is not None:
+                data["number"] = self.number
+            if self.dead_dice:
+                data["dead_dice"] = self.dead_dice
+        return data
+
+
 @dataclass(frozen=True, slots=True)
 class Unknown:
     """An event of a kind this version does not know: kept as read, and ignored."""
 
     data: Mapping[str, Any]
+    game: ClassVar[bool] = False
 
     @property
     def kind(self) -> str:
@@ -465,166 +532,228 @@ class Unknown:
 Event = (NewSession | Resumed | Start | Tie | Opening | Roll | Step | Undo | Rejected | Ambiguous | Play
          | Mismatch | Restored | Double | DropAsked | DropCancelled | Beaver | Take | Drop | GameOver
          | ResignOffered | ResignAccepted | ResignDeclined | MatchOver | Hint | CubeHint | HintOff | Coach
-         | ComputerPlay | ComputerCube | ComputerStopped | RemotePlay | RemoteRefused | State | Unknown)
+         | ComputerPlay | ComputerCube | ComputerStopped | RemotePlay | RemoteRefused | State | SensorFault
+         | Lights | Unknown)
+"""Every event: a new kind is a class above, named here (`parse` reads every class named)."""
 
 
 Emit = Callable[[Event], None]
-"""How a part of the table reports an event: applied to the state, and logged."""
+"""How a part of the table (or the shell, for its own events) reports an event."""
+
+_CLASSES: tuple[type[_Event], ...] = tuple(cls for cls in get_args(Event) if cls is not Unknown)
+
+GAME_EVENTS: tuple[type[_Event], ...] = tuple(cls for cls in _CLASSES if cls.game)
+"""The classes of the events that make the game itself (``start``, the rolls, the plays,
+the cube, resignations, the ends of games and of the match): both boards of a remote game
+write them alike, in the same order; the steps, hints and lights are each board's own."""
+
+
+def is_game(event: Event) -> bool:
+    """Whether `event` is part of the game itself (`GAME_EVENTS`)."""
+    return event.game
 
 
 # -- reading the JSON form -----------------------------------------------------------------
+
+E = TypeVar("E", bound=_Event)
 
 
 def parse(data: Any) -> Event:
     """The event a table-log dict holds.  Keys it does not know are allowed (a later
     version's); a kind it does not know is `Unknown`.  Raises EventError for a dict that
-    is no event, or an event of a known kind without its keys or with wrong values."""
+    is no event, or an event of a known kind without its keys or with wrong values.
+
+    >>> parse({"event": "take", "player": "black"})
+    Traceback (most recent call last):
+    ...
+    bgpi.exc.EventError: a malformed take event (missing 'cube'): {'event': 'take', 'player': 'black'}
+    """
     if not isinstance(data, Mapping) or not isinstance(data.get("event"), str):
         raise EventError(f"not a table-log event: {data!r}")
     kind = data["event"]
-    reader = _READERS.get(kind)
-    if reader is None:
+    read = _READERS.get(kind)
+    if read is None:
         return Unknown(data)
     try:
-        return reader(_Fields(data))
+        event = read(data)
     except (KeyError, TypeError, ValueError) as error:
         reason = f"missing {error}" if isinstance(error, KeyError) else str(error)
         raise EventError(f"a malformed {kind} event ({reason}): {data!r}") from error
+    return cast(Event, event)  # each class read is one of Event's
 
 
-class _Fields:
-    """An event's dict, read one typed value at a time (KeyError, TypeError or
-    ValueError for a value that is missing or wrong)."""
-
-    def __init__(self, data: Mapping[str, Any]) -> None:
-        self.data = data
-
-    def has(self, key: str) -> bool:
-        return key in self.data
-
-    def get(self, key: str, kind: type | tuple[type, ...]) -> Any:
-        value = self.data[key]
-        if not isinstance(value, kind) or (isinstance(value, bool) and kind in (int, float, (int, float))):
-            raise TypeError(f"{key}: {value!r}")
-        return value
-
-    def whole(self, key: str) -> int:
-        return int(self.get(key, int))
-
-    def number(self, key: str) -> float:
-        value: float = self.get(key, (int, float))  # as written: 0 stays 0
-        return value
-
-    def text(self, key: str) -> str:
-        return str(self.get(key, str))
-
-    def flag(self, key: str) -> bool:
-        return bool(self.get(key, bool))
-
-    def optional_text(self, key: str) -> str | None:
-        return self.text(key) if self.data.get(key) is not None else None
-
-    def side(self, key: str) -> Side:
-        return Side.parse(self.text(key))
-
-    def optional_side(self, key: str) -> Side | None:
-        return self.side(key) if self.data.get(key) is not None else None
-
-    def dice(self, key: str) -> tuple[int, int]:
-        first, second = self.get(key, list)
-        if not all(isinstance(die, int) and not isinstance(die, bool) for die in (first, second)):
-            raise TypeError(f"{key}: {self.data[key]!r}")
-        return first, second
-
-    def location(self, value: Any) -> Location:
-        if not isinstance(value, int | str) or isinstance(value, bool):
-            raise TypeError(f"location {value!r}")
-        return parse_location(value)
-
-    def locations(self, key: str) -> tuple[Location, ...]:
-        return tuple(self.location(value) for value in self.get(key, list))
-
-    def counts(self, key: str) -> dict[Location, int]:
-        return {self.location(place): int(count) for place, count in self.get(key, dict).items()}
-
-    def mapping(self, key: str) -> dict[str, Any]:
-        return dict(self.get(key, dict))
-
-    def strings(self, key: str) -> tuple[str, ...]:
-        return tuple(str(value) for value in self.get(key, list))
+def _read(cls: type[E], data: Mapping[str, Any]) -> E:
+    """An event of class `cls` from its dict, field by field (`_layout`): KeyError for a
+    key missing, TypeError or ValueError (naming the key) for a wrong value."""
+    values = []
+    for key, read, missing in _layout(cls).read:
+        value = data.get(key, _ABSENT)
+        if value is _ABSENT:
+            if missing is None:
+                raise KeyError(key)
+            values.append(missing())
+            continue
+        try:
+            values.append(read(value))
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{key}: {error}") from None
+    return cls(*values)
 
 
-def _session(f: _Fields) -> NewSession:
-    config = f.mapping("config") if f.has("config") else {}
-    if not f.has("position_id"):
-        return NewSession(config)
-    return NewSession(config, f.text("position_id"), f.side("turn"), f.optional_text("match_id") or None)
+def _session(data: Mapping[str, Any]) -> NewSession:
+    """A ``session`` event: its practice fields count only with a position, which
+    needs a turn; an empty Match ID is none."""
+    event = _read(NewSession, data)
+    if event.position_id is None:
+        return NewSession(event.config)
+    if event.turn is None:
+        raise KeyError("turn") if "turn" not in data else TypeError(f"turn: {data['turn']!r}")
+    return replace(event, match_id=event.match_id or None)
 
 
-def _hint(f: _Fields) -> Hint | CubeHint:
-    if f.has("move"):
-        return Hint(f.side("player"), f.dice("dice"), f.text("move"), f.text("position_id"), f.number("equity"))
-    return CubeHint(f.side("player"), CubeWord(f.text("advice")), f.mapping("equities"))
-
-
-def _mismatch(f: _Fields) -> Mismatch:
-    return Mismatch(f.counts("missing"), f.counts("extra"), f.optional_text("hint"), f.optional_text("reason"))
-
-
-def _rejected(f: _Fields) -> Rejected:
-    points = f.locations("points") if f.has("points") else ()
-    return Rejected(f.optional_side("player"), f.text("reason"), points, f.optional_text("lenient"))
-
-
-def _play(f: _Fields) -> Play:
-    return Play(f.side("player"), f.dice("dice"), f.text("move"), f.text("position_id"), f.text("match_id"),
-                bool(f.data.get("lenient", False)))
-
-
-def _state(f: _Fields) -> State:
-    dice = f.dice("dice") if f.data.get("dice") is not None else None
-    return State(Phase.parse(f.text("phase")), f.optional_side("turn"), dice, f.text("position_id"),
-                 f.optional_text("match_id"), f.mapping("score"), f.optional_text("board_position_id"))
-
-
-_READERS: dict[str, Callable[[_Fields], Event]] = {
+_SHAPES: dict[str, Callable[[Mapping[str, Any]], _Event]] = {
+    "hint": lambda data: _read(Hint if "move" in data else CubeHint, data),
     "session": _session,
-    "resumed": lambda f: Resumed(f.whole("events"), f.strings("problems") if f.has("problems") else ()),
-    "start": lambda f: Start(f.text("position_id")),
-    "tie": lambda f: Tie(f.whole("white"), f.whole("black"), f.whole("cube")),
-    "opening": lambda f: Opening(f.whole("white"), f.whole("black"), f.side("starts"), f.whole("cube")),
-    "roll": lambda f: Roll(f.side("player"), f.dice("dice")),
-    "step": lambda f: Step(f.side("player"), f.location(f.data["from"]), f.location(f.data["to"]),
-                           f.flag("hit")),
-    "undo": lambda f: Undo(f.side("player"), f.location(f.data["from"]), f.location(f.data["to"])),
-    "rejected": _rejected,
-    "ambiguous": lambda f: Ambiguous(f.side("player"), f.strings("candidates"),
-                                     f.location(f.data["in_hand"]) if f.data.get("in_hand") is not None else None),
-    "play": _play,
-    "mismatch": _mismatch,
-    "restored": lambda f: Restored(),
-    "double": lambda f: Double(f.side("player"), f.whole("cube")),
-    "drop_asked": lambda f: DropAsked(f.side("player"), f.text("reason")),
-    "drop_cancelled": lambda f: DropCancelled(f.side("player")),
-    "beaver": lambda f: Beaver(f.side("player"), f.whole("cube")),
-    "take": lambda f: Take(f.side("player"), f.whole("cube")),
-    "drop": lambda f: Drop(f.side("player"), f.whole("cube")),
-    "game_over": lambda f: GameOver(f.side("winner"), ResultKind(f.text("result")), f.whole("points"),
-                                    f.mapping("score"), f.whole("cube"), f.flag("dropped"),
-                                    f.flag("resigned") if f.has("resigned") else False),
-    "resign_offered": lambda f: ResignOffered(f.side("player"), ResultKind(f.text("result"))),
-    "resign_accepted": lambda f: ResignAccepted(f.side("player")),
-    "resign_declined": lambda f: ResignDeclined(f.side("player")),
-    "match_over": lambda f: MatchOver(f.side("winner"), f.mapping("score")),
-    "hint": _hint,
-    "hint_off": lambda f: HintOff(),
-    "coach": lambda f: Coach(f.side("player"), f.text("played"), f.text("best"), f.number("loss"),
-                             f.locations("from"), f.locations("to")),
-    "computer_play": lambda f: ComputerPlay(f.side("player"), f.dice("dice"), f.text("move"),
-                                            f.text("position_id"), f.number("equity")),
-    "computer_cube": lambda f: ComputerCube(f.side("player"), CubeWord(f.text("decision")), f.mapping("equities")),
-    "computer_stopped": lambda f: ComputerStopped(f.side("player"), f.text("reason")),
-    "remote_play": lambda f: RemotePlay(f.side("player"), f.dice("dice"), f.text("move"), f.text("position_id")),
-    "remote_refused": lambda f: RemoteRefused(f.side("player"), f.text("refused"), f.text("reason")),
-    "state": _state,
 }
+"""The kinds a class's fields alone do not read: a hint of a play and one of the cube
+share their kind, and a session's practice fields go together."""
+
+_READERS: dict[str, Callable[[Mapping[str, Any]], _Event]] = {
+    **{cls.kind: functools.partial(_read, cls) for cls in _CLASSES}, **_SHAPES}
+"""The reader of each kind: its class's fields, or its shape."""
+
+
+# -- one reader a field's type ---------------------------------------------------------------
+
+Reader = Callable[[Any], Any]
+"""A JSON value to a field's value; TypeError or ValueError for a value of the wrong kind."""
+
+_ABSENT = object()
+
+
+def _as_is(value: Any) -> Any:
+    return value
+
+
+def _whole(value: Any) -> int:
+    if type(value) is not int:  # a bool is no number here
+        raise TypeError(repr(value))
+    return value
+
+
+def _number(value: Any) -> float:
+    if type(value) not in (int, float):
+        raise TypeError(repr(value))
+    number: float = value  # as written: 0 stays 0
+    return number
+
+
+def _text(value: Any) -> str:
+    if type(value) is not str:
+        raise TypeError(repr(value))
+    return value
+
+
+def _flag(value: Any) -> bool:
+    if type(value) is not bool:
+        raise TypeError(repr(value))
+    return value
+
+
+def _location(value: Any) -> Location:
+    if type(value) not in (int, str):
+        raise TypeError(f"location {value!r}")
+    return parse_location(value)
+
+
+_PLAIN_READERS: dict[Any, Reader] = {
+    Any: _as_is, int: _whole, float: _number, str: _text, bool: _flag, Location: _location,
+    Side: lambda value: Side.parse(_text(value)),
+    Phase: lambda value: Phase.parse(_text(value)),
+}
+
+
+@functools.cache
+def _reader(hint: Any) -> Reader:
+    """The reader of a field typed `hint` (worked out once a type)."""
+    plain = _PLAIN_READERS.get(hint)
+    if plain is not None:
+        return plain
+    origin, args = get_origin(hint), get_args(hint)
+    if origin in (Union, types.UnionType) and type(None) in args:
+        present = _reader(functools.reduce(operator.or_, [arg for arg in args if arg is not type(None)]))
+        return lambda value: None if value is None else present(value)
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return lambda value: hint(_text(value))
+    if origin is tuple and args[-1:] == (...,):
+        return functools.partial(_sequence, _reader(args[0]))
+    if origin is tuple:
+        return functools.partial(_fixed, tuple(_reader(arg) for arg in args))
+    if origin is dict:
+        return functools.partial(_mapping, _reader(args[0]), _reader(args[1]))
+    raise TypeError(f"no reader for a field of type {hint!r}")  # a new event's field: give it one
+
+
+def _sequence(item: Reader, value: Any) -> tuple[Any, ...]:
+    if type(value) is not list:
+        raise TypeError(repr(value))
+    return tuple(item(each) for each in value)
+
+
+def _fixed(items: tuple[Reader, ...], value: Any) -> tuple[Any, ...]:
+    if type(value) is not list or len(value) != len(items):
+        raise TypeError(repr(value))
+    return tuple(read(each) for read, each in zip(items, value, strict=True))
+
+
+def _mapping(key: Reader, item: Reader, value: Any) -> dict[Any, Any]:
+    if type(value) is not dict:
+        raise TypeError(repr(value))
+    return {key(each): item(count) for each, count in value.items()}
+
+
+# -- a class's layout, worked out once --------------------------------------------------------
+
+Written = tuple[str, str, bool, Callable[[Any], Any]]
+"""A field as `to_json` writes it: attribute, JSON key, left out when None or False, writer."""
+Read = tuple[str, Reader, Callable[[], Any] | None]
+"""A field as `parse` reads it: JSON key, reader, and its value when the key is missing
+(None: the key is required)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    written: tuple[Written, ...]
+    read: tuple[Read, ...]
+
+
+def _layout(cls: type) -> _Layout:
+    """An event class's fields in order, as they are written and read.  Worked out once a
+    class: events are written at every scan that changes the board.  A field's key is its
+    name without a trailing ``_`` (``from_``: a keyword); a field with a default, or one
+    that may be None, may be missing."""
+    layout = _LAYOUTS.get(cls)
+    if layout is None:
+        hints = get_type_hints(cls)
+        written, read = [], []
+        for each in fields(cls):
+            key = each.name.removesuffix("_")
+            written.append((each.name, key, bool(each.metadata.get("omitted")),
+                            str if each.metadata.get("text") else _json))
+            read.append((key, _reader(hints[each.name]), _missing(each, hints[each.name])))
+        layout = _LAYOUTS[cls] = _Layout(tuple(written), tuple(read))
+    return layout
+
+
+def _missing(each: Field[Any], hint: Any) -> Callable[[], Any] | None:
+    """A field's value when its key is missing: its default, None where it may be None."""
+    if each.default is not MISSING:
+        return functools.partial(_as_is, each.default)
+    if each.default_factory is not MISSING:
+        return each.default_factory
+    if type(None) in get_args(hint):
+        return functools.partial(_as_is, None)
+    return None
+
+
+_LAYOUTS: dict[type, _Layout] = {}

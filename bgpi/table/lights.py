@@ -16,7 +16,6 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
 
 from bgpi.board.colours import Colour
 from bgpi.board.locations import LOCATIONS, Location
@@ -24,6 +23,7 @@ from bgpi.board.pips import PIP_PATTERNS
 from bgpi.board.profile import DICE, LedConfig
 from bgpi.exc import LightingError
 from bgpi.rules.position import Side
+from bgpi.table import events as ev
 
 ROLES: tuple[str, ...] = (
     "source", "destination", "hit", "rejected", "hint", "missing", "extra", "setup",
@@ -128,17 +128,6 @@ class Prompt:
         if self.asks not in PROMPTS:
             raise LightingError(f"unknown prompt {self.asks!r}: expected one of {', '.join(PROMPTS)}")
         object.__setattr__(self, "answers", MappingProxyType(dict(self.answers)))
-
-    def log(self) -> dict[str, Any]:
-        """The prompt as the ``lights`` event carries it."""
-        logged: dict[str, Any] = {"asks": self.asks, "side": None if self.side is None else self.side.label,
-                  "answers": dict(self.answers)}
-        if self.number is not None:
-            logged["number"] = self.number
-        if self.dead_dice:
-            logged["dead_dice"] = self.dead_dice
-        return logged
-
 
 @dataclass(frozen=True)
 class PromptLook:
@@ -313,22 +302,13 @@ def next_change(lighting: Lighting, now: float) -> float | None:
     return min(edges, default=None)
 
 
-def lights_event(lighting: Lighting) -> dict[str, Any]:
-    """The table log's ``lights`` event: the roles, and what the board asks
-    (``asks``, ``side``, ``answers``: see `Prompt`)."""
-    event: dict[str, Any] = {"event": "lights", "roles": log_roles(lighting)}
-    if lighting.prompt is not None:
-        event.update(lighting.prompt.log())
-    return event
-
-
-def log_roles(lighting: Lighting) -> dict[str, str]:
-    """The ``roles`` of a ``lights`` event: ``{"24": "source", "bar:white": "hit"}``.
-
-    Keys in board order (points 1..24, bars, trays), so equal lightings log equal lines.
-    """
-    return {str(location): lighting.roles[location]
-            for location in LOCATIONS if location in lighting.roles}
+def lights_event(lighting: Lighting) -> ev.Lights:
+    """The table log's ``lights`` event: the roles, and what the board asks (`Prompt`)."""
+    prompt = lighting.prompt
+    roles = {location: lighting.roles[location] for location in LOCATIONS if location in lighting.roles}
+    if prompt is None:
+        return ev.Lights(roles)
+    return ev.Lights(roles, prompt.asks, prompt.side, dict(prompt.answers), prompt.number, prompt.dead_dice)
 
 
 def marks(lighting: Lighting) -> dict[Location, str]:

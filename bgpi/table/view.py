@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 from bgpi.board.locations import (
     BARS,
@@ -272,8 +271,8 @@ class TableView:
             return Prompt("game_over", state.last_result.winner, new_session, number=state.last_result.points)
         return Prompt("setup", None, new_session)
 
-    def state_event(self) -> dict[str, Any]:
-        """The `state` event: where the table stands, in its JSON form."""
+    def state_event(self) -> ev.State:
+        """The `state` event: where the table stands."""
         state = self.state
         turn = state.turn
         dice = (state.dice.first, state.dice.second) if state.dice else None
@@ -287,7 +286,7 @@ class TableView:
         return ev.State(
             state.phase, turn, dice, position_id(state.position, Side.WHITE if turn is None else turn),
             game_match, state.session.score.as_dict(), board,
-        ).to_json()
+        )
 
 
 _SESSION_WORDS = ("new session", "choose session", "new match")

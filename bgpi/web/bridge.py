@@ -16,18 +16,20 @@ import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from bgpi.shell.script import LINE_SECONDS, Action, Wait
-from bgpi.shell.simtable import SimulatedTable
+from bgpi.shell.simtable import SimulatedTable, TableRunner
+from bgpi.table import events as ev
 from bgpi.web.view import table_view
 from bgpi.web.words import Story
 
-Listener = Callable[[list[dict], dict], None]
-Done = Callable[[list[dict], str | None], None]
-"""Called on the scan loop's thread once a request is carried out: the events it caused,
-and the problem that stopped it (None if none)."""
+Listener = Callable[[list[ev.Event], dict[str, Any]], None]
 """Called on the scan loop's thread with the events heard since the last call and the
 new view; it must return at once."""
+Done = Callable[[list[ev.Event], str | None], None]
+"""Called on the scan loop's thread once a request is carried out: the events it caused,
+and the problem that stopped it (None if none)."""
 
 
 @dataclass
@@ -41,7 +43,7 @@ class Request:
 
     lines: tuple[Action | NewSession, ...]
     done: Done
-    events: list[dict] = field(default_factory=list)
+    events: list[ev.Event] = field(default_factory=list)
     next_line: int = 0
     resume_at: int | None = None
     """The scan at which the next line is due."""
@@ -58,7 +60,7 @@ class Request:
 class NewSession:
     """A request's line that starts a new session with `config` (a checked config line)."""
 
-    config: dict
+    config: dict[str, Any]
     line: int = 1
 
 
@@ -66,7 +68,7 @@ MAX_PENDING = 8
 """Requests waiting for the board's hands, the one being carried out included; more are
 refused (`Bridge.submit`), so that no queue of them grows without end."""
 
-SessionStarter = Callable[[object, dict], None]
+SessionStarter = Callable[[object, dict[str, Any]], None]
 """Starts a new session with `config` on the runner (on the scan loop's thread); raises
 ValueError or OSError with a message for the page if it cannot."""
 
@@ -78,7 +80,7 @@ class Bridge:
         self.story = story if story is not None else Story()
         self.start_session = start_session
         """How this board starts a new session; None if it cannot (the page says so)."""
-        self.view: dict | None = None
+        self.view: dict[str, Any] | None = None
         """The latest view, replaced whole after each change; None before the first scan."""
         self.listener: Listener | None = None
         self._requests: queue.SimpleQueue[Request] = queue.SimpleQueue()
@@ -86,8 +88,8 @@ class Bridge:
         """Requests submitted and not yet done."""
         self._count_lock = threading.Lock()
         self._request: Request | None = None
-        self._heard: list[dict] = []
-        self._shown: tuple = ()
+        self._heard: list[ev.Event] = []
+        self._shown: tuple[object, ...] = ()
 
     # -- any thread ------------------------------------------------------------------
 
@@ -103,14 +105,14 @@ class Bridge:
 
     # -- the scan loop's thread ------------------------------------------------------------
 
-    def hear(self, event: dict) -> None:
+    def hear(self, event: ev.Event) -> None:
         """Every table-log event of the table, as it is emitted (after journaling)."""
         self.story.hear(event)
         self._heard.append(event)
         if self._request is not None:
             self._request.events.append(event)
 
-    def after_scan(self, runner) -> None:
+    def after_scan(self, runner: TableRunner) -> None:
         """Carry out the page's hands that are due, then publish what changed."""
         self._hands(runner)
         table = runner.table
@@ -119,13 +121,14 @@ class Bridge:
             self._shown = shown
             simulated = isinstance(runner, SimulatedTable)
             # The simulated board's hands know what lies in its trays, which have no switches.
+            held = runner.sim.checkers if isinstance(runner, SimulatedTable) else None
             self.view = table_view(table, runner.profile.geometry, runner.profile.leds, self.story,
-                                   simulated=simulated, held=runner.sim.checkers if simulated else None)
+                                   simulated=simulated, held=held)
             heard, self._heard = self._heard, []
             if self.listener is not None:
                 self.listener(heard, self.view)
 
-    def _hands(self, runner) -> None:
+    def _hands(self, runner: TableRunner) -> None:
         if self._request is None:
             if self._requests.empty():  # every idle frame: cheaper than raising queue.Empty
                 return
@@ -148,8 +151,10 @@ class Bridge:
                 continue
             try:
                 if isinstance(line, NewSession):
+                    assert self.start_session is not None  # the server asks for none without it
                     self.start_session(runner, line.config)
                     continue
+                assert isinstance(runner, SimulatedTable)  # the server asks for hands on the simulated board only
                 shown = runner.act(line)
             except (ValueError, OSError) as error:
                 self._finish(f"line {line.line}: {error}")
@@ -161,4 +166,5 @@ class Bridge:
         request, self._request = self._request, None
         with self._count_lock:
             self._pending -= 1
-        request.done(request.events, problem)
+        if request is not None:
+            request.done(request.events, problem)

@@ -13,7 +13,7 @@ import os
 import socket
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bgpi.board.profile import Geometry
 from bgpi.exc import PageSettingsError
@@ -22,6 +22,7 @@ from bgpi.web import DEFAULT_HOST, DEFAULT_PORT
 if TYPE_CHECKING:
     from bgpi.shell.service import StartSession
     from bgpi.shell.simtable import TableRunner
+    from bgpi.table import events as ev
     from bgpi.web.bridge import Bridge
     from bgpi.web.server import WebServer
 
@@ -94,7 +95,7 @@ class PageSettings:
     """The address to serve on instead of 127.0.0.1; then only with the access token."""
 
 
-def page_settings(args: argparse.Namespace, settings: dict | None) -> PageSettings | None:
+def page_settings(args: argparse.Namespace, settings: dict[str, Any] | None) -> PageSettings | None:
     """The page the options and the settings file's [page] table ask for; None for none.
 
     Without a settings file (`settings` None) the page is served unless --no-page; with
@@ -127,7 +128,7 @@ class BoardPage:
         self._bridge: Bridge | None = None
         self._server: WebServer | None = None
 
-    def open(self, history: tuple[dict, ...], start_session: StartSession) -> str:
+    def open(self, history: tuple[ev.Event, ...], start_session: StartSession) -> str:
         """Serve the page, its story begun with `history`; its address.  OSError if the
         port cannot be bound."""
         from bgpi.web.bridge import Bridge
@@ -155,11 +156,13 @@ class BoardPage:
     note: str | None = None
     """What the page's address needs said (the port was busy), once `open` has served it."""
 
-    def hear(self, event: dict) -> None:
-        self._bridge.hear(event)
+    def hear(self, event: ev.Event) -> None:
+        if self._bridge is not None:
+            self._bridge.hear(event)
 
     def after_scan(self, runner: TableRunner) -> None:
-        self._bridge.after_scan(runner)
+        if self._bridge is not None:
+            self._bridge.after_scan(runner)
 
     def close(self) -> None:
         if self._server is not None:

@@ -54,8 +54,10 @@ import time
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
+from aiohttp.typedefs import Middleware
 from aiohttp.web_protocol import RequestHandler
 
 from bgpi.board.profile import Geometry
@@ -63,8 +65,9 @@ from bgpi.exc import JournalError, MatError, ScriptError
 from bgpi.records.matfile import mat_record
 from bgpi.records.sgffile import sgf_record
 from bgpi.shell.journal import journal_path
-from bgpi.shell.script import LINE_SECONDS, StartingBoard, Wait, parse_script
+from bgpi.shell.script import LINE_SECONDS, Action, StartingBoard, Wait, parse_script
 from bgpi.shell.sessions import sessions
+from bgpi.table import events as ev
 from bgpi.web import DEFAULT_HOST, DEFAULT_PORT
 from bgpi.web.bridge import Bridge, NewSession, Request
 
@@ -111,9 +114,8 @@ CANCEL_SECONDS = 2.0
 
 STATIC = resources.files("bgpi.web") / "static"
 BRIDGE = web.AppKey("bridge", Bridge)
-HUB = web.AppKey("hub", "Hub")
 GEOMETRY = web.AppKey("geometry", Geometry)
-STATE_DIR = web.AppKey("state_dir", object)
+STATE_DIR: web.AppKey[Path | None] = web.AppKey("state_dir")
 
 
 def new_token() -> str:
@@ -121,9 +123,9 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-def encode(event: dict) -> bytes:
-    """`event` as one server-sent-events message."""
-    return b"data: " + json.dumps(event, separators=(",", ":")).encode() + b"\n\n"
+def encode(data: dict[str, Any]) -> bytes:
+    """`data` (an event's JSON form, a view) as one server-sent-events message."""
+    return b"data: " + json.dumps(data, separators=(",", ":")).encode() + b"\n\n"
 
 
 class Hub:
@@ -143,9 +145,9 @@ class Hub:
     def unsubscribe(self, stream: asyncio.Queue[bytes | None]) -> None:
         self.streams.discard(stream)
 
-    def publish(self, events: list[dict], view: dict) -> None:
+    def publish(self, events: list[ev.Event], view: dict[str, Any]) -> None:
         """Send `events`, then the new view, to every stream; a stream too far behind is ended."""
-        messages = [*map(encode, events), encode(view)]
+        messages = [*(encode(event.to_json()) for event in events), encode(view)]
         for stream in list(self.streams):
             try:
                 for message in messages:
@@ -162,6 +164,9 @@ class Hub:
     def close_all(self) -> None:
         for stream in list(self.streams):
             self.close(stream)
+
+
+HUB = web.AppKey("hub", Hub)
 
 
 # -- handlers ------------------------------------------------------------------------
@@ -187,7 +192,7 @@ def _static_names() -> frozenset[str]:
     return frozenset(entry.name for entry in STATIC.iterdir() if entry.is_file())
 
 
-async def first_view(bridge: Bridge) -> dict | None:
+async def first_view(bridge: Bridge) -> dict[str, Any] | None:
     """The view, waiting a moment for the board's first scan if there is none yet."""
     for _ in range(STARTING_SECONDS * 100):
         if bridge.view is not None:
@@ -268,7 +273,7 @@ async def actions(request: web.Request) -> web.StreamResponse:
     return await _carry_out(bridge, script.lines, board_seconds)
 
 
-def _board_seconds(lines: tuple) -> float:
+def _board_seconds(lines: tuple[Action | NewSession, ...]) -> float:
     """The board time `lines` take when carried out (`bgpi.web.bridge`)."""
     return sum(line.seconds if isinstance(line, Wait) else LINE_SECONDS for line in lines)
 
@@ -306,16 +311,16 @@ async def _body(request: web.Request) -> str:
         raise _http(web.HTTPBadRequest, f"the body is not UTF-8 (byte {error.start})") from None
 
 
-async def _carry_out(bridge: Bridge, lines: tuple, board_seconds: float) -> web.Response:
+async def _carry_out(bridge: Bridge, lines: tuple[Action | NewSession, ...], board_seconds: float) -> web.Response:
     """Hand a request to the scan loop and answer what it did, without blocking either.
 
     The answer is only ever what happened: a request the board has not got to in its
     board time and `ANSWER_SECONDS` more, or whose asker has gone, is cancelled (no line
     not begun by then is carried out), and the answer lists the events of the lines that were."""
     loop = asyncio.get_running_loop()
-    answer: asyncio.Future[tuple[list[dict], str | None]] = loop.create_future()
+    answer: asyncio.Future[tuple[list[ev.Event], str | None]] = loop.create_future()
 
-    def done(caused: list[dict], problem: str | None) -> None:  # on the scan loop's thread
+    def done(caused: list[ev.Event], problem: str | None) -> None:  # on the scan loop's thread
         def settle() -> None:
             if not answer.done():
                 answer.set_result((caused, problem))
@@ -333,13 +338,18 @@ async def _carry_out(bridge: Bridge, lines: tuple, board_seconds: float) -> web.
             caused, problem = await asyncio.wait_for(answer, CANCEL_SECONDS)
         except TimeoutError:  # the scan loop stands still: it begins nothing more of this request
             caused, problem = list(request.events), "the board did not answer: it begins no more of these lines"
-        return web.json_response({"problems": [problem], "events": caused}, status=503, headers={"Retry-After": "5"})
+        return web.json_response({"problems": [problem], "events": _json(caused)}, status=503,
+                                 headers={"Retry-After": "5"})
     except asyncio.CancelledError:
         request.cancel("the page went away")
         raise
     if problem is not None:
-        return web.json_response({"problems": [problem], "events": caused}, status=409)
-    return web.json_response({"events": caused})
+        return web.json_response({"problems": [problem], "events": _json(caused)}, status=409)
+    return web.json_response({"events": _json(caused)})
+
+
+def _json(events: list[ev.Event]) -> list[dict[str, Any]]:
+    return [event.to_json() for event in events]
 
 
 async def session_file(request: web.Request) -> web.StreamResponse:
@@ -371,7 +381,7 @@ def error_response(status: int, message: str, retry: bool = False) -> web.Respon
     return web.json_response({"error": message}, status=status, headers={"Retry-After": "5"} if retry else None)
 
 
-def _http(kind: type[web.HTTPException], message: str, **details: object) -> web.HTTPException:
+def _http(kind: type[web.HTTPException], message: str, **details: Any) -> web.HTTPException:
     """An HTTP error to raise, its body the JSON `error_response` answers."""
     return kind(text=json.dumps({"error": message}), content_type="application/json", **details)
 
@@ -381,7 +391,7 @@ def _http(kind: type[web.HTTPException], message: str, **details: object) -> web
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def access(token: str | None) -> Callable:
+def access(token: str | None) -> Middleware:
     """The middleware that lets a request in: loopback names without a token, else the token."""
 
     @web.middleware
@@ -398,7 +408,7 @@ def access(token: str | None) -> Callable:
                 return error_response(401, "an access token is needed: open the address printed in the board's log")
             from_query = request.cookies.get(TOKEN_COOKIE) not in right  # the cookie is missing or old
         response = await handler(request)
-        if from_query and not response.prepared:
+        if from_query and token is not None and not response.prepared:
             response.set_cookie(TOKEN_COOKIE, token, httponly=True, samesite="Strict")
         return response
 
@@ -446,7 +456,7 @@ class ErrorLog:
         print(" ".join(line.splitlines())[:300] + more, file=sys.stderr, flush=True)
 
 
-def unexpected(log: ErrorLog) -> Callable:
+def unexpected(log: ErrorLog) -> Middleware:
     """The outermost middleware: an unexpected error is a 500 and one line in the log."""
 
     @web.middleware
@@ -488,6 +498,7 @@ def open_site(loop: asyncio.AbstractEventLoop, runner: web.AppRunner, host: str,
     error raised."""
     try:
         loop.run_until_complete(runner.setup())
+        assert runner.server is not None  # made by setup
         cap_connections(runner.server)
         site = web.TCPSite(runner, host, port, reuse_address=True)
         loop.run_until_complete(site.start())
@@ -568,7 +579,7 @@ class WebServer:
         loop.run_until_complete(self._runner.cleanup())
         loop.close()
 
-    def _call(self, function: Callable, *args: object) -> None:
+    def _call(self, function: Callable[..., object], *args: object) -> None:
         with contextlib.suppress(RuntimeError):  # the server has stopped: nobody is watching
             self._loop.call_soon_threadsafe(function, *args)
 

@@ -89,7 +89,7 @@ class Watch:
     def __init__(self, match: TeamMatch, broker: Broker, export_dir: Path | None = None) -> None:
         self.match, self.broker, self.export_dir = match, broker, export_dir
         self.states: dict[tuple[str, Side], BoardState] = {}
-        self.logs: dict[tuple[str, Side], list[dict[str, Any]]] = {}
+        self.logs: dict[tuple[str, Side], list[ev.Event]] = {}
         self.log_seqs: dict[tuple[str, Side], int] = {}  # the last numbered log event taken from each board
         self.broker_state = BrokerState.CONNECTING
         self.broker_line = f"connecting to the broker at {broker}"
@@ -110,9 +110,8 @@ class Watch:
                                       f"side {state.side.label}")
             self.states[game, side] = state
             return None
-        event = _log_event(payload)
-        seq = event.pop("seq", None)  # the board's number of the event: a resend after a reconnect is dropped
-        if isinstance(seq, int) and not isinstance(seq, bool):
+        event, seq = _log_event(payload)
+        if seq is not None:  # the board's number of the event: a resend after a reconnect is dropped
             if seq <= self.log_seqs.get((game, side), 0):
                 return None
             self.log_seqs[game, side] = seq
@@ -120,9 +119,9 @@ class Watch:
         if len(log) >= MAX_LOG_EVENTS:
             raise WatchedLogError(f"more than {MAX_LOG_EVENTS} events on {topic}: the rest are dropped")
         log.append(event)
-        return game if event["event"] in (ev.GameOver.kind, ev.MatchOver.kind) else None
+        return game if isinstance(event, ev.GameOver | ev.MatchOver) else None
 
-    def log_of(self, game: str) -> list[dict[str, Any]]:
+    def log_of(self, game: str) -> list[ev.Event]:
         """A pair's logged events: its white board's (both boards log the same game), else its black one's."""
         return self.logs.get((game, Side.WHITE)) or self.logs.get((game, Side.BLACK)) or []
 
@@ -177,17 +176,21 @@ def _topic(text: str, match: TeamMatch) -> Topic:
     return topic
 
 
-def _log_event(payload: bytes) -> dict[str, Any]:
-    """One logged table event, checked: at most `MAX_BYTES`, a JSON object, an event."""
+def _log_event(payload: bytes) -> tuple[ev.Event, int | None]:
+    """One logged table event, checked (at most `MAX_BYTES`, a JSON object, an event), and
+    its number in the board's journal (``"seq"``), if it has one."""
     if len(payload) > MAX_BYTES:
         raise WatchedLogError(f"a log message of {len(payload)} bytes: at most {MAX_BYTES}")
     try:
         data = json.loads(payload.decode("utf-8"))
-        ev.parse(data)
-    except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        reason = str(error) if isinstance(error, EventError) else "not JSON"
-        raise WatchedLogError(f"a log message that is no table-log event: {reason[:160]}") from None
-    return dict(data)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise WatchedLogError("a log message that is no table-log event: not JSON") from None
+    seq = data.pop("seq", None) if isinstance(data, dict) else None
+    try:
+        event = ev.parse(data)
+    except EventError as error:
+        raise WatchedLogError(f"a log message that is no table-log event: {str(error)[:160]}") from None
+    return event, seq if type(seq) is int else None
 
 
 def _board(state: BoardState | None) -> dict[str, Any] | None:

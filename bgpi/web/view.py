@@ -37,14 +37,15 @@ object.  It is the `state` event of the table log (board-script.md) with extra k
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from bgpi.board.colours import Colour
 from bgpi.board.locations import LOCATIONS, Location, checkers_on, owner, parse_location, tray
 from bgpi.board.profile import Geometry, LedConfig
-from bgpi.rules.position import Side
+from bgpi.rules.position import Position, Side
 from bgpi.shell.words import ask
 from bgpi.table.controller import Table
-from bgpi.table.lights import Lighting, Look, led_looks
+from bgpi.table.lights import Lighting, Look, led_looks, lights_event
 from bgpi.table.tracker import Sensing
 from bgpi.web.words import Story, prompt_words
 
@@ -59,25 +60,25 @@ def _hex(colour: Colour | None) -> str | None:
     return f"#{red:02x}{green:02x}{blue:02x}"
 
 
-def look_view(look: Look) -> dict:
+def look_view(look: Look) -> dict[str, Any]:
     """A look as the page draws it: colours as #rrggbb, the blink's period and duty."""
     return {"colour": _hex(look.colour), "period": look.period, "duty": look.duty, "other": _hex(look.other)}
 
 
-def lights_view(lighting: Lighting) -> dict[str, dict]:
+def lights_view(lighting: Lighting) -> dict[str, dict[str, Any]]:
     """The role and look of every lit location, keyed as the table log keys locations."""
     return {str(location): {"role": lighting.roles[location], **look_view(look),
                             **({"combined": True} if location in lighting.combined else {})}
             for location, look in lighting.looks().items()}
 
 
-def leds_view(lighting: Lighting, leds: LedConfig) -> dict:
+def leds_view(lighting: Lighting, leds: LedConfig) -> dict[str, Any]:
     """The LED map and the look of every lit LED."""
     return {"targets": {target: list(indices) for target, indices in leds.targets.items()},
             "looks": {str(index): look_view(look) for index, look in sorted(led_looks(lighting, leds).items())}}
 
 
-def checkers_view(table: Table, geometry: Geometry, held: Held | None = None) -> dict[str, dict]:
+def checkers_view(table: Table, geometry: Geometry, held: Held | None = None) -> dict[str, dict[str, Any]]:
     """The checkers on each location as the switches read them, coloured by the game.
 
     `held` tells how many checkers the simulated board's hands left on a location that
@@ -87,7 +88,7 @@ def checkers_view(table: Table, geometry: Geometry, held: Held | None = None) ->
     sensing: Sensing = table.sensing
     seen = dict(zip(sensing.locations, table.seen, strict=True)) if table.seen is not None else {}
     mover = table.turn.label if table.phase in ("move", "choose") and table.turn is not None else None
-    view: dict[str, dict] = {}
+    view: dict[str, dict[str, Any]] = {}
     for location in LOCATIONS:
         game = checkers_on(explained, location)
         if geometry.slots(location):
@@ -101,7 +102,7 @@ def checkers_view(table: Table, geometry: Geometry, held: Held | None = None) ->
     return view
 
 
-def colours_view(table: Table, checkers: dict[str, dict]) -> dict[str, list[str | None]]:
+def colours_view(table: Table, checkers: dict[str, dict[str, Any]]) -> dict[str, list[str | None]]:
     """Each checker's colour on each location of `checkers` (`checkers_view`), bottom first."""
     explained = table.node.position if table.node is not None else table.position
     moving = table.state.moving
@@ -112,16 +113,14 @@ def colours_view(table: Table, checkers: dict[str, dict]) -> dict[str, list[str 
             for key, stack in checkers.items()}
 
 
-def _colour(position, location: Location, game: int, mover: str | None) -> str | None:
+def _colour(position: Position, location: Location, game: int, mover: str | None) -> str | None:
     if isinstance(location, str):
         return owner(location).label
-    if game:
-        side, _ = position.at(location)
-        return side.label
-    return mover
+    side, _ = position.at(location)
+    return side.label if game and side is not None else mover
 
 
-def _colours(table: Table, position, location: Location, count: int, hit: bool) -> list[str | None]:
+def _colours(table: Table, position: Position, location: Location, count: int, hit: bool) -> list[str | None]:
     """Each checker's colour, bottom first (see the module docstring)."""
     if isinstance(location, str):
         return [owner(location).label] * count
@@ -134,7 +133,7 @@ def _colours(table: Table, position, location: Location, count: int, hit: bool) 
     return (known + [None] * count)[:count]
 
 
-def side_counts(table: Table, checkers: dict[str, dict]) -> dict:
+def side_counts(table: Table, checkers: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """Each player's pip count and checkers borne off; between games no pips, and the
     checkers in each tray (`checkers`, as `checkers_view` has them)."""
     if table.game is None:
@@ -144,7 +143,7 @@ def side_counts(table: Table, checkers: dict[str, dict]) -> dict:
             "off": {side.label: position.borne_off(side) for side in Side}}
 
 
-def setup_view(table: Table) -> dict | None:
+def setup_view(table: Table) -> dict[str, Any] | None:
     """Between games: the position the players set up, location by location."""
     if table.game is not None:
         return None
@@ -157,7 +156,7 @@ def setup_view(table: Table) -> dict | None:
     return view
 
 
-def result_view(table: Table) -> dict | None:
+def result_view(table: Table) -> dict[str, Any] | None:
     """The last game's result while no game is on."""
     result = table.state.last_result
     if table.game is not None or result is None:
@@ -166,7 +165,7 @@ def result_view(table: Table) -> dict | None:
             "cube": result.cube}
 
 
-def cube_view(table: Table) -> dict:
+def cube_view(table: Table) -> dict[str, Any]:
     """The cube: its value, who owns it, and a double on offer (offered value and doubler)."""
     game = table.game
     if game is None:
@@ -181,14 +180,15 @@ def cube_view(table: Table) -> dict:
 
 
 def table_view(table: Table, geometry: Geometry, leds: LedConfig, story: Story,
-               simulated: bool, held: Held | None = None) -> dict:
+               simulated: bool, held: Held | None = None) -> dict[str, Any]:
     """The page's whole view of `table` now (see the module docstring); `held` as for
     `checkers_view`."""
     lighting = table.lighting()
     checkers = checkers_view(table, geometry, held)
-    prompt = lighting.prompt.log() if lighting.prompt is not None else None
+    shown = lights_event(lighting)
+    prompt = {key: value for key, value in shown.to_json().items() if key not in ("event", "roles")}
     return {
-        **table.state_event(),
+        **table.state_event().to_json(),
         "board": "sim" if simulated else "pi",
         "actions": simulated,
         "checkers": checkers,
@@ -199,9 +199,9 @@ def table_view(table: Table, geometry: Geometry, leds: LedConfig, story: Story,
         "slots": {"point": geometry.point_slots, "bar": geometry.bar_slots},
         "lights": lights_view(lighting),
         "leds": leds_view(lighting, leds),
-        "prompt": prompt,
-        "asking": ask(prompt) if prompt else None,
-        "prompt_words": prompt_words(prompt) if prompt else None,
+        "prompt": prompt or None,
+        "asking": ask(shown) or None,
+        "prompt_words": prompt_words(shown) or None,
         "cube": cube_view(table),
         "match_length": table.settings.match_length,
         "crawford": table.session.crawford,

@@ -9,7 +9,7 @@ sentences and the current game's plays and cube actions.  Pure: no clock, no I/O
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +22,7 @@ from bgpi.table import events as ev
 SENTENCES = 40
 """How many recent sentences a `Story` keeps: what fits beside the board."""
 
-PLAY_LIST_EVENTS = (ev.Play.kind, ev.Double.kind, ev.Take.kind, ev.Drop.kind, ev.Beaver.kind)
+PLAY_LIST_EVENTS = (ev.Play, ev.Double, ev.Take, ev.Drop, ev.Beaver)
 """The events the play list of a game shows, as GNU Backgammon's game list does."""
 
 
@@ -40,24 +40,23 @@ class Story:
     plays: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
-    def of(cls, events: Iterable[Mapping[str, Any]]) -> Story:
+    def of(cls, events: Iterable[ev.Event]) -> Story:
         """The story of `events` so far (a journal read back on resuming)."""
         story = cls()
         for event in events:
             story.hear(event)
         return story
 
-    def hear(self, event: Mapping[str, Any]) -> None:
-        """Take in one table-log event (its JSON form: the page hears older logs too)."""
-        kind = event.get("event")
-        if kind in (ev.NewSession.kind, ev.Start.kind):
+    def hear(self, event: ev.Event) -> None:
+        """Take in one table-log event."""
+        if isinstance(event, ev.NewSession | ev.Start):
             self.plays = []
-        elif kind in PLAY_LIST_EVENTS:
-            entry = {"player": event.get("player"), "kind": kind}
-            if kind == ev.Play.kind:
-                entry |= {"dice": event.get("dice"), "move": event.get("move", "")}
+        elif isinstance(event, PLAY_LIST_EVENTS):
+            entry: dict[str, Any] = {"player": event.player.label, "kind": event.kind}
+            if isinstance(event, ev.Play):
+                entry |= {"dice": list(event.dice), "move": event.move}
             else:
-                entry["cube"] = event.get("cube")
+                entry["cube"] = event.cube
             self.plays.append(entry)
         sentence = say(event)
         if sentence:
@@ -77,18 +76,16 @@ def button_name(button: str) -> str:
     return f"{held} {label}" if held else label
 
 
-def prompt_words(prompt: Mapping[str, Any]) -> str:
+def prompt_words(lights: ev.Lights) -> str:
     """What the board waits for, in words a player reads: "White: To move, then commit.
-    Press White turn to commit." (`prompt` as the ``lights`` event's prompt)."""
-    asks = prompt.get("asks")
-    if asks is None:
+    Press White turn to commit." (from the ``lights`` event's prompt)."""
+    if lights.asks is None:
         return ""
-    side = prompt.get("side")
-    heading = ASKS[asks] + "."
-    if side:
-        heading = f"{side.capitalize()}: {heading}"
+    heading = ASKS[lights.asks] + "."
+    if lights.side is not None:
+        heading = f"{lights.side.label.capitalize()}: {heading}"
     buttons: dict[str, list[str]] = {}  # the same answer from both players' buttons is said once
-    for button, word in (prompt.get("answers") or {}).items():
+    for button, word in lights.answers.items():
         buttons.setdefault(word, []).append(button_name(button))
     presses = [f"{' or '.join(names)} {_purpose(word)}" for word, names in buttons.items()]
     if not presses:

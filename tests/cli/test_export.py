@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import re
 import shutil
@@ -14,50 +15,68 @@ import pytest
 
 from bgpi.cli import export as export_cli
 from bgpi.cli import main
-from bgpi.cli.selfplay import self_play_log
-from bgpi.exc import MatError, UsageError
+from bgpi.cli.selfplay import self_play_events
+from bgpi.exc import MatError, PlayNotationError, UsageError
 from bgpi.records.matfile import mat_record
-from bgpi.rules.ids import position_from_id
-from bgpi.rules.position import Side
+from bgpi.rules.ids import position_from_id, position_id
+from bgpi.rules.notation import find_play
+from bgpi.rules.play import Dice
+from bgpi.rules.position import Position, Side
 from bgpi.rules.result import GameResult, ResultKind
 from bgpi.rules.session import Session, Settings
 from bgpi.shell.journal import Journal, journal_path
+from bgpi.table import events as ev
+from bgpi.table.phases import Phase
+
+W, B = Side.WHITE, Side.BLACK
+MONEY_ID = "cAkAAAAAAAAA"  # a Match ID for the hand-made plays: the records read only their Position IDs
 
 
-def opening(white: int, black: int, cube: int = 1) -> dict:
-    starts = "white" if white > black else "black"
-    return {"event": "opening", "white": white, "black": black, "starts": starts, "cube": cube}
+def opening(white: int, black: int, cube: int = 1) -> ev.Opening:
+    return ev.Opening(white, black, W if white > black else B, cube)
 
 
-def play(player: str, dice: list[int], move: str) -> dict:
-    return {"event": "play", "player": player, "dice": dice, "move": move}
+def play(player: Side, dice: tuple[int, int], move: str) -> tuple[Side, tuple[int, int], str]:
+    """A play written by hand: `with_ids` gives it the Position ID its move leads to."""
+    return player, dice, move
 
 
-def cube(action: str, player: str, value: int) -> dict:
-    return {"event": action, "player": player, "cube": value}
+def with_ids(items: list[ev.Event | tuple[Side, tuple[int, int], str]]) -> list[ev.Event]:
+    """Hand-made events, each `play` given the Position ID after it, as the table logs it
+    (the position unchanged where the move is no legal play: lenient mode, a bad log)."""
+    position, events = Position.start(), []
+    for item in items:
+        if isinstance(item, tuple):
+            player, dice, move = item
+            with contextlib.suppress(PlayNotationError):
+                position = find_play(position, player, Dice(*dice), move).position
+            item = ev.Play(player, dice, move, position_id(position, player.opponent), MONEY_ID)
+        elif isinstance(item, ev.Opening):
+            position = Position.start()
+        events.append(item)
+    return events
 
 
-HAND_MADE = [
-    {"event": "session", "config": {"match": 3, "players": {"white": "Ana", "black": "Ivo"}}},
+HAND_MADE = with_ids([
+    ev.NewSession({"match": 3, "players": {"white": "Ana", "black": "Ivo"}}),
     opening(3, 1),
-    play("white", [3, 1], "8/5 6/5"),
-    {"event": "roll", "player": "black", "dice": [6, 4]},
-    {"event": "step", "player": "black", "from": 1, "to": 7, "hit": False},
-    play("black", [6, 4], "24/14"),
-    cube("double", "white", 2),
-    cube("take", "black", 2),
-    play("white", [6, 6], "13/1*(2)"),
-    play("black", [2, 5], "bar/18"),
-    play("white", [4, 3], "24/21 24/20"),
-    cube("double", "black", 4),
-    cube("drop", "white", 2),
-    {"event": "game_over", "winner": "black", "result": "single", "points": 2,
-     "score": {"white": 0, "black": 2}},
-    {"event": "state", "phase": "setup"},
+    play(W, (3, 1), "8/5 6/5"),
+    ev.Roll(B, (6, 4)),
+    ev.Step(B, 1, 7, False),
+    play(B, (6, 4), "24/14"),
+    ev.Double(W, 2),
+    ev.Take(B, 2),
+    play(W, (6, 6), "13/1*(2)"),
+    play(B, (2, 5), "bar/18"),
+    play(W, (4, 3), "24/21 24/20"),
+    ev.Double(B, 4),
+    ev.Drop(W, 2),
+    ev.GameOver(B, ResultKind.SINGLE, 2, {"white": 0, "black": 2}, 2, True),
+    ev.State(Phase.SETUP, None, None, "4HPwATDgc/ABMA", None, {"white": 0, "black": 2}),
     opening(2, 5),
-    play("black", [5, 2], "24/22 13/8"),
-    play("white", [1, 1], "24/22(2)"),
-]
+    play(B, (5, 2), "24/22 13/8"),
+    play(W, (1, 1), "24/22(2)"),
+])
 
 HAND_MADE_MAT = """\
  3 point match
@@ -85,18 +104,17 @@ def test_hand_made_session_gives_the_exact_text():
 
 
 def test_money_play_without_a_session_event_and_the_end_of_a_match():
-    events = [opening(4, 2), play("white", [4, 2], "8/4 6/4")]
+    events = with_ids([opening(4, 2), play(W, (4, 2), "8/4 6/4")])
     assert mat_record(events).text.startswith(" 0 point match\n\n Game 1\n white : 0 ")
-    won = [
-        {"event": "session", "match": 1},
+    won = with_ids([
+        ev.NewSession({"match": 1}),
         opening(6, 1),
-        play("white", [6, 1], "13/7 8/7"),
-        cube("double", "black", 2),
-        cube("drop", "white", 2),
-        {"event": "game_over", "winner": "black", "result": "single", "points": 1,
-         "score": {"white": 0, "black": 1}},
-        {"event": "match_over", "winner": "black", "score": {"white": 0, "black": 1}},
-    ]
+        play(W, (6, 1), "13/7 8/7"),
+        ev.Double(B, 2),
+        ev.Drop(W, 2),
+        ev.GameOver(B, ResultKind.SINGLE, 1, {"white": 0, "black": 1}, 1, True),
+        ev.MatchOver(B, {"white": 0, "black": 1}),
+    ])
     assert mat_record(won).text.endswith(
         "  1) 61: 13/7 8/7                 Doubles => 2\n"
         "  2)  Drops                       Wins 1 point and the match\n\n"
@@ -104,14 +122,14 @@ def test_money_play_without_a_session_event_and_the_end_of_a_match():
 
 
 def test_a_beaver_and_its_implicit_take():
-    events = [
+    events = with_ids([
         opening(3, 1),
-        play("white", [3, 1], "8/5 6/5"),
-        cube("double", "black", 2),
-        cube("beaver", "white", 4),
-        cube("take", "black", 4),
-        play("black", [6, 4], "24/14"),
-    ]
+        play(W, (3, 1), "8/5 6/5"),
+        ev.Double(B, 2),
+        ev.Beaver(W, 4),
+        ev.Take(B, 4),
+        play(B, (6, 4), "24/14"),
+    ])
     assert mat_record(events).text.endswith(
         "  1) 31: 8/5 6/5                  Doubles => 2\n"
         "  2)  Beavers => 4               64: 24/18 18/14\n\n"
@@ -119,21 +137,20 @@ def test_a_beaver_and_its_implicit_take():
 
 
 def test_only_the_last_session_is_written():
-    events = [{"event": "session", "match": 5}, opening(3, 1), *HAND_MADE]
+    events = [ev.NewSession({"match": 5}), opening(3, 1), *HAND_MADE]
     assert mat_record(events).text == HAND_MADE_MAT
 
 
 def test_what_cannot_be_written_is_left_out_with_a_warning():
-    events = [
+    events = with_ids([
         opening(3, 3, cube=2),
-        play("white", [3, 1], "8/5 6/5"),
-        play("black", [6, 4], "24/10"),  # not a legal play (lenient mode, or a bad log)
-        play("white", [6, 4], "24/14"),
-        {"event": "take", "player": "black"},
-        {"event": "play", "player": "white"},
-        {"event": "game_over", "winner": "white", "result": "single", "points": 2,
-         "score": {"white": 2, "black": 0}},
-    ]
+        play(W, (3, 1), "8/5 6/5"),
+        play(B, (6, 4), "24/10"),  # not a legal play (lenient mode, or a bad log)
+        play(W, (6, 4), "24/14"),
+        ev.Take(B, 2),
+        ev.Drop(W, 2),
+        ev.GameOver(W, ResultKind.SINGLE, 2, {"white": 2, "black": 0}, 2, False),
+    ])
     record = mat_record(events)
     assert record.warnings == (
         (
@@ -144,12 +161,12 @@ def test_what_cannot_be_written_is_left_out_with_a_warning():
             "game 1, play 2: black's play 64: '24/10' does not follow from the position;"
             " the rest of the game is left out"
         ),
-    )  # the events after the cut, bad ones included, are not looked at
+    )  # the events after the cut, out-of-place ones included, are not looked at
     assert "  1) 31: 8/5 6/5\n      Wins 2 points\n" in record.text
 
 
 def test_events_out_of_place_are_skipped_with_a_warning():
-    record = mat_record([play("white", [3, 1], "8/5 6/5"), opening(3, 1), cube("take", "black", 2)])
+    record = mat_record(with_ids([play(W, (3, 1), "8/5 6/5"), opening(3, 1), ev.Take(B, 2)]))
     assert record.games == 1
     assert record.warnings == (
         "play event 1 of the session skipped: no game in progress (no opening event before it)",
@@ -167,7 +184,7 @@ def test_events_out_of_place_are_skipped_with_a_warning():
 )
 def test_bad_session_events(session, message):
     with pytest.raises(MatError) as caught:
-        mat_record([{"event": "session", **session}, opening(3, 1)])
+        mat_record([ev.NewSession(session), opening(3, 1)])
     assert str(caught.value) == message
 
 
@@ -179,24 +196,22 @@ needs_gnubg = pytest.mark.skipif(
 )
 
 
-def session_log(seed: int, settings: Settings, games: int) -> list[dict]:
+def session_log(seed: int, settings: Settings, games: int) -> list[ev.Event]:
     """A session of random legal games, as the table log would have it."""
     rng = random.Random(seed)
     session = Session(settings)
-    events: list[dict] = [{"event": "session", "match": settings.match_length}]
+    events: list[ev.Event] = [ev.NewSession({"match": settings.match_length})]
     while session.games < games and not session.is_over:
-        for event in self_play_log(rng, session):
+        for event in self_play_events(rng, session):
             events.append(event)
-            if event["event"] == "game_over":
-                result = GameResult(Side.parse(event["winner"]), ResultKind(event["result"]))
-                session = session.record(result)
-    if session.is_over:
-        events.append({"event": "match_over", "winner": session.winner.label,
-                       "score": session.score.as_dict()})
+            if isinstance(event, ev.GameOver):
+                session = session.record(GameResult(event.winner, event.result))
+    if session.is_over and session.winner is not None:
+        events.append(ev.MatchOver(session.winner, session.score.as_dict()))
     return events
 
 
-def gnubg_import(tmp_path: Path, events: list[dict], *commands: str) -> str:
+def gnubg_import(tmp_path: Path, events: list[ev.Event], *commands: str) -> str:
     """gnubg's answers to `commands` after importing the events as a .mat file."""
     record = mat_record(events)
     assert record.warnings == ()
@@ -226,63 +241,62 @@ def final_score(output: str) -> tuple[int, int, int]:
 def test_gnubg_imports_a_whole_match(tmp_path, seed):
     events = session_log(seed, Settings.match(3), games=99)
     over = events[-1]
-    assert over["event"] == "match_over"
-    games = sum(1 for event in events if event["event"] == "opening")
+    assert isinstance(over, ev.MatchOver)
+    games = sum(1 for event in events if isinstance(event, ev.Opening))
     output = gnubg_import(tmp_path, events, "show score")
-    assert final_score(output) == (games, over["score"]["white"], over["score"]["black"])
+    assert final_score(output) == (games, over.score["white"], over.score["black"])
 
 
 @needs_gnubg
 def test_gnubg_replays_every_play_of_an_unfinished_money_game(tmp_path):
     events = session_log(7, Settings(), games=3)
-    plays = [i for i, event in enumerate(events) if event["event"] == "play"]
+    plays = [i for i, event in enumerate(events) if isinstance(event, ev.Play)]
     cut = plays[-9]  # in the middle of the last game, after some plays
     events = events[: cut + 1]
     output = gnubg_import(tmp_path, events, "show board")
     ids = re.findall(r"Position ID: (\S+)", output)
-    assert ids[-1] == events[cut]["position_id"]
+    last = events[cut]
+    assert isinstance(last, ev.Play) and ids[-1] == last.position_id
 
 
-def with_cube(events: list[dict], before_play: int, actions: list[tuple[str, str]]) -> list[dict]:
+def with_cube(events: list[ev.Event], before_play: int, actions: list[ev.Event]) -> list[ev.Event]:
     """`events` with cube actions inserted before the roll of the `before_play`-th play."""
-    rolls = [i for i, event in enumerate(events) if event["event"] == "roll"]
+    rolls = [i for i, event in enumerate(events) if isinstance(event, ev.Roll)]
     at = rolls[before_play - 1]
-    inserted = [{"event": action, "player": player} for action, player in actions]
-    return events[:at] + inserted + events[at:]
+    return events[:at] + actions + events[at:]
 
 
 @needs_gnubg
 def test_gnubg_scores_doubles_takes_beavers_and_drops(tmp_path):
     # One money game: doubled and taken, then the taker redoubles and it is dropped.
     game = session_log(3, Settings(), games=1)
-    plays = [event for event in game if event["event"] == "play"]
-    doubler = plays[4]["player"]
-    taker = plays[5]["player"]
-    game = with_cube(game, 4, [("double", doubler), ("take", taker)])
-    rolls = [i for i, event in enumerate(game) if event["event"] == "roll"]
-    redouble = next(i for i in rolls[5:] if game[i]["player"] == taker)
+    plays = [event for event in game if isinstance(event, ev.Play)]
+    doubler = plays[4].player
+    taker = plays[5].player
+    game = with_cube(game, 4, [ev.Double(doubler, 2), ev.Take(taker, 2)])
+    rolls = [i for i, event in enumerate(game) if isinstance(event, ev.Roll)]
+    redouble = next(i for i in rolls[5:] if game[i].player is taker)
     game = game[:redouble] + [
-        {"event": "double", "player": taker},
-        {"event": "drop", "player": doubler},
-        {"event": "game_over", "winner": taker, "result": "single", "points": 2,
-         "score": {taker: 2, doubler: 0}},
+        ev.Double(taker, 4),
+        ev.Drop(doubler, 2),
+        ev.GameOver(taker, ResultKind.SINGLE, 2, {taker.label: 2, doubler.label: 0}, 2, True),
     ]
     output = gnubg_import(tmp_path, game, "show score")
-    score = {"white": 0, "black": 0, taker: 2}
+    score = {"white": 0, "black": 0, taker.label: 2}
     assert final_score(output) == (1, score["white"], score["black"])
 
 
 @needs_gnubg
 def test_gnubg_scores_a_beavered_cube(tmp_path):
     game = session_log(5, Settings(beavers=True), games=1)
-    plays = [event for event in game if event["event"] == "play"]
-    doubler, beaverer = plays[2]["player"], plays[3]["player"]
-    game = with_cube(game, 2, [("double", doubler), ("beaver", beaverer), ("take", doubler)])
+    plays = [event for event in game if isinstance(event, ev.Play)]
+    doubler, beaverer = plays[2].player, plays[3].player
+    game = with_cube(game, 2, [ev.Double(doubler, 2), ev.Beaver(beaverer, 4), ev.Take(doubler, 4)])
     last = plays[-1]
-    final = position_from_id(last["position_id"], Side.parse(last["player"]).opponent)
+    final = position_from_id(last.position_id, last.player.opponent)
     points = ResultKind.of(final).multiplier * 4  # the cube was turned: no Jacoby
     output = gnubg_import(tmp_path, game, "show score")
-    score = {"white": 0, "black": 0, last["player"]: points}
+    score = {"white": 0, "black": 0, last.player.label: points}
     assert final_score(output) == (1, score["white"], score["black"])
 
 
@@ -319,7 +333,7 @@ def test_export_without_games_is_a_usage_error(tmp_path, capsys, monkeypatch):
     status, err = export(capsys, "--mat", str(tmp_path / "out.mat"))
     assert (status, err) == (2, f"bgpi export: no journal in {tmp_path} (give the state directory with --state)\n")
     with Journal.open(tmp_path) as journal:
-        journal.append({"event": "session", "match": 0})
+        journal.append(ev.NewSession({"match": 0}))
     status, err = export(capsys, "--mat", str(tmp_path / "out.mat"))
     assert (status, err) == (2, f"bgpi export: no games in session 1 in {tmp_path}: nothing to export\n")
     assert not (tmp_path / "out.mat").exists()
@@ -327,7 +341,7 @@ def test_export_without_games_is_a_usage_error(tmp_path, capsys, monkeypatch):
 
 # --- sessions: --list, --session N, practice positions as SGF ------------------------------
 
-def write_journal(state: Path, name: str, events: list[dict]) -> None:
+def write_journal(state: Path, name: str, events: list[ev.Event]) -> None:
     with Journal.open(state) as journal:
         for event in events:
             journal.append(event)
@@ -335,16 +349,15 @@ def write_journal(state: Path, name: str, events: list[dict]) -> None:
         journal_path(state).rename(state / name)
 
 
-def money_game(seed: int) -> list[dict]:
-    return [{"event": "start", "position_id": "4HPwATDgc/ABMA"},
-            *(event for event in self_play_log(random.Random(seed)) if event["event"] != "state")]
+def money_game(seed: int) -> list[ev.Event]:
+    return [ev.Start("4HPwATDgc/ABMA"),
+            *(event for event in self_play_events(random.Random(seed)) if not isinstance(event, ev.State))]
 
 
-PRACTICE = [{"event": "session", "config": {}, "position_id": "2ObgAyDgc/AAWA", "turn": "white"},
-            {"event": "start", "position_id": "2ObgAyDgc/AAWA"},
-            {"event": "roll", "player": "white", "dice": [3, 2]},
-            {"event": "play", "player": "white", "dice": [3, 2], "move": "bar/22 13/11",
-             "position_id": "4HPkADLY5uADIA", "match_id": "cAkAAAAAAAAA"}]
+PRACTICE = [ev.NewSession({}, "2ObgAyDgc/AAWA", W),
+            ev.Start("2ObgAyDgc/AAWA"),
+            ev.Roll(W, (3, 2)),
+            ev.Play(W, (3, 2), "bar/22 13/11", "4HPkADLY5uADIA", "cAkAAAAAAAAA")]
 
 
 @pytest.fixture
@@ -352,8 +365,8 @@ def kept(tmp_path, monkeypatch) -> Path:
     """Three sessions: one set aside (money), then in the current journal a practice
     session followed by a match to 3 chosen on the board."""
     monkeypatch.setenv("BGPI_STATE", str(tmp_path))
-    write_journal(tmp_path, "journal.1.jsonl", [{"event": "session", "config": {}}, *money_game(1)])
-    write_journal(tmp_path, "journal.jsonl", [*PRACTICE, {"event": "session", "config": {"match": 3}}])
+    write_journal(tmp_path, "journal.1.jsonl", [ev.NewSession({}), *money_game(1)])
+    write_journal(tmp_path, "journal.jsonl", [*PRACTICE, ev.NewSession({"match": 3})])
     return tmp_path
 
 

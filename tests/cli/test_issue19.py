@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bgpi.rules.position import Side
 from bgpi.shell.journal import read_journal
 from tests.cli.test_hint import needs_gnubg, run
 from tests.cli.test_run import bgpi
@@ -15,8 +16,8 @@ def test_run_takes_an_xgid_as_the_practice_position_and_its_match(tmp_path):
     done = bgpi("run", "--board", "sim", "--state", str(state), "--position", MATCH_XGID, "--json", stdin="q\n")
     assert done.returncode == 0, done.stderr
     session = read_journal(state).events[0]
-    assert session["turn"] == "black" and session["position_id"] == "4HPwATDgc/ABMA"
-    assert session["match_id"] == "UQmgABAAEAAA"  # the 2-cube black's, black 2 - white 1 of 5
+    assert session.turn is Side.BLACK and session.position_id == "4HPwATDgc/ABMA"
+    assert session.match_id == "UQmgABAAEAAA"  # the 2-cube black's, black 2 - white 1 of 5
 
 
 def test_run_takes_money_plays_jacoby_and_beavers_from_the_xgid(tmp_path):
@@ -24,7 +25,7 @@ def test_run_takes_money_plays_jacoby_and_beavers_from_the_xgid(tmp_path):
     xgid = OPENING_XGID.replace(":0:0:0:0:10", ":0:0:2:0:10").replace(":31:", ":00:")  # beavers, no Jacoby
     done = bgpi("run", "--board", "sim", "--state", str(state), "--position", xgid, "--json", stdin="q\n")
     assert done.returncode == 0, done.stderr
-    config = read_journal(state).events[0]["config"]
+    config = read_journal(state).events[0].config
     assert config["jacoby"] is False and config["beavers"] is True
 
 
@@ -49,8 +50,8 @@ def test_the_same_settings_again_resume_the_session_in_progress(tmp_path):
                  "--json", stdin="q\n")
     assert again.returncode == 0, again.stderr
     events = read_journal(state).events
-    assert [event["event"] for event in events].count("session") == 1
-    assert events[-1]["event"] == "resumed"
+    assert [event.kind for event in events].count("session") == 1
+    assert events[-1].kind == "resumed"
 
 
 def test_other_settings_are_named_and_the_advice_names_opponent(tmp_path):
@@ -74,7 +75,7 @@ def test_the_computer_may_play_white(tmp_path):
     done = bgpi("run", "--board", "sim", "--state", str(state), "--opponent", "gnubg", "--opponent-side", "white",
                 "--json", stdin="q\n")
     assert done.returncode == 0, done.stderr
-    assert read_journal(state).events[0]["config"] == {"opponent": "gnubg", "opponent_side": "white"}
+    assert read_journal(state).events[0].config == {"opponent": "gnubg", "opponent_side": "white"}
 
 
 def test_hint_says_when_the_cube_is_dead(capsys):

@@ -13,7 +13,7 @@ import pytest
 
 from bgpi.cli import main
 from bgpi.cli.rules import ANSWERS_PER_WRITE, answer_batch, batch_line
-from bgpi.cli.selfplay import self_play_log
+from bgpi.cli.selfplay import self_play_events
 from bgpi.rules.ids import (
     MatchKey,
     board_id,
@@ -24,6 +24,7 @@ from bgpi.rules.ids import (
 )
 from bgpi.rules.position import Position, Side
 from bgpi.rules.selfplay import corpus
+from bgpi.table import events as ev
 
 START = "4HPwATDgc/ABMA"
 
@@ -188,17 +189,17 @@ def test_show_refuses_a_bad_match_id(capsys):
 
 
 def test_self_play_is_a_complete_money_game_as_a_table_log():
-    events = list(self_play_log(random.Random(1)))
-    assert events[0]["event"] == "opening" and events[-2]["event"] == "game_over"
-    assert events[-1]["event"] == "state"
-    plays = [event for event in events if event["event"] == "play"]
+    events = list(self_play_events(random.Random(1)))
+    over = events[-2]
+    assert isinstance(events[0], ev.Opening) and isinstance(over, ev.GameOver)
+    assert isinstance(events[-1], ev.State)
+    plays = [event for event in events if isinstance(event, ev.Play)]
     for before, after in itertools.pairwise(plays):
-        assert before["player"] != after["player"]
+        assert before.player is not after.player
     last = plays[-1]
-    winner = Side.parse(events[-2]["winner"])
-    final = position_from_id(last["position_id"], winner.opponent)
-    assert final.winner() is winner
-    assert decode_match_id(last["match_id"]).match_length == 0
+    final = position_from_id(last.position_id, over.winner.opponent)
+    assert final.winner() is over.winner
+    assert decode_match_id(last.match_id).match_length == 0
 
 
 def test_the_console_command_runs_without_a_traceback():

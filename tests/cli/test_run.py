@@ -145,7 +145,7 @@ def test_the_match_ids_player_on_roll_is_the_practice_positions(tmp_path):
                 "--json", stdin="s\nq\n")
     assert done.returncode == 0, done.stderr
     session = read_journal(state).events[0]
-    assert session["turn"] == "black" and session["match_id"] == key
+    assert session.turn is Side.BLACK and session.match_id == key
 
 
 # --- the terminal simulator through a pipe -------------------------------------------------

@@ -15,6 +15,7 @@ from bgpi.rules.ids import position_id
 from bgpi.rules.position import Position, Side
 from bgpi.shell.advisor import open_advisor
 from bgpi.shell.simtable import SimulatedTable
+from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.inputs import Advised, Press, Sensed
 from bgpi.table.tracker import Sensing
@@ -27,7 +28,7 @@ def advisor(gnubg_path):
     advisor.close()
 
 
-def new_table(config: dict, advisor, seed: int) -> tuple[Table, SimulatedTable, list[dict]]:
+def new_table(config: dict, advisor, seed: int) -> tuple[Table, SimulatedTable, list[ev.Event]]:
     profile = load_profile()
     table, events = Table.new(Sensing(profile.geometry), config)
     sim = SimulatedTable(profile, table, events.append, seed=seed)
@@ -58,12 +59,12 @@ def follow_lights(table: Table, sim: SimulatedTable) -> bool:
     return True
 
 
-def play_a_game(table: Table, sim: SimulatedTable, events: list[dict]) -> None:
+def play_a_game(table: Table, sim: SimulatedTable, events: list[ev.Event]) -> None:
     """White's hands: roll, ask for a hint and follow it, commit, take every double;
     and move black's checkers as the computer's lights say."""
     sim.press("white.turn")  # the opening roll
     for _ in range(5000):
-        if any(event["event"] == "game_over" for event in events):
+        if any(event.kind == "game_over" for event in events):
             return
         if table.phase == "roll" and table.turn is Side.WHITE:
             sim.press("white.turn")
@@ -82,14 +83,14 @@ def play_a_game(table: Table, sim: SimulatedTable, events: list[dict]) -> None:
 def test_a_whole_game_against_the_computer(advisor, seed):
     table, sim, events = new_table({"opponent": "gnubg:expert"}, advisor, seed)
     play_a_game(table, sim, events)
-    kinds = [event["event"] for event in events]
-    assert "rejected" not in kinds, [event for event in events if event["event"] == "rejected"]
-    plays = [event for event in events if event["event"] == "play"]
-    assert {play["player"] for play in plays} == {"white", "black"}
+    kinds = [event.kind for event in events]
+    assert "rejected" not in kinds, [event for event in events if event.kind == "rejected"]
+    plays = [event for event in events if event.kind == "play"]
+    assert {play.player.label for play in plays} == {"white", "black"}
     # Every play committed is the one lit: the computer's, and white's hint.
-    advised = [event for event in events if event["event"] in ("computer_play", "hint") and "move" in event]
-    assert [(event["player"], event["move"]) for event in advised] == [(play["player"], play["move"]) for play in plays]
-    assert all(event["player"] == "black" for event in events if event["event"] == "computer_play")
+    advised = [event for event in events if isinstance(event, ev.ComputerPlay | ev.Hint)]
+    assert [(event.player.label, event.move) for event in advised] == [(play.player.label, play.move) for play in plays]
+    assert all(event.player.label == "black" for event in events if event.kind == "computer_play")
     assert kinds.count("computer_cube") >= 1
     sim.close()
 
@@ -120,7 +121,7 @@ def test_the_hint_follows_the_steps_and_hides_on_a_second_press(advisor):
     table, sim, events = practice({}, advisor, Side.WHITE, (3, 1))
     sim.press("white.turn")
     sim.press("hint")
-    assert events[-1]["event"] == "hint" and events[-1]["move"] == "8/5 6/5"
+    assert events[-1].kind == "hint" and events[-1].move == "8/5 6/5"
     first = hint_lit(table)
     assert first in (({8, 5}, frozenset({8})), ({6, 5}, frozenset({6})))
     source = next(iter(first[1]))
@@ -130,7 +131,7 @@ def test_the_hint_follows_the_steps_and_hides_on_a_second_press(advisor):
     sim.advance(0.1)
     assert hint_lit(table) == ({14 - source, 5}, frozenset({14 - source}))  # the other checker: 6 or 8
     sim.press("hint")
-    assert events[-1] == {"event": "hint_off"} and hint_lit(table) == (set(), frozenset())
+    assert events[-1].to_json() == {"event": "hint_off"} and hint_lit(table) == (set(), frozenset())
     sim.close()
 
 
@@ -143,21 +144,21 @@ def test_another_step_clears_the_hint(advisor):
     sim.place(10)
     sim.advance(0.1)
     assert table.hint is None and hint_lit(table) == (set(), frozenset())
-    assert not [event for event in events if event["event"] == "rejected"]
+    assert not [event for event in events if event.kind == "rejected"]
     sim.close()
 
 
 def test_cube_advice_before_the_roll_and_when_doubled(advisor):
     table, sim, events = practice({}, advisor, Side.WHITE)
     sim.press("hint")  # before starting: nothing to advise yet
-    assert events[-1]["event"] == "rejected" and events[-1]["reason"].startswith("no hint now")
+    assert events[-1].kind == "rejected" and events[-1].reason.startswith("no hint now")
     sim.press("white.turn")  # the practice game starts and white rolls: undo by a new table
     table, sim, events = practice({}, advisor, Side.WHITE)
     sim.press("white.cube")  # starts the practice game with white's double
     assert table.phase == "doubled"
     sim.press("hint")
-    assert events[-1]["event"] == "hint" and events[-1]["player"] == "black"
-    assert events[-1]["advice"] == "take"
+    assert events[-1].kind == "hint" and events[-1].player.label == "black"
+    assert events[-1].advice == "take"
     assert hint_lit(table) == ({"bar:black"}, frozenset())  # steady: yes, take
     sim.press("black.turn")  # take: the advice is gone
     assert hint_lit(table) == (set(), frozenset())
@@ -168,7 +169,7 @@ def test_without_an_engine_the_hint_button_says_so():
     table, sim, events = practice({}, None, Side.WHITE, (3, 1))
     sim.press("white.turn")
     sim.press("hint")
-    assert events[-1] == {"event": "rejected", "player": None, "points": [],
+    assert events[-1].to_json() == {"event": "rejected", "player": None, "points": [],
                           "reason": "no engine: none is configured"}
     # the short 'no engine' look: both bar halves and both trays blink blue ...
     corners = {"bar:white", "bar:black", "off:white", "off:black"}
@@ -177,7 +178,7 @@ def test_without_an_engine_the_hint_button_says_so():
     assert hint_lit(table) == (corners, frozenset(corners))
     # ... for two seconds of board time, then the board asks as before
     sim.advance(1.5)
-    assert events[-1] == {"event": "hint_off"}
+    assert events[-1].to_json() == {"event": "hint_off"}
     assert hint_lit(table) == (set(), frozenset())
     sim.close()
 
@@ -191,16 +192,16 @@ def computer_to_play(advisor, dice=(3, 1)):
 
 def test_only_the_computer_play_is_accepted(advisor):
     table, sim, events = computer_to_play(advisor)
-    kinds = [event["event"] for event in events]
+    kinds = [event.kind for event in events]
     assert kinds[-3:] == ["start", "roll", "computer_play"]  # black's turn button started the practice game
-    assert events[-1]["move"] == "8/5 6/5"
+    assert events[-1].move == "8/5 6/5"
     sim.lift(12)  # black's 13-point
     sim.advance(0.05)
     sim.place(15)  # 13/10: legal, but not the computer's play
     sim.advance(0.1)
     refusal = events[-1]
-    assert refusal["event"] == "rejected" and refusal["points"] == [15]
-    assert refusal["reason"] == "the computer plays 8/5 6/5: move its checkers as the blue lights show"
+    assert refusal.kind == "rejected" and refusal.points == (15,)
+    assert refusal.reason == "the computer plays 8/5 6/5: move its checkers as the blue lights show"
     assert hint_lit(table)[0]  # the expected step stays lit
     sim.lift(15)
     sim.advance(0.05)
@@ -208,7 +209,7 @@ def test_only_the_computer_play_is_accepted(advisor):
     sim.advance(0.1)
     while follow_lights(table, sim):
         sim.advance(0.1)
-    assert events[-1]["event"] == "play" and events[-1]["move"] == "8/5 6/5"  # committed by itself
+    assert events[-1].kind == "play" and events[-1].move == "8/5 6/5"  # committed by itself
     sim.close()
 
 
@@ -224,15 +225,15 @@ def test_a_power_cut_in_the_middle_of_the_computer_play(advisor):
     assert resumed.following and hint_lit(resumed) == left
     while follow_lights(resumed, sim):
         sim.advance(0.1)
-    assert events[-1]["event"] == "play" and events[-1]["move"] == "8/5 6/5"
+    assert events[-1].kind == "play" and events[-1].move == "8/5 6/5"
     sim.close()
 
 
 def test_the_computer_answers_a_double(advisor):
     _table, sim, events = practice({"opponent": "gnubg"}, advisor, Side.WHITE)
     sim.press("white.cube")  # white doubles at the start: the computer takes
-    assert [event["event"] for event in events[-3:]] == ["double", "computer_cube", "take"]
-    assert events[-2]["decision"] == "take"
+    assert [event.kind for event in events[-3:]] == ["double", "computer_cube", "take"]
+    assert events[-2].decision == "take"
     sim.close()
 
 
@@ -243,10 +244,10 @@ def test_a_failing_engine_is_asked_again_later(advisor):
         return next(answers, None) or advisor(request)
 
     _table, sim, events = computer_to_play(flaky)
-    assert events[-1] == {"event": "rejected", "player": None, "points": [],
+    assert events[-1].to_json() == {"event": "rejected", "player": None, "points": [],
                           "reason": "gnubg did not answer in time"}
     sim.advance(2.5)  # RETRY seconds of board time later
-    assert events[-1]["event"] == "computer_play"
+    assert events[-1].kind == "computer_play"
     sim.close()
 
 
@@ -257,7 +258,7 @@ def test_a_killed_gnubg_does_not_stop_the_game(advisor):
         sim.advance(0.1)
     sim.press("white.turn")  # white rolls
     sim.press("hint")  # a new gnubg answers
-    assert events[-1]["event"] == "hint"
+    assert events[-1].kind == "hint"
     sim.close()
 
 
@@ -271,8 +272,8 @@ def test_the_coach_shows_the_better_play(advisor):
         sim.advance(0.1)
     sim.press("white.turn")
     coach = events[-1]
-    assert coach["event"] == "coach" and coach["played"] == "24/23 24/21" and coach["best"] == "8/5 6/5"
-    assert coach["loss"] > 0.04 and (coach["from"], coach["to"]) == ([6, 8], [5])
+    assert coach.kind == "coach" and coach.played == "24/23 24/21" and coach.best == "8/5 6/5"
+    assert coach.loss > 0.04 and (coach.from_, coach.to) == ((6, 8), (5,))
     assert hint_lit(table) == ({5, 6, 8}, frozenset({6, 8}))
     sim.dice.append((6, 5))
     sim.press("black.turn")  # the next roll ends the lesson
@@ -287,7 +288,7 @@ def test_the_coach_is_quiet_after_a_good_play(advisor):
     while follow_lights(table, sim):
         sim.advance(0.1)
     sim.press("white.turn")
-    assert events[-1]["event"] == "play" and "coach" not in [event["event"] for event in events]
+    assert events[-1].kind == "play" and "coach" not in [event.kind for event in events]
     sim.close()
 
 
@@ -295,17 +296,17 @@ def test_the_hint_button_leaves_the_computer_play_lit(advisor):
     table, sim, events = computer_to_play(advisor)
     lit = hint_lit(table)
     sim.press("hint")
-    assert events[-1]["event"] == "rejected" and events[-1]["reason"] == "no hint now: the computer is deciding"
-    assert hint_lit(table) == lit and [event["event"] for event in events].count("computer_play") == 1
+    assert events[-1].kind == "rejected" and events[-1].reason == "no hint now: the computer is deciding"
+    assert hint_lit(table) == lit and [event.kind for event in events].count("computer_play") == 1
     sim.close()
 
 
-def play_along(table: Table, sim: SimulatedTable, events: list[dict], human: Side | None) -> None:
+def play_along(table: Table, sim: SimulatedTable, events: list[ev.Event], human: Side | None) -> None:
     """The hands of a game: the opening roll, `human`'s rolls, takes, hints and commits (if
     there is a human), and every checker moved as the lights say."""
     sim.press("white.turn")  # the opening roll: either player's turn button
     for _ in range(8000):
-        if any(event["event"] == "game_over" for event in events):
+        if any(event.kind == "game_over" for event in events):
             return
         mine = human is not None and table.turn is human
         if table.phase == "roll" and mine:
@@ -322,8 +323,8 @@ def test_the_computer_plays_white_when_told_to(advisor):
     # Issue 19, item 5: opponent_side white; the human plays black.
     table, sim, events = new_table({"opponent": "gnubg:expert", "opponent_side": "white"}, advisor, 6)
     play_along(table, sim, events, Side.BLACK)
-    assert {event["player"] for event in events if event["event"] == "computer_play"} == {"white"}
-    assert {event["player"] for event in events if event["event"] == "play"} == {"white", "black"}
+    assert {event.player.label for event in events if event.kind == "computer_play"} == {"white"}
+    assert {event.player.label for event in events if event.kind == "play"} == {"white", "black"}
     sim.close()
 
 
@@ -332,11 +333,11 @@ def test_computer_against_computer_is_a_game_the_hands_only_move_along(advisor):
     # for both; the hands move the checkers as lit, and no button is pressed but the opening.
     table, sim, events = new_table({"opponent": "gnubg:expert", "opponent_side": "both"}, advisor, 4)
     play_along(table, sim, events, None)
-    plays = [event for event in events if event["event"] == "play"]
-    shown = [event for event in events if event["event"] == "computer_play"]
-    assert {play["player"] for play in plays} == {"white", "black"}
-    assert [(event["player"], event["move"]) for event in shown] == [(play["player"], play["move"]) for play in plays]
-    assert "rejected" not in [event["event"] for event in events]
+    plays = [event for event in events if event.kind == "play"]
+    shown = [event for event in events if event.kind == "computer_play"]
+    assert {play.player.label for play in plays} == {"white", "black"}
+    assert [(event.player.label, event.move) for event in shown] == [(play.player.label, play.move) for play in plays]
+    assert "rejected" not in [event.kind for event in events]
     sim.close()
 
 
@@ -355,7 +356,7 @@ def test_the_computer_resigns_a_hopeless_bear_off_and_the_human_accepts(advisor)
     answer, error = advisor(request)
     assert error is None and answer["win"] < 1e-4 and answer["lose_gammon"] < 1e-4
     events += table.handle(Advised(request, answer, error))
-    assert events[-1] == {"event": "resign_offered", "player": "black", "result": "single"}
+    assert events[-1].to_json() == {"event": "resign_offered", "player": "black", "result": "single"}
     events += table.handle(Press("white.turn"))
-    assert [event["event"] for event in events[-2:]] == ["resign_accepted", "game_over"]
-    assert events[-1]["winner"] == "white" and events[-1]["result"] == "single" and events[-1]["points"] == 1
+    assert [event.kind for event in events[-2:]] == ["resign_accepted", "game_over"]
+    assert events[-1].winner.label == "white" and events[-1].result.value == "single" and events[-1].points == 1

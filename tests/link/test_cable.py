@@ -6,6 +6,7 @@ from __future__ import annotations
 from bgpi.board.profile import Profile
 from bgpi.link.board import open_pty_board
 from bgpi.shell.simtable import SimulatedTable
+from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
 
@@ -15,7 +16,7 @@ LINE = 0.1
 def play(profile: Profile, pull: bool) -> tuple[list[dict], list[str]]:
     """White's opening 31 as 8/5 6/5, the cable pulled (if `pull`) with a checker in hand."""
     table, opening = Table.new(Sensing(profile.geometry), {})
-    events: list[dict] = [*opening]
+    events: list[ev.Event] = [*opening]
     statuses: list[str] = []
     board = open_pty_board(profile)
     runner = SimulatedTable(profile, table, events.append, seed=0, board=board)
@@ -56,6 +57,6 @@ def test_a_cable_pulled_mid_turn_loses_nothing(profile) -> None:
     events, _ = play(profile, pull=False)
     pulled, statuses = play(profile, pull=True)
     assert pulled == events
-    assert any(event["event"] == "play" and event["move"] == "8/5 6/5" for event in pulled)
+    assert any(isinstance(event, ev.Play) and event.move == "8/5 6/5" for event in pulled)
     assert len(statuses) == 2
     assert "not connected" in statuses[0] and statuses[1].startswith("co-processor on") and "connected (" in statuses[1]

@@ -4,11 +4,9 @@ very table logs the simulated board gives (tests/scenarios/*.log.jsonl)."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from tests.shell.test_scenarios import run_part, scenarios
+from tests.shell.test_scenarios import log_text, run_part, scenarios
 
 
 @pytest.mark.parametrize("name", sorted(scenarios()))
@@ -16,5 +14,4 @@ def test_scenario_through_the_link(name, tmp_path):
     for script in scenarios()[name]:
         events = run_part(script, tmp_path, link="pty")
         expected_path = script.with_name(script.name.removesuffix(".jsonl") + ".log.jsonl")
-        expected = [json.loads(line) for line in expected_path.read_text().splitlines() if line.strip()]
-        assert events == expected, f"{script.name}: the table log through the link differs"
+        assert log_text(events) == expected_path.read_text(), f"{script.name}: the table log through the link differs"

@@ -38,6 +38,7 @@ from bgpi.rules.play import Dice, Play
 from bgpi.rules.position import Position, Side
 from bgpi.shell.script import LINE_SECONDS, Move, parse_script
 from bgpi.shell.simtable import SimulatedTable, position_checkers
+from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.phases import Phase
 from bgpi.table.tracker import Sensing
@@ -73,7 +74,7 @@ class Hands:
     plan: Plan
     engine: Engine
     lines: list[dict[str, Any]] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[ev.Event] = field(default_factory=list)
     played: Play | None = None  # the play being made, for the choice the switches cannot make
     table: Table = field(init=False)
     sim: SimulatedTable = field(init=False)
@@ -111,7 +112,7 @@ class Hands:
         self.press(button)
 
 
-def play_session(plan: Plan, engine: Engine) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def play_session(plan: Plan, engine: Engine) -> tuple[list[dict[str, Any]], list[ev.Event]]:
     """Play `plan` on the simulated board: (the board script's lines, the table log)."""
     hands = Hands(plan, engine)
     try:

@@ -9,6 +9,8 @@ import pytest
 
 from bgpi.records.matfile import mat_record
 from bgpi.records.sgffile import sgf_record
+from bgpi.rules.position import Side
+from bgpi.table import events as ev
 from tests.cli.test_export import final_score, gnubg_import
 from tests.records.test_sgffile import gnubg_load, needs_gnubg, scenario
 
@@ -18,16 +20,16 @@ RESIGNED = ["resign_match_accepted", "resign_money"]
 @pytest.mark.parametrize("name", RESIGNED)
 def test_a_resigned_game_ends_with_its_points_as_gnubg_writes_it(name):
     events = scenario(name)
-    over = next(event for event in events if event["event"] == "game_over")
-    assert over["resigned"] is True
-    winner = "W" if over["winner"] == "white" else "B"
-    assert f"RE[{winner}+{over['points']}R]" in sgf_record(events).text
-    assert f"Wins {over['points']} points" in mat_record(events).text
+    over = next(event for event in events if isinstance(event, ev.GameOver))
+    assert over.resigned is True
+    winner = "W" if over.winner is Side.WHITE else "B"
+    assert f"RE[{winner}+{over.points}R]" in sgf_record(events).text
+    assert f"Wins {over.points} points" in mat_record(events).text
 
 
 def test_a_declined_resignation_leaves_no_trace_in_the_records():
     events = scenario("resign_match_declined")
-    without = [event for event in events if not event["event"].startswith("resign_")]
+    without = [event for event in events if not event.kind.startswith("resign_")]
     assert sgf_record(events).text == sgf_record(without).text
     assert mat_record(events).text == mat_record(without).text
 
@@ -36,19 +38,19 @@ def test_a_declined_resignation_leaves_no_trace_in_the_records():
 @pytest.mark.parametrize("name", RESIGNED)
 def test_gnubg_scores_a_resigned_game_from_the_mat_record(tmp_path, name):
     events = scenario(name)
-    over = next(event for event in events if event["event"] == "game_over")
+    over = next(event for event in events if isinstance(event, ev.GameOver))
     output = gnubg_import(tmp_path, events, "show score")
-    assert final_score(output) == (1, over["score"]["white"], over["score"]["black"])
+    assert final_score(output) == (1, over.score["white"], over.score["black"])
 
 
 @needs_gnubg
 @pytest.mark.parametrize("name", RESIGNED)
 def test_gnubg_scores_a_resigned_game_from_the_sgf_record(tmp_path, name):
     events = scenario(name)
-    over = next(event for event in events if event["event"] == "game_over")
+    over = next(event for event in events if isinstance(event, ev.GameOver))
     output = gnubg_load(tmp_path, sgf_record(events).text)
     found = re.findall(r"The score \(after (\d+) games?\) is: white (\d+), black (\d+)", output)
-    assert found and found[-1] == ("1", str(over["score"]["white"]), str(over["score"]["black"])), output
+    assert found and found[-1] == ("1", str(over.score["white"]), str(over.score["black"])), output
 
 
 def test_a_game_after_a_practice_game_starts_from_the_standard_position():

@@ -12,6 +12,7 @@ from bgpi.records.sgffile import sgf_record
 from bgpi.rules.ids import decode_match_id
 from bgpi.rules.position import Side
 from bgpi.shell.journal import read_journal
+from bgpi.table import events as ev
 from tests.cli.test_run import bgpi, one_line_exit_2
 from tests.records.test_round_trip import replayed
 
@@ -56,7 +57,7 @@ def records() -> dict[str, str]:
 
 def before_black_plays() -> str:
     """The Position ID after white's 21 of game 2, as the table logged it."""
-    return [event for event in replayed(MATCH) if event["event"] == "play"][-2]["position_id"]
+    return [event for event in replayed(MATCH) if isinstance(event, ev.Play)][-2].position_id
 
 
 @pytest.mark.parametrize("kind", ["mat", "sgf"])
@@ -88,8 +89,9 @@ def test_run_practises_the_position_and_says_it_in_one_line(records, tmp_path):
     assert done.returncode == 0, done.stderr
     assert f"bgpi run: practising {path}, game 2, play 3: black to roll" in done.stderr
     session = read_journal(state).events[0]
-    key = decode_match_id(session["match_id"])
-    assert session["turn"] == "black" and session["position_id"] == before_black_plays()
+    assert isinstance(session, ev.NewSession) and session.match_id is not None
+    key = decode_match_id(session.match_id)
+    assert session.turn is Side.BLACK and session.position_id == before_black_plays()
     assert (key.cube_value, key.cube_owner, key.match_length, key.score) == (2, Side.WHITE, 5, (0, 1))
 
 

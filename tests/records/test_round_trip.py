@@ -25,11 +25,12 @@ from bgpi.records.reading import _mat_rows
 from bgpi.records.sgffile import sgf_record
 from bgpi.rules.ids import board_id, decode_position_id
 from bgpi.rules.position import Side
-from bgpi.rules.result import GameResult, ResultKind
+from bgpi.rules.result import GameResult
 from bgpi.rules.session import Session, Settings
 from bgpi.shell.journal import Journal
 from bgpi.shell.replay import replay
 from bgpi.shell.script import parse_script
+from bgpi.table import events as ev
 from tests.records.sessions import PLANS, play_session
 from tests.records.test_sgffile import GNUBG, needs_gnubg
 
@@ -69,29 +70,27 @@ def with_values(actions: Iterable[tuple[str, str, Any]], cube: int) -> tuple[tup
     return tuple(out)
 
 
-def table_games(events: list[dict]) -> list[GameRead]:
+def table_games(events: list[ev.Event]) -> list[GameRead]:
     """The games of the table log's last session."""
     session_event, played = last_session(events)
-    session = Session(Settings.from_config(session_event.get("config") or {}))
+    session = Session(Settings.from_config(session_event.config if session_event is not None else {}))
     games: list[GameRead] = []
     actions: list[tuple[str, str, Any]] = []
     cube = 1
     for event in played:
-        kind = event["event"]
-        if kind == "opening":
-            actions, cube = [], event["cube"]
-            start = (session.score.white, session.score.black), session.crawford
-        elif kind == "play":
-            actions.append(("play", event["player"], tuple(sorted(event["dice"])), event["position_id"]))
-        elif kind in ("double", "take", "drop"):
-            actions.append((kind, event["player"], None))
-        elif kind == "beaver":
-            actions.append(("double", event["player"], None))
-        elif kind == "game_over":
-            games.append(GameRead(*start, with_values(actions, cube), event["winner"], event["points"]))
-            result = GameResult(Side.parse(event["winner"]), ResultKind(event["result"]), event["cube"],
-                                event["dropped"])
-            session = session.record(result)
+        match event:
+            case ev.Opening():
+                actions, cube = [], event.cube
+                start = (session.score.white, session.score.black), session.crawford
+            case ev.Play():
+                actions.append(("play", event.player.label, tuple(sorted(event.dice)), event.position_id))
+            case ev.Double() | ev.Take() | ev.Drop():
+                actions.append((event.kind, event.player.label, None))
+            case ev.Beaver():
+                actions.append(("double", event.player.label, None))
+            case ev.GameOver():
+                games.append(GameRead(*start, with_values(actions, cube), event.winner.label, event.points))
+                session = session.record(GameResult(event.winner, event.result, event.cube, event.dropped))
     return games
 
 
@@ -177,7 +176,7 @@ def gnubg_read(tmp_path: Path, commands: list[str], analyse: bool = False) -> li
 
 
 @pytest.fixture(scope="module")
-def sessions() -> dict[str, list[dict]]:
+def sessions() -> dict[str, list[ev.Event]]:
     """Each plan played on the board by the generator, then its script replayed by
     `bgpi replay`'s code: the table log of the board script."""
     logs = {}
@@ -186,16 +185,16 @@ def sessions() -> dict[str, list[dict]]:
         for plan in PLANS:
             lines, events = play_session(plan, engine)
             script = parse_script("".join(json.dumps(line) + "\n" for line in lines))
-            replayed: list[dict] = []
+            replayed: list[ev.Event] = []
             replay(script, profile, replayed.append, seed=0)
             assert replayed[:-1] == events, plan.name  # the script gives the log it was written with
             logs[plan.name] = replayed
     return logs
 
 
-def opening_cubes(events: list[dict]) -> list[int]:
+def opening_cubes(events: list[ev.Event]) -> list[int]:
     _, played = last_session(events)
-    return [event["cube"] for event in played if event["event"] == "opening"]
+    return [event.cube for event in played if isinstance(event, ev.Opening)]
 
 
 @needs_gnubg
@@ -246,7 +245,7 @@ def layout(mat: str) -> list[str]:
     return "\n".join(lines).strip().splitlines()
 
 
-def covered(sessions: Mapping[str, list[dict]]) -> dict[str, int]:
+def covered(sessions: Mapping[str, list[ev.Event]]) -> dict[str, int]:
     counts = {"sessions": len(sessions), "games": 0, "plays": 0, "cube actions": 0, "crawford games": 0}
     for events in sessions.values():
         for game in table_games(events):
@@ -259,7 +258,7 @@ def covered(sessions: Mapping[str, list[dict]]) -> dict[str, int]:
 
 @needs_gnubg
 def test_the_sessions_bring_every_cube_action_and_a_crawford_game(sessions):
-    kinds = {event["event"] for events in sessions.values() for event in events}
+    kinds = {event.kind for events in sessions.values() for event in events}
     assert {"double", "take", "drop", "beaver", "tie", "match_over"} <= kinds
     counts = covered(sessions)
     assert counts["crawford games"] >= 1 and counts["games"] >= 12, counts
@@ -288,8 +287,8 @@ def test_a_difference_is_found(sessions):
     ]
 
 
-def replayed(script: str) -> list[dict]:
-    events: list[dict] = []
+def replayed(script: str) -> list[ev.Event]:
+    events: list[ev.Event] = []
     replay(parse_script(script), load_profile(), events.append, seed=0)
     return events
 
@@ -377,7 +376,7 @@ AUTO_DOUBLE = """{"config": {"auto_doubles": 1}}
 @needs_gnubg
 def test_gnubg_scores_an_automatic_double_from_sgf_and_mat_warns(tmp_path):
     events = replayed(AUTO_DOUBLE)
-    assert [e["points"] for e in events if e["event"] == "game_over"] == [2]
+    assert [e.points for e in events if isinstance(e, ev.GameOver)] == [2]
     path = tmp_path / "auto.sgf"
     path.write_text(sgf_record(events).text)
     (read,) = gnubg_read(tmp_path, [f"load match {path}"])

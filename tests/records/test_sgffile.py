@@ -8,22 +8,25 @@ import random
 import re
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from bgpi.cli.selfplay import self_play_log
+from bgpi.cli.selfplay import self_play_events
 from bgpi.records.matfile import mat_record
 from bgpi.records.sgffile import sgf_record
 from bgpi.rules.ids import decode_match_id
+from bgpi.rules.position import Side
+from bgpi.table import events as ev
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios"
 GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
 needs_gnubg = pytest.mark.skipif(GNUBG is None, reason="Debian's gnubg is not installed (.ci/run installs it)")
 
 
-def scenario(name: str) -> list[dict]:
-    return [json.loads(line) for line in (SCENARIOS / f"{name}.log.jsonl").read_text().splitlines()]
+def scenario(name: str) -> list[ev.Event]:
+    return [ev.parse(json.loads(line)) for line in (SCENARIOS / f"{name}.log.jsonl").read_text().splitlines()]
 
 
 def test_a_practice_position_is_set_up_as_gnubg_writes_it():
@@ -43,8 +46,7 @@ def test_letters_are_white_points_from_a_with_the_bar_y_and_off_z():
 
 
 def test_a_game_from_the_start_needs_no_setup_and_money_play_says_jacoby():
-    events = [{"event": "session", "config": {}}, {"event": "start", "position_id": "4HPwATDgc/ABMA"},
-              *self_play_log(random.Random(4))]
+    events = [ev.NewSession({}), ev.Start("4HPwATDgc/ABMA"), *self_play_events(random.Random(4))]
     record = sgf_record(events)
     assert record.games == 1 and record.warnings == ()
     assert "AE[" not in record.text and "RU[Jacoby]" in record.text
@@ -52,19 +54,19 @@ def test_a_game_from_the_start_needs_no_setup_and_money_play_says_jacoby():
 
 def test_a_play_that_does_not_follow_is_left_out_with_a_warning():
     events = scenario("bar_entry")
-    at = next(i for i, event in enumerate(events) if event["event"] == "play")
-    events[at] = {**events[at], "position_id": "4HPwATDgc/ABMA"}
+    at = next(i for i, event in enumerate(events) if isinstance(event, ev.Play))
+    events[at] = replace(events[at], position_id="4HPwATDgc/ABMA")
     record = sgf_record(events)
     assert record.warnings and "does not follow from the position" in record.warnings[0]
 
 
-def test_an_event_it_cannot_read_is_skipped_with_a_warning_naming_it():
+def test_an_event_out_of_place_is_skipped_with_a_warning_naming_it():
     events = scenario("bar_entry")
-    at = next(i for i, event in enumerate(events) if event["event"] == "play")
-    events[at] = {key: value for key, value in events[at].items() if key != "dice"}
+    session = max(i for i, event in enumerate(events) if isinstance(event, ev.NewSession))
+    events.insert(session + 1, ev.Take(Side.BLACK, 2))  # before any game has started
     record = sgf_record(events)
-    session = max(i for i, event in enumerate(events) if event["event"] == "session")
-    assert record.warnings[0] == f"play event {at - session} of the session skipped: missing 'dice'"
+    assert record.warnings == ("take event 1 of the session skipped: no game has started (no start event before it)",)
+    assert record.text == sgf_record(scenario("bar_entry")).text  # the rest is written as it was
 
 
 def gnubg_load(tmp_path: Path, text: str) -> str:
@@ -79,10 +81,10 @@ def gnubg_load(tmp_path: Path, text: str) -> str:
     return output
 
 
-def first_session(events: list[dict]) -> list[dict]:
+def first_session(events: list[ev.Event]) -> list[ev.Event]:
     """The events of a scenario's first session (a new match chosen on the board starts
     another)."""
-    starts = [i for i, event in enumerate(events) if event["event"] == "session"]
+    starts = [i for i, event in enumerate(events) if isinstance(event, ev.NewSession)]
     return events[: starts[1]] if len(starts) > 1 else events
 
 
@@ -94,13 +96,14 @@ def test_gnubg_loads_each_game_to_its_last_position_and_score(tmp_path, name):
     record = sgf_record(events)
     assert record.games >= 1 and record.warnings == ()
     output = gnubg_load(tmp_path, record.text)
-    plays = [event for event in events if event["event"] == "play"]
-    assert plays[-1]["position_id"] in re.findall(r"Position ID: (\S+)", output), output
+    plays = [event for event in events if isinstance(event, ev.Play)]
+    assert plays[-1].position_id in re.findall(r"Position ID: (\S+)", output), output
     # gnubg counts the games before the one it stands in, or all of them once the last
     # ended with a drop: either way its score is ours at that point.
-    first = events[0].get("match_id")
-    start = decode_match_id(first).score if first else (0, 0)
-    scores = [start, *((e["score"]["white"], e["score"]["black"]) for e in events if e["event"] == "game_over")]
+    session = events[0]
+    assert isinstance(session, ev.NewSession)
+    start = decode_match_id(session.match_id).score if session.match_id else (0, 0)
+    scores = [start, *((e.score["white"], e.score["black"]) for e in events if isinstance(e, ev.GameOver))]
     found = re.findall(r"The score \(after (\d+) games?\) is: white (\d+), black (\d+)", output)
     assert found, output
     games, white, black = map(int, found[-1])
@@ -115,12 +118,10 @@ def test_gnubg_takes_the_practice_matchs_score_and_cube(tmp_path):
 
 
 def test_a_cube_beyond_gnubgs_4096_is_left_out_with_a_warning_in_both_formats():
-    events = [{"event": "session", "config": {}}, {"event": "start", "position_id": "4HPwATDgc/ABMA"},
-              {"event": "opening", "white": 3, "black": 1, "starts": "white", "cube": 1}]
+    events: list[ev.Event] = [ev.NewSession({}), ev.Start("4HPwATDgc/ABMA"), ev.Opening(3, 1, Side.WHITE, 1)]
     for doubling in range(13):  # hand-made: redoubles alone, up to 8192
-        doubler, taker = ("white", "black") if doubling % 2 == 0 else ("black", "white")
-        events += [{"event": "double", "player": doubler, "cube": 2 << doubling},
-                   {"event": "take", "player": taker, "cube": 2 << doubling}]
+        doubler = Side.WHITE if doubling % 2 == 0 else Side.BLACK
+        events += [ev.Double(doubler, 2 << doubling), ev.Take(doubler.opponent, 2 << doubling)]
     mat, sgf = mat_record(events), sgf_record(events)
     for record in (mat, sgf):
         (warning,) = record.warnings

@@ -25,12 +25,11 @@ from bgpi.board.locations import bar, location_of
 from bgpi.hardware.profile import load_profile
 from bgpi.remote.game import RemoteGame
 from bgpi.remote.mqtt import Broker
-from bgpi.remote.peer import GAME_KINDS
 from bgpi.rules.ids import position_from_id
 from bgpi.rules.play import Play
 from bgpi.rules.position import Position, Side
 from bgpi.rules.reference import legal_plays
-from bgpi.shell.journal import Journal, read_journal
+from bgpi.shell.journal import Journal, read_journal, read_records
 from bgpi.shell.recovery import open_state
 from bgpi.shell.replay import perform
 from bgpi.shell.script import LINE_SECONDS, parse_script
@@ -69,7 +68,7 @@ class Board:
             self.sim.set_position(table.position)
         for event in opening + opened.opening():
             self._emit(event)
-        dice_rng = random.Random(f"{seed}-dice-{side.label}-{len(read_journal(folder, 'remote.jsonl').events)}")
+        dice_rng = random.Random(f"{seed}-dice-{side.label}-{len(read_records(folder, 'remote.jsonl').events)}")
         self.rng = random.Random(f"{seed}-hands-{side.label}")
         self.secrets: list[bytes] = []  # the secrets drawn, in order
 
@@ -81,7 +80,7 @@ class Board:
         self.remote.start()
         self.sim.advance(LINE_SECONDS)
 
-    def _emit(self, event: dict) -> None:
+    def _emit(self, event: ev.Event) -> None:
         self.journal.append(event)  # on the disk before anything shows it, as the service does
         self.sim.save_board(self.folder)
 
@@ -111,13 +110,13 @@ class Board:
         table, peer = self.table, self.remote.peer
         return (f"phase {table.phase}, turn {table.turn}, link {table.link}, wants_roll {table.wants_roll}, "
                 f"peer sent {peer.sent} seen {peer.seen} roll {peer.roll}; said {self.said[-5:]}; "
-                f"last events {[event['event'] for event in read_journal(self.folder).events[-6:]]}")
+                f"last events {[event.kind for event in read_journal(self.folder).events[-6:]]}")
 
     def plays(self) -> int:
-        return sum(event["event"] == "play" for event in read_journal(self.folder).events)
+        return sum(isinstance(event, ev.Play) for event in read_journal(self.folder).events)
 
-    def game_events(self) -> list[dict]:
-        return [event for event in read_journal(self.folder).events if event["event"] in GAME_KINDS]
+    def game_events(self) -> list[ev.Event]:
+        return [event for event in read_journal(self.folder).events if ev.is_game(event)]
 
     # -- the hands -----------------------------------------------------------------------------
 

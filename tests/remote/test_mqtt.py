@@ -30,6 +30,7 @@ from bgpi.remote.mqtt import (
 )
 from bgpi.remote.topics import Channel, Topic, both_sides
 from bgpi.rules.position import Side
+from bgpi.table import events as ev
 from tests.remote.conftest import BROKER_PASSWORD, BROKER_USER, Mosquitto
 
 WAIT_S = 20.0  # only ever reached when something is broken
@@ -169,10 +170,10 @@ def test_watchers_get_the_retained_state_and_the_log(pair, mosquitto):
         while (news := next_of(got, Received, "the watcher heard no state")).topic != state:
             pass
         assert news.payload == b'{"v": 1, "game": "g1", "side": "white", "phase": "roll"}'
-        white.publish_log({"event": "double", "player": "white", "cube": 2})
+        white.publish_log(ev.Double(Side.WHITE, 2), 7)
         while (news := next_of(got, Received, "the watcher heard no log")).topic != log:
             pass
-        assert news.payload == b'{"event": "double", "player": "white", "cube": 2}'
+        assert news.payload == b'{"event": "double", "player": "white", "cube": 2, "seq": 7}'
     finally:
         watcher.stop()
 

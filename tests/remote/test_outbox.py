@@ -46,7 +46,7 @@ def test_a_line_cut_short_by_a_power_cut_is_named_and_skipped(tmp_path):
 def test_a_line_that_is_no_message_ends_what_is_trusted_and_the_file_is_set_aside(tmp_path):
     with Outbox.open(tmp_path)[0] as outbox:
         outbox.sent(Send(COMMIT, SECRET))
-        outbox._journal.append({"received": {"v": 9}})  # what a damaged or foreign line looks like
+        outbox._journal.append_record({"received": {"v": 9}})  # what a damaged or foreign line looks like
         outbox.received(REVEAL)
     read = read_outbox(tmp_path)
     assert read.lines == (Sent(COMMIT, SECRET),)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -10,13 +11,12 @@ from bgpi.exc import BoardStateError
 from bgpi.remote.state import MAX_BYTES, board_state, parse_board_state
 from bgpi.rules.ids import MatchKey, match_id
 from bgpi.rules.position import Side
+from bgpi.table import events as ev
 from bgpi.table.phases import Phase
 
 BLACK_ROLLS = match_id(MatchKey(dice_owner=Side.BLACK, turn=Side.BLACK, match_length=5, score=(0, 0)))
-ROLL = {"event": "state", "phase": "roll", "turn": "black", "dice": None, "position_id": "4HPwATDgc/ABMA",
-        "match_id": BLACK_ROLLS, "score": {"white": 0, "black": 0}}
-OVER = {"event": "state", "phase": "match_over", "turn": None, "dice": None, "position_id": "4HPwATDgc/ABMA",
-        "match_id": None, "score": {"white": 2, "black": 5}}
+ROLL = ev.State(Phase.ROLL, Side.BLACK, None, "4HPwATDgc/ABMA", BLACK_ROLLS, {"white": 0, "black": 0})
+OVER = ev.State(Phase.MATCH_OVER, None, None, "4HPwATDgc/ABMA", None, {"white": 2, "black": 5})
 
 
 def test_the_message_of_a_game_in_play_reads_the_match_id() -> None:
@@ -29,7 +29,7 @@ def test_the_message_of_a_game_in_play_reads_the_match_id() -> None:
 
 def test_a_crawford_game_is_said() -> None:
     crawford = match_id(MatchKey(crawford=True, match_length=5, score=(4, 2)))
-    message = board_state({**ROLL, "turn": "white", "match_id": crawford, "score": {"white": 4, "black": 2}},
+    message = board_state(replace(ROLL, turn=Side.WHITE, match_id=crawford, score={"white": 4, "black": 2}),
                           "g", Side.BLACK, "away")
     assert (message["crawford"], message["match_length"], message["score"]) == (True, 5, [4, 2])
 
@@ -38,17 +38,15 @@ def test_at_match_over_the_winner_is_named_and_the_length_comes_from_the_caller(
     message = board_state(OVER, "club-2", Side.BLACK, "connected", match_length=5)
     state = parse_board_state(json.dumps(message).encode())
     assert (state.phase, state.winner, state.match_length, state.side) == (Phase.MATCH_OVER, Side.BLACK, 5, Side.BLACK)
-    between = board_state({**OVER, "phase": "setup"}, "club-2", Side.BLACK, "connected")
+    between = board_state(replace(OVER, phase=Phase.SETUP), "club-2", Side.BLACK, "connected")
     assert (between["winner"], between["match_length"]) == (None, None)
 
 
 @pytest.mark.parametrize("event, game, link, words", [
-    ({"event": "play"}, "g", "connected", "not the table's state event"),
-    ({**ROLL, "event": "double", "player": "white", "cube": 2}, "g", "connected", "a double event"),
     (ROLL, "a/b", "connected", "game ID"),
     (ROLL, "g", "sleepy", "link 'sleepy'"),
 ])
-def test_a_bad_argument_is_refused(event: dict, game: str, link: str, words: str) -> None:
+def test_a_bad_argument_is_refused(event: ev.State, game: str, link: str, words: str) -> None:
     with pytest.raises(BoardStateError, match=words):
         board_state(event, game, Side.WHITE, link)
 

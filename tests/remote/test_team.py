@@ -11,6 +11,7 @@ from bgpi.records.reading import recorded_position
 from bgpi.remote.state import BoardState, parse_board_state
 from bgpi.remote.team import Pair, TeamMatch, pair_records, parse_team_match, team_score
 from bgpi.rules.position import Side
+from bgpi.table import events as ev
 from tests.remote.team_logs import match_log, over_state, playing_state, winner_of
 
 FILE = """
@@ -75,8 +76,8 @@ def _state(message: dict) -> BoardState:
 
 def _over(game: str, winner: Side, length: int = 1) -> list[BoardState]:
     """Both boards of `game` at match over, `winner` having won `length`-0."""
-    log = [{"event": "session", "config": {"match": length}},
-           {"event": "match_over", "winner": winner.label, "score": {winner.label: length, winner.opponent.label: 0}}]
+    log: list[ev.Event] = [ev.NewSession({"match": length}),
+                           ev.MatchOver(winner, {winner.label: length, winner.opponent.label: 0})]
     return [_state(over_state(game, side, log)) for side in Side]
 
 
@@ -117,12 +118,12 @@ def test_a_pairs_match_is_written_as_mat_and_sgf_with_the_teams_as_players() -> 
     mat, sgf = pair_records(pair, log)
     assert mat.games == sgf.games >= 1 and not mat.warnings
     assert "Lions : 0" in mat.text and "Tigers : 0" in mat.text
-    plays = [event for event in log if event["event"] == "play"]
-    first_game = log.index(next(event for event in log if event["event"] == "game_over"))
-    last = len([event for event in log[:first_game] if event["event"] == "play"])
+    plays = [event for event in log if isinstance(event, ev.Play)]
+    first_game = log.index(next(event for event in log if isinstance(event, ev.GameOver)))
+    last = len([event for event in log[:first_game] if isinstance(event, ev.Play)])
     for text, kind in ((mat.text, "mat"), (sgf.text, "sgf")):
         before_last = recorded_position(text, kind, game=1, play=last)
-        assert before_last.position_id == plays[last - 2]["position_id"]
+        assert before_last.position_id == plays[last - 2].position_id
     assert winner_of(log) in Side
 
 
@@ -134,7 +135,7 @@ def test_a_log_that_lost_its_session_event_is_the_files_match() -> None:
 
 def test_a_session_the_board_starts_after_the_match_is_left_out() -> None:
     log = match_log(seed=5, length=1)
-    after = [{"event": "session", "config": {"match": 7}}, *match_log(seed=6, length=1)[1:3]]
+    after = [ev.NewSession({"match": 7}), *match_log(seed=6, length=1)[1:3]]
     mat, sgf = pair_records(Pair("club-1", "Lions", "Tigers", 1), log + after)
     assert mat.text == pair_records(Pair("club-1", "Lions", "Tigers", 1), log)[0].text
     assert mat.text.startswith(" 1 point match") and sgf.games == 1

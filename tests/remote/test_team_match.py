@@ -23,6 +23,7 @@ from bgpi.remote.mqtt import Broker
 from bgpi.remote.team import parse_team_match
 from bgpi.rules.position import Side
 from bgpi.shell.journal import read_journal
+from bgpi.table import events as ev
 from bgpi.table.phases import Link, Phase
 from bgpi.web.team import TeamWatcher
 from tests.remote.boards import WAIT_S, Board, boards, play_both
@@ -116,12 +117,12 @@ def test_three_pairs_play_their_matches_and_the_watcher_counts_the_team_score(tm
                                      "line": "Lions 2, Tigers 1: Lions win the team match"}
         assert snapshot["problems"] == []
         for game in pairs:  # each board's log begins with its session, sent when it joined the broker
-            assert watcher.watch.log_of(game)[0]["event"] == "session"
+            assert isinstance(watcher.watch.log_of(game)[0], ev.NewSession)
 
         written = request(watcher, "/api/export", "POST")
         assert sorted(written["written"]) == [f"{game}.{kind}" for game in pairs for kind in ("mat", "sgf")]
         for game, (white, _) in pairs.items():
-            plays = [event for event in read_journal(white.folder).events if event["event"] == "play"]
+            plays = [event for event in read_journal(white.folder).events if isinstance(event, ev.Play)]
             pair, winner = match.pair(game), LOSERS[game].opponent
             mat, sgf = ((export / f"{game}.{kind}").read_text() for kind in ("mat", "sgf"))
             assert f" {pair.white} : 0" in mat and f" {pair.black} : 0" in mat  # the teams as the players
@@ -130,7 +131,7 @@ def test_three_pairs_play_their_matches_and_the_watcher_counts_the_team_score(tm
             for kind, text in (("mat", mat), ("sgf", sgf)):
                 read = recorded_position(text, kind, game=1, play=len(plays))
                 assert (read.match_length, read.score) == (1, (0, 0))
-                assert read.position_id == plays[-2]["position_id"]  # the position before the last play
+                assert read.position_id == plays[-2].position_id  # the position before the last play
     finally:
         for both in pairs.values():
             for board in both:

@@ -19,9 +19,9 @@ from pathlib import Path
 from bgpi.remote import dice, messages
 from bgpi.remote.messages import Commit, Hello, Reveal, shared_session
 from bgpi.remote.mqtt import Arrived, Broker, Transport
-from bgpi.remote.peer import GAME_KINDS
 from bgpi.rules.position import Side
 from bgpi.shell.journal import read_journal
+from bgpi.table import events as ev
 from bgpi.table.phases import Link, Phase
 from tests.remote.boards import GAME, WAIT_S, Board, boards, play_both, scan_until
 from tests.remote.conftest import Mosquitto, free_port
@@ -35,7 +35,7 @@ def test_a_match_to_3_is_played_to_its_end_on_both_boards_alike(tmp_path, mosqui
             assert board.table.phase is Phase.MATCH_OVER
             assert board.table.link is Link.CONNECTED
         assert white.game_events() == black.game_events()
-        kinds = [event["event"] for event in white.game_events()]
+        kinds = [event.kind for event in white.game_events()]
         assert kinds.count("match_over") == 1 and kinds.count("play") > 20
         assert not [line for line in white.said + black.said if "disagree" in line or "differ" in line]
     finally:
@@ -155,8 +155,8 @@ def test_duplicated_and_reordered_messages_change_nothing(tmp_path, mosquitto):
         black.transport.publish(Reveal(GAME, Side.BLACK, 3, 1, secret))
         scan_until((white,), lambda board: board.table.phase is not Phase.OPENING, "the opening roll")
         first, second = dice.dice_of(GAME, 1, white.secrets[0], secret)
-        opening = next(event for event in white.game_events() if event["event"] in ("opening", "tie"))
-        assert (opening["white"], opening["black"]) == (first, second)
+        opening = next(event for event in white.game_events() if isinstance(event, ev.Opening | ev.Tie))
+        assert (opening.white, opening.black) == (first, second)
         assert white.table.link is Link.CONNECTED
     finally:
         black.transport.stop()
@@ -230,12 +230,12 @@ def test_a_board_killed_9_resumes_from_its_state_directory_and_the_boards_agree(
         while ((state := white.state())["phase"] in ("setup", "opening")
                or black.table.phase in (Phase.SETUP, Phase.OPENING)) and time.monotonic() < give_up:
             black.sim.advance(black.sim.period)
-        theirs = black.table.state_event()
+        theirs = black.table.state_event().to_json()
         assert {key: state[key] for key in ("phase", "turn", "dice", "position_id", "match_id")} == \
             {key: theirs[key] for key in ("phase", "turn", "dice", "position_id", "match_id")}
     finally:
         white.process.send_signal(signal.SIGTERM)
         white.process.communicate(timeout=30)
         black.close()
-    ours = [event for event in read_journal(tmp_path / "white").events if event["event"] in GAME_KINDS]
+    ours = [event for event in read_journal(tmp_path / "white").events if ev.is_game(event)]
     assert ours == black.game_events()

@@ -1,7 +1,7 @@
 """Fault injection: power cuts, damaged journals, a full disk, absurd input never stop the board.
 
 A board under systemd must always come back able to play.  Here journals of half-played
-games (random legal games from `self_play_log`, many positions, not one example) are
+games (random legal games from `self_play_events`, many positions, not one example) are
 cut by kill -9, get bytes flipped and garbage lines put in their middle, and the
 board must resume from the lines before the damage (or start afresh) and play on;
 random input lines and profiles must get one-line errors and exit status 2.
@@ -27,15 +27,17 @@ from hypothesis import strategies as st
 
 from bgpi.board.profile import parse_profile
 from bgpi.cli.rules import answer_batch
-from bgpi.cli.selfplay import self_play_log
+from bgpi.cli.selfplay import self_play_events
 from bgpi.exc import ProfileError
 from bgpi.hardware.leds import Leds, SimulatedPixels
 from bgpi.hardware.profile import default_profile_path, load_profile
+from bgpi.rules.position import Side
 from bgpi.shell.diskfull import RETRY_S, append_patiently, show_disk_full
-from bgpi.shell.journal import Journal, encode, journal_path, read_journal
+from bgpi.shell.journal import Journal, encode, encode_record, journal_path, read_journal
 from bgpi.shell.recovery import open_state
 from bgpi.shell.replay import replay
 from bgpi.shell.script import parse_script
+from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.inputs import Press, Rolled, Sensed, Tick
 from bgpi.table.tracker import Sensing
@@ -46,15 +48,14 @@ SEEDS = (1, 2, 3)
 BGPI = [sys.executable, "-m", "bgpi"]
 
 
-def half_game(seed: int, turns: int = 24) -> list[dict]:
+def half_game(seed: int, turns: int = 24) -> list[ev.Event]:
     """The journal events of a session whose first game stopped after `turns` events."""
-    played = [event for event in self_play_log(random.Random(seed))
-              if event["event"] in ("opening", "roll", "play")]
-    return [{"event": "session", "config": {}}, {"event": "start", "position_id": "4HPwATDgc/ABMA"},
-            *islice(played, turns)]
+    played = [event for event in self_play_events(random.Random(seed))
+              if isinstance(event, ev.Opening | ev.Roll | ev.Play)]
+    return [ev.NewSession({}), ev.Start("4HPwATDgc/ABMA"), *islice(played, turns)]
 
 
-def lines_of(events: list[dict]) -> list[bytes]:
+def lines_of(events: list[ev.Event]) -> list[bytes]:
     return [encode(event) for event in events]
 
 
@@ -112,8 +113,8 @@ GARBAGE = {
     "a byte before the line": lambda line: b"X" + line,
     "a garbage line": lambda line: b"garbage\n" + line,
     "100,000 [": lambda line: b"[" * 100_000 + b"\n" + line,
-    "an event that cannot apply": lambda line: encode({"event": "roll", "player": "black",
-                                                       "dice": [9, 9]}) + line,
+    "an event that cannot apply": lambda line: encode(ev.Roll(Side.BLACK, (9, 9))) + line,
+    "a checksummed line that is no event": lambda line: encode_record({"event": "roll", "player": "black"}) + line,
     "a legacy line among checksummed ones": lambda line: b'{"event": "tie"}\n' + line,
     "a line cut in two": lambda line: line[:len(line) // 2] + b"\n" + line[len(line) // 2:],
 }
@@ -156,13 +157,13 @@ def test_a_journal_cut_between_a_games_end_and_its_game_over_finishes_the_game(t
     script = parse_script("\n".join(json.dumps(line) for line in GAME_ENDS[last]), "end")
     replay(script, PROFILE, lambda event: None, tmp_path, seed=0)
     events = list(read_journal(tmp_path).events)
-    end = next(i for i, event in enumerate(events) if event["event"] == "game_over")
-    assert events[end - 1]["event"] == last
+    end = next(i for i, event in enumerate(events) if isinstance(event, ev.GameOver))
+    assert events[end - 1].kind == last
     journal_path(tmp_path).write_bytes(b"".join(lines_of(events[:end])))
     opened = open_state(tmp_path, SENSING)
     opened.journal.close()
     (resumed, owed) = opened.opening()
-    assert resumed["event"] == "resumed" and owed == events[end]
+    assert isinstance(resumed, ev.Resumed) and owed == events[end]
     assert opened.table.phase == "setup"
     plays(opened.table)
 
@@ -188,11 +189,11 @@ def test_the_issues_example_replays_on_after_an_x_before_line_6(tmp_path):
     text[5] = b"X" + text[5]
     journal_path(tmp_path).write_bytes(b"\n".join(text))
     warnings: list[str] = []
-    log: list[dict] = []
+    log: list[ev.Event] = []
     more = parse_script('{"dice": [3, 1]}\n{"show": "state"}', "more")
     replay(more, PROFILE, log.append, tmp_path, seed=0, warn=warnings.append)
     assert len(warnings) == 1 and "line 6 is damaged" in warnings[0]
-    assert log[0]["event"] == "resumed" and log[0]["problems"] == warnings
+    assert isinstance(log[0], ev.Resumed) and log[0].problems == tuple(warnings)
 
 
 # -- power cuts -----------------------------------------------------------------------------
@@ -236,7 +237,7 @@ def test_kill_9_at_random_events_loses_nothing_shown_and_restarts_exactly(tmp_pa
         assert journal.damaged is None
         cut_short += len(journal.events) < len(whole)
         # Every event shown was journaled first, and the journal is the reference run's.
-        assert journal.events[:len(shown)] == tuple(shown)
+        assert [event.to_json() for event in journal.events[:len(shown)]] == shown
         assert journal.events == whole[:len(journal.events)]
         # The restart resumes exactly what the journal holds.
         restarted = subprocess.run([*BGPI, "replay", "--seed", "0", "--state", str(state), str(wait)],
@@ -246,7 +247,7 @@ def test_kill_9_at_random_events_loses_nothing_shown_and_restarts_exactly(tmp_pa
         # The simulated checkers were saved with the journal: no false mismatch after the wait.
         assert [event for event in between if event["event"] == "mismatch"] == []
         table = Table.resume(list(journal.events), SENSING)
-        assert last == table.state_event()
+        assert last == table.state_event().to_json()
     assert cut_short >= 3  # the kills came in the middle of the replay
 
 
@@ -279,7 +280,7 @@ def test_a_stop_while_the_disk_is_full_shows_nothing(tmp_path, monkeypatch):
     stop = threading.Event()
     with Journal.open(tmp_path) as journal:
         monkeypatch.setattr(os, "write", lambda fd, data: (_ for _ in ()).throw(OSError(errno.ENOSPC, "full")))
-        assert not append_patiently(journal, {"event": "roll"}, stop, lambda error: stop.set(),
+        assert not append_patiently(journal, ev.Roll(Side.WHITE, (3, 1)), stop, lambda error: stop.set(),
                                     lambda: None, lambda seconds: None)
     assert journal_path(tmp_path).read_bytes() == b""
 
@@ -320,7 +321,7 @@ def test_bgpi_run_pauses_on_a_full_disk_and_goes_on_when_space_returns(tmp_path)
         finally:
             service.send_signal(signal.SIGTERM)
         assert service.wait(timeout=30) == 0
-    assert read_journal(state).events == ({"event": "session", "config": {}},)
+    assert read_journal(state).events == (ev.NewSession({}),)
 
 
 # -- absurd input -----------------------------------------------------------------------------

@@ -11,20 +11,24 @@ from pathlib import Path
 import pytest
 
 from bgpi.exc import JournalError
+from bgpi.rules.position import Side
 from bgpi.shell.journal import (
     Journal,
     default_state_dir,
     encode,
+    encode_record,
     journal_path,
     read_journal,
+    read_records,
 )
+from bgpi.table import events as ev
 
-OPENING = {"event": "opening", "white": 3, "black": 1, "starts": "white", "cube": 1}
-PLAY = {"event": "play", "player": "white", "dice": [3, 1], "move": "8/5 6/5"}
-ROLL = {"event": "roll", "player": "black", "dice": [6, 4]}
+OPENING = ev.Opening(3, 1, Side.WHITE, 1)
+PLAY = ev.Play(Side.WHITE, (3, 1), "8/5 6/5", "sGfwATDgc/ABMA", "cAkAAAAAAAAA")
+ROLL = ev.Roll(Side.BLACK, (6, 4))
 
 
-def write(state: Path, *events: dict) -> None:
+def write(state: Path, *events: ev.Event) -> None:
     with Journal.open(state) as journal:
         for event in events:
             journal.append(event)
@@ -84,7 +88,7 @@ def test_creating_the_journal_fsyncs_its_directory(tmp_path, monkeypatch):
 def test_a_truncated_last_line_is_reported_and_skipped(tmp_path):
     write(tmp_path, OPENING, PLAY)
     with journal_path(tmp_path).open("a") as file:
-        file.write(json.dumps(ROLL)[:17])  # the power went mid-write
+        file.write(json.dumps(ROLL.to_json())[:17])  # the power went mid-write
     read = read_journal(tmp_path)
     assert read.events == (OPENING, PLAY)
     assert read.problems == ("journal line 3 is truncated: skipped",)
@@ -115,7 +119,7 @@ def test_lines_carry_a_checksum_that_finds_a_flipped_byte(tmp_path):
     data = journal_path(tmp_path).read_bytes()
     assert data == encode(OPENING) + encode(PLAY) + encode(ROLL)
     text, checksum = data.splitlines()[0].rsplit(b" ", 1)
-    assert json.loads(text) == OPENING and int(checksum, 16) == zlib.crc32(text)
+    assert json.loads(text) == OPENING.to_json() and int(checksum, 16) == zlib.crc32(text)
     # "white": 3 becomes "white": 2: the line still parses, the checksum tells.
     flipped = data.replace(b'"white": 3', b'"white": 2', 1)
     journal_path(tmp_path).write_bytes(flipped)
@@ -124,14 +128,14 @@ def test_lines_carry_a_checksum_that_finds_a_flipped_byte(tmp_path):
 
 
 def test_a_journal_from_before_checksums_still_reads(tmp_path):
-    legacy = "".join(json.dumps(event) + "\n" for event in (OPENING, PLAY))
+    legacy = "".join(json.dumps(event.to_json()) + "\n" for event in (OPENING, PLAY))
     journal_path(tmp_path).write_text(legacy)
     write(tmp_path, ROLL)
     read = read_journal(tmp_path)
     assert read.events == (OPENING, PLAY, ROLL) and read.damaged is None
     # After the first checksummed line a bare one is damage.
     with journal_path(tmp_path).open("a") as file:
-        file.write(json.dumps(PLAY) + "\n")
+        file.write(json.dumps(PLAY.to_json()) + "\n")
     assert read_journal(tmp_path).damaged == 4
 
 
@@ -182,7 +186,7 @@ def test_a_refused_write_leaves_the_journal_as_it_was(tmp_path, monkeypatch):
 def test_a_last_line_cut_before_its_checksum_is_cut_off(tmp_path):
     write(tmp_path, OPENING)
     with journal_path(tmp_path).open("a") as file:
-        file.write(json.dumps(PLAY))  # a bare JSON object after checksummed lines
+        file.write(json.dumps(PLAY.to_json()))  # a bare JSON object after checksummed lines
     assert read_journal(tmp_path).problems == ("journal line 2 is truncated: skipped",)
     with Journal.open(tmp_path) as journal:
         assert journal.repair == "journal line 2 is truncated: cut off"
@@ -225,8 +229,8 @@ def test_one_writer_at_a_time(tmp_path):
 
 def test_closed_journal_and_bad_events(tmp_path):
     journal = Journal.open(tmp_path)
-    with pytest.raises(TypeError, match="a journal event is a dict"):
-        journal.append(["roll"])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="a journal record is a dict"):
+        journal.append_record(["roll"])  # type: ignore[arg-type]
     journal.close()
     journal.close()
     with pytest.raises(JournalError, match="is closed"):
@@ -266,3 +270,23 @@ def test_default_state_dir(monkeypatch, tmp_path):
     assert default_state_dir() == Path("/xdg/bgpi")
     monkeypatch.setenv("BGPI_STATE", "/var/lib/bgpi")
     assert default_state_dir() == Path("/var/lib/bgpi")
+
+
+def test_a_checksummed_line_that_is_no_event_is_damage(tmp_path):
+    write(tmp_path, OPENING)
+    with journal_path(tmp_path).open("ab") as file:
+        file.write(encode_record({"event": "roll", "player": "black"}))  # no dice: no roll event
+    write(tmp_path, ROLL)
+    read = read_journal(tmp_path)
+    assert read.events == (OPENING,) and read.damaged == 2
+    # Read as records (as the wire's journal is), the same line is a JSON object like any other.
+    assert read_records(tmp_path, "journal.jsonl").events == (
+        OPENING.to_json(), {"event": "roll", "player": "black"}, ROLL.to_json())
+
+
+def test_an_event_of_a_kind_it_does_not_know_is_kept(tmp_path):
+    """A later version's kind reads as `Unknown`, not as damage."""
+    later = ev.Unknown({"event": "from the future", "n": 1})
+    write(tmp_path, OPENING, later, ROLL)
+    read = read_journal(tmp_path)
+    assert read.events == (OPENING, later, ROLL) and read.damaged is None

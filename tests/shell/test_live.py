@@ -16,11 +16,13 @@ import pytest
 
 from bgpi.cli import main
 from bgpi.hardware.profile import load_profile
+from bgpi.rules.position import Side
 from bgpi.shell.console import Console, Quit, parse_hand
 from bgpi.shell.journal import read_journal
 from bgpi.shell.live import collect_due, run_live
 from bgpi.shell.script import Hold, Lift, Move, Place, SetDice, ShortPress, Show, Wait
 from bgpi.shell.simtable import SimulatedTable
+from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
 
@@ -73,9 +75,10 @@ def test_the_live_loop_plays_typed_hands_at_the_pace_of_a_clock():
         run_live(runner, threading.Event(), console, clock=lambda: next(ticks) * runner.period, sleep=lambda s: None)
     finally:
         runner.close()
-    kinds = [event["event"] for event in events]
+    kinds = [event.kind for event in events]
     assert kinds[:3] == ["session", "start", "opening"]
-    assert {"event": "play", "player": "white", "dice": [3, 1], "move": "8/5 6/5"}.items() <= events[-1].items()
+    last = events[-1]
+    assert isinstance(last, ev.Play) and (last.player, last.dice, last.move) == (Side.WHITE, (3, 1), "8/5 6/5")
     assert "13 14 15" in out.getvalue()  # the board was drawn
 
 
@@ -89,7 +92,7 @@ def test_bgpi_run_as_a_service_journals_and_stops_on_sigterm(tmp_path):
         service.wait(timeout=20)
     assert service.returncode == 0
     assert json.loads(first) == {"event": "session", "config": {}}
-    assert read_journal(tmp_path).events[0]["event"] == "session"
+    assert isinstance(read_journal(tmp_path).events[0], ev.NewSession)
     # A second run resumes the session.
     with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True) as service:
         again = service.stdout.readline()
@@ -117,14 +120,13 @@ def test_a_recorded_session_replays_to_the_same_plays(tmp_path):
     from bgpi.hardware.frames import closed_switches
     from bgpi.rules import legal_plays
     from bgpi.rules.play import Dice
-    from bgpi.rules.position import Side
     from bgpi.shell.recorder import Recorder
     from bgpi.shell.replay import replay
     from bgpi.shell.script import load_script
 
     profile = load_profile()
     table, opening = Table.new(Sensing(profile.geometry), {})
-    played: list[dict] = list(opening)
+    played: list[ev.Event] = list(opening)
     runner = SimulatedTable(profile, table, played.append, seed=7)
     runner.set_position(table.position)
     runner.advance(0.1)
@@ -133,11 +135,11 @@ def test_a_recorded_session_replays_to_the_same_plays(tmp_path):
         runner.recorder = Recorder(file, closed_switches(runner.debouncer.stable, profile.sensors), runner.now)
         runner.press("white.turn")  # the opening roll, from the seeded dice
         runner.advance(0.3)
-        opened = next(event for event in played if event["event"] == "opening")
-        mover = Side.parse(opened["starts"])
+        opened = next(event for event in played if isinstance(event, ev.Opening))
+        mover = opened.starts
         runner.press(f"{mover.label}.turn")  # commit at once: refused, nothing moved
         runner.advance(2.0)
-        play = legal_plays(table.position, mover, Dice(opened["white"], opened["black"]))[0]
+        play = legal_plays(table.position, mover, Dice(opened.white, opened.black))[0]
         for step in play.steps:
             runner.lift(location_of(mover, step.source))
             runner.advance(0.05)
@@ -146,13 +148,13 @@ def test_a_recorded_session_replays_to_the_same_plays(tmp_path):
         runner.press(f"{mover.label}.turn")
         runner.advance(0.1)
     runner.close()
-    replayed: list[dict] = []
+    replayed: list[ev.Event] = []
     replay(load_script(recording, profile.geometry), profile, replayed.append)
-    def kinds(events: list[dict]) -> list[dict]:
-        return [e for e in events if e["event"] in ("opening", "rejected", "play")]
+    def kinds(events: list[ev.Event]) -> list[ev.Event]:
+        return [e for e in events if isinstance(e, ev.Opening | ev.Rejected | ev.Play)]
 
     assert kinds(replayed) == kinds(played)
-    assert kinds(played)[-1]["event"] == "play"
+    assert isinstance(kinds(played)[-1], ev.Play)
 
 
 def test_blinking_lights_are_redrawn_at_each_blink_edge():

@@ -204,7 +204,7 @@ def test_a_press_while_idle_is_handled_at_the_next_scan():
     steps = gaps(trace, runner.period)
     assert steps[298] == 8  # idle until the press
     assert trace[299][2] > trace[298][2]  # the opening roll, at the scan after the press
-    assert runner.table.state_event()["turn"] is not None
+    assert runner.table.state_event().turn is not None
     assert set(steps[299:]) == {1}
     assert all(abs(time - board) < 1e-9 for time, board, _ in trace)
 

@@ -7,6 +7,7 @@ from bgpi.hardware.profile import load_profile
 from bgpi.shell.replay import replay
 from bgpi.shell.script import parse_script
 from bgpi.shell.simtable import SimulatedTable
+from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
 
@@ -19,9 +20,9 @@ def sim() -> SimulatedTable:
     return runner
 
 
-def replayed(text: str) -> list[dict]:
+def replayed(text: str) -> list[ev.Event]:
     """The table log of the board script `text`."""
-    events: list[dict] = []
+    events: list[ev.Event] = []
     replay(parse_script(text), load_profile(), events.append, seed=0)
     return events
 
@@ -38,9 +39,9 @@ def test_a_deadline_inside_a_long_wait_still_fires_on_time():
     # grace period, exactly as when every frame is scanned.
     text = '{"dice": [3, 1]}\n{"press": "white.turn"}\n{"lift": 12}\n{"wait": 3600}\n{"place": 12}\n'
     profile = load_profile()
-    events: list[dict] = []
+    events: list[ev.Event] = []
     replay(parse_script(text), profile, events.append, seed=0)
-    kinds = [event["event"] for event in events]
+    kinds = [event.kind for event in events]
     assert kinds.count("mismatch") == 1 and kinds.count("restored") == 1
     assert kinds.index("mismatch") < kinds.index("restored")
 
@@ -53,7 +54,7 @@ def test_skipping_gives_the_log_of_every_frame(monkeypatch):
     monkeypatch.setattr("bgpi.shell.simtable.QUIET_SCANS", 10**9)  # never skip
     every = replayed(text)
     assert skipped == every
-    assert any(event["event"] == "drop_cancelled" for event in every)
+    assert any(isinstance(event, ev.DropCancelled) for event in every)
 
 
 def test_an_idle_frame_feeds_the_core_nothing_and_an_input_finds_its_clock_right():
@@ -80,5 +81,5 @@ def test_the_ticks_left_out_give_the_log_of_a_tick_every_frame(monkeypatch):
     monkeypatch.setattr("bgpi.shell.simtable.TableRunner._frames_due", lambda runner: (0.0, 0.0))  # every frame
     every = replayed(text)
     assert left_out == every
-    kinds = [event["event"] for event in every]
+    kinds = [event.kind for event in every]
     assert {"mismatch", "restored", "drop_cancelled", "lights"} <= set(kinds)

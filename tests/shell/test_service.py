@@ -13,6 +13,7 @@ from bgpi.exc import ServiceError
 from bgpi.hardware.profile import load_profile
 from bgpi.shell.journal import read_journal
 from bgpi.shell.service import BoardService, ServiceSettings, SessionSetup
+from bgpi.table import events as ev
 
 
 def service(tmp_path, config: dict) -> BoardService:
@@ -28,7 +29,8 @@ def test_a_new_session_takes_its_strengths_and_keeps_an_engine_of_the_same_kind(
         assert advisor.hint == LEVELS["expert"] and first.hint != advisor.hint
         assert advisor.engine is first.engine
         assert board.runner.table.config == {"engine": "none", "hint_level": "expert", "coach": 0.04}
-    assert read_journal(tmp_path).events[0]["config"]["hint_level"] == "expert"
+    session = read_journal(tmp_path).events[0]
+    assert isinstance(session, ev.NewSession) and session.config["hint_level"] == "expert"
     assert (tmp_path / "journal.1.jsonl").exists()
 
 

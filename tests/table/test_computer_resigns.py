@@ -6,6 +6,8 @@ from __future__ import annotations
 from bgpi.board.profile import Geometry
 from bgpi.rules.ids import position_id
 from bgpi.rules.position import Position, Side
+from bgpi.rules.result import ResultKind
+from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.inputs import Advised, Press, Rolled, Sensed
 from bgpi.table.tracker import Sensing
@@ -26,7 +28,7 @@ def chances(win: float = 0.0, win_gammon: float = 0.0, lose_gammon: float = 0.0,
             "lose_backgammon": lose_backgammon}
 
 
-def started(position: Position, on_roll: Side) -> tuple[Table, list[dict]]:
+def started(position: Position, on_roll: Side) -> tuple[Table, list[ev.Event]]:
     """A practice race against the computer (black), `on_roll` to roll, gammons counting
     (no Jacoby rule); white's press starts it."""
     sensing = Sensing(Geometry())
@@ -47,21 +49,21 @@ def computer_on_roll() -> Table:
 def test_the_computer_resigns_a_single_game_when_it_cannot_win():
     table = computer_on_roll()
     (offer,) = table.handle(Advised(table.wants_advice, chances()))
-    assert offer == {"event": "resign_offered", "player": "black", "result": "single"}
+    assert offer == ev.ResignOffered(B, ResultKind.SINGLE)
     assert table.phase == "resigned"
     assert table.handle(Press("black.turn")) == []  # the computer's buttons are the engine's
     accepted, over = table.handle(Press("white.turn"))
-    assert accepted == {"event": "resign_accepted", "player": "white"}
-    assert over["event"] == "game_over" and over["winner"] == "white" and over["result"] == "single"
+    assert accepted == ev.ResignAccepted(W)
+    assert isinstance(over, ev.GameOver) and over.winner is W and over.result is ResultKind.SINGLE
 
 
 def test_it_resigns_the_least_its_opponent_is_sure_of():
     table = computer_on_roll()
     (offer,) = table.handle(Advised(table.wants_advice, chances(lose_gammon=0.3)))
-    assert offer["result"] == "gammon"
+    assert isinstance(offer, ev.ResignOffered) and offer.result is ResultKind.GAMMON
     table = computer_on_roll()
     (offer,) = table.handle(Advised(table.wants_advice, chances(lose_gammon=1.0, lose_backgammon=0.2)))
-    assert offer["result"] == "backgammon"
+    assert isinstance(offer, ev.ResignOffered) and offer.result is ResultKind.BACKGAMMON
 
 
 def test_with_a_chance_to_win_it_plays_on():
@@ -74,7 +76,7 @@ def test_a_declined_resignation_is_not_offered_again_this_game():
     table = computer_on_roll()
     table.handle(Advised(table.wants_advice, chances()))
     (declined,) = table.handle(Press("white.cube"))
-    assert declined == {"event": "resign_declined", "player": "white"} and table.phase == "roll"
+    assert declined == ev.ResignDeclined(W) and table.phase == "roll"
     assert table.wants_advice["kind"] == "resign"  # weighed again: a gammon may be at stake now
     assert table.handle(Advised(table.wants_advice, chances())) == []
     assert table.wants_advice["kind"] == "cube"
@@ -92,7 +94,7 @@ def human_resigns(white_home: int = 15, black_home: int = 2) -> Table:
     table.handle(Rolled(2, 1))
     table.handle(Press("white.cube", long=True))
     (offer,) = table.handle(Press("white.turn"))
-    assert offer["event"] == "resign_offered" and table.phase == "resigned"
+    assert isinstance(offer, ev.ResignOffered) and table.phase == "resigned"
     request = table.wants_advice
     assert request is not None and request["kind"] == "resign" and request["player"] == "black"
     return table
@@ -102,21 +104,21 @@ def test_the_computer_accepts_what_is_worth_playing_on():
     table = human_resigns()
     # White on roll wins 10%, no gammons: black expects 0.8 points, the single game is 1.
     accepted, over = table.handle(Advised(table.wants_advice, chances(win=0.1)))
-    assert accepted == {"event": "resign_accepted", "player": "black"}
-    assert over["event"] == "game_over" and over["winner"] == "black" and over["result"] == "single"
+    assert accepted == ev.ResignAccepted(B)
+    assert isinstance(over, ev.GameOver) and over.winner is B and over.result is ResultKind.SINGLE
 
 
 def test_the_computer_declines_less_than_it_expects():
     table = human_resigns()
     # Black wins a gammon half the time: it expects 1.3 points, more than the single game.
     (declined,) = table.handle(Advised(table.wants_advice, chances(win=0.1, lose_gammon=0.5)))
-    assert declined == {"event": "resign_declined", "player": "black"} and table.phase == "move"
+    assert declined == ev.ResignDeclined(B) and table.phase == "move"
 
 
 def test_without_the_engines_chances_it_declines():
     table = human_resigns()
     (declined,) = table.handle(Advised(table.wants_advice, None, "gnubg did not answer in time"))
-    assert declined["event"] == "resign_declined"
+    assert isinstance(declined, ev.ResignDeclined)
 
 
 def test_only_a_race_has_no_contact():
@@ -141,4 +143,4 @@ def test_under_the_jacoby_rule_gammons_do_not_count():
     table.handle(Sensed(sensing.of(position)))
     table.handle(Press("white.turn"))
     (offer,) = table.handle(Advised(table.wants_advice, chances(lose_gammon=0.9)))
-    assert offer["result"] == "single"
+    assert isinstance(offer, ev.ResignOffered) and offer.result is ResultKind.SINGLE

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bgpi.board.profile import Geometry
 from bgpi.rules.ids import position_id
 from bgpi.rules.position import Position, Side
+from bgpi.table import events as ev
 from bgpi.table.advice import GIVE_UP, RETRY
 from bgpi.table.controller import Table
 from bgpi.table.inputs import Advised, Press, Rolled, Sensed, Tick
@@ -14,7 +15,7 @@ from tests.rules.boards import result
 W = Side.WHITE
 
 
-def started(sensing: Sensing, white: int, black: int) -> tuple[Table, list[dict]]:
+def started(sensing: Sensing, white: int, black: int) -> tuple[Table, list[ev.Event]]:
     """A table after the opening roll, the board showing the start."""
     table, events = Table.new(sensing, {})
     events += table.handle(Sensed(sensing.of(Position.start())))
@@ -31,15 +32,15 @@ def test_two_plays_the_switches_cannot_tell_apart_are_offered_to_choose():
     board = result(Position.start(), W, [(8, 6), (8, 4)])
     table.handle(Sensed(sensing.of(board)))
     (asked,) = table.handle(Press("white.turn"))
-    assert asked["event"] == "ambiguous" and sorted(asked["candidates"]) == ["8/4 6/4", "8/6 8/4"]
+    assert isinstance(asked, ev.Ambiguous) and sorted(asked.candidates) == ["8/4 6/4", "8/6 8/4"]
     assert table.phase == "choose"
     first = table.lighting().roles
     table.handle(Press("white.cube"))  # the next candidate
     assert table.lighting().roles != first
     *steps, play = table.handle(Press("white.turn"))
-    assert play["event"] == "play" and play["move"] == asked["candidates"][1]
+    assert isinstance(play, ev.Play) and play.move == asked.candidates[1]
     # The steps the switches could not see are logged before the play.
-    assert [step["event"] for step in steps] == ["step", "step"]
+    assert [step.kind for step in steps] == ["step", "step"]
 
 
 def test_the_other_player_cannot_choose():
@@ -48,7 +49,7 @@ def test_the_other_player_cannot_choose():
     table.handle(Sensed(sensing.of(result(Position.start(), W, [(8, 6), (8, 4)]))))
     table.handle(Press("white.turn"))
     (refused,) = table.handle(Press("black.turn"))  # said (issue 19, item 21), and nothing changes
-    assert refused["event"] == "rejected" and "white's turn" in refused["reason"] and table.phase == "choose"
+    assert isinstance(refused, ev.Rejected) and "white's turn" in refused.reason and table.phase == "choose"
 
 
 def test_a_journal_of_events_resumes_the_same_table():
@@ -73,10 +74,11 @@ def test_a_knocked_checker_pauses_play_after_the_grace_period_and_resumes_when_p
     table.handle(Sensed(tuple(knocked)))
     assert table.handle(Tick(1.0)) == []
     (mismatch,) = table.handle(Tick(2.0))
-    assert mismatch == {"event": "mismatch", "missing": {"12": 1}, "extra": {"11": 1}}
+    assert mismatch == ev.Mismatch({12: 1}, {11: 1})
+    assert mismatch.to_json() == {"event": "mismatch", "missing": {"12": 1}, "extra": {"11": 1}}
     assert table.lighting().roles == {12: "missing", 11: "extra"}
     (restored,) = table.handle(Sensed(sensing.of(Position.start())))
-    assert restored == {"event": "restored"}
+    assert restored == ev.Restored()
 
 
 def test_lifting_a_checker_lights_its_source_and_where_it_may_go():
@@ -100,9 +102,10 @@ def test_bearing_off_into_a_sensed_tray():
     table.handle(Rolled(6, 3))
     after = result(start, W, [(6, 0), (3, 0)])
     steps = table.handle(Sensed(sensing.of(after)))
-    assert [step["to"] for step in steps] == ["off:white", "off:white"]
+    assert [step.to for step in steps if isinstance(step, ev.Step)] == ["off:white", "off:white"]
+    assert all(isinstance(step, ev.Step) for step in steps)
     (play,) = table.handle(Press("white.turn"))
-    assert play["move"] == "6/off 3/off"
+    assert isinstance(play, ev.Play) and play.move == "6/off 3/off"
 
 
 def test_the_lights_are_worked_out_again_only_after_an_input_that_may_change_them():
@@ -152,12 +155,12 @@ def test_an_engine_that_keeps_failing_leaves_the_computers_side_to_the_hands():
         log += table.handle(Advised(request, None, "gnubg: Segmentation fault"))
         now += RETRY
         log += table.handle(Tick(now))
-    assert log[-1] == {"event": "computer_stopped", "player": "black", "reason": "gnubg: Segmentation fault"}
+    assert log[-1] == ev.ComputerStopped(Side.BLACK, "gnubg: Segmentation fault")
     assert table.computers == frozenset() and table.wants_advice is None
     after = result(Position.start(), Side.BLACK, [(8, 5), (6, 5)])
     table.handle(Sensed(sensing.of(after)))
-    (play,) = [event for event in table.handle(Press("black.turn")) if event["event"] == "play"]
-    assert play["move"] == "8/5 6/5"  # black's own hands, and black's own button
+    (play,) = [event for event in table.handle(Press("black.turn")) if isinstance(event, ev.Play)]
+    assert play.move == "8/5 6/5"  # black's own hands, and black's own button
     resumed = Table.resume(log, sensing)
     assert resumed.computers == frozenset()
 

@@ -12,6 +12,7 @@ from bgpi.hardware.leds import limit_frame
 from bgpi.hardware.profile import load_profile
 from bgpi.rules.position import Position, Side
 from bgpi.shell.textboard import draw
+from bgpi.table import events as ev
 from bgpi.table.lights import (
     CUBE_COLOUR,
     DICE_COLOUR,
@@ -26,7 +27,6 @@ from bgpi.table.lights import (
     colours,
     legend,
     lights_event,
-    log_roles,
     marks,
     next_change,
     number_faces,
@@ -148,13 +148,14 @@ def test_the_light_changes_at_next_change_and_not_before(leds):
         now = edge
 
 
-def test_log_roles_have_string_keys_in_board_order_and_leave_out_unlit():
+def test_the_lights_event_has_its_roles_in_board_order_logged_with_string_keys_and_leaves_out_unlit():
     lighting = Lighting({"bar:white": "hit", 24: "source", 18: "destination", 3: "setup"},
                         combined=frozenset({18}))
-    roles = log_roles(lighting)
+    assert list(lights_event(lighting).roles) == [3, 18, 24, "bar:white"]
+    roles = lights_event(lighting).to_json()["roles"]
     assert roles == {"3": "setup", "18": "destination", "24": "source", "bar:white": "hit"}
     assert list(roles) == ["3", "18", "24", "bar:white"]
-    assert log_roles(Lighting(dice=(3, 1))) == {}
+    assert lights_event(Lighting(dice=(3, 1))).roles == {}
 
 
 def test_an_unknown_role_is_refused_by_name():
@@ -287,9 +288,11 @@ def test_a_mismatch_lights_both_turn_lights_red(leds):
 
 def test_the_lights_event_carries_the_question():
     lighting = Lighting({5: "extra"}, prompt=Prompt("game_over", Side.WHITE, {"white.cube": "new session"}, number=2))
-    assert lights_event(lighting) == {"event": "lights", "roles": {"5": "extra"}, "asks": "game_over",
-                                      "side": "white", "answers": {"white.cube": "new session"}, "number": 2}
-    assert lights_event(Lighting()) == {"event": "lights", "roles": {}}
+    assert lights_event(lighting) == ev.Lights({5: "extra"}, "game_over", Side.WHITE, {"white.cube": "new session"}, 2)
+    assert lights_event(lighting).to_json() == {"event": "lights", "roles": {"5": "extra"}, "asks": "game_over",
+                                                "side": "white", "answers": {"white.cube": "new session"},
+                                                "number": 2}
+    assert lights_event(Lighting()).to_json() == {"event": "lights", "roles": {}}
 
 
 def test_every_prompt_blinks_on_schedule(leds):

@@ -21,12 +21,7 @@ from tests.rules.boards import position, result
 
 W, B = Side.WHITE, Side.BLACK
 SENSING = Sensing(Geometry())
-GAME_EVENTS = ("start", "opening", "tie", "roll", "play", "double", "take", "drop", "beaver", "resign_offered",
-               "resign_accepted", "resign_declined", "game_over", "match_over")
-"""The events both boards of a remote game must log alike."""
-
-
-def opened(white: int, black: int, config: dict | None = None) -> tuple[Table, list[dict]]:
+def opened(white: int, black: int, config: dict | None = None) -> tuple[Table, list[ev.Event]]:
     """This board's table (black played at the other board) after the opening roll."""
     table, events = Table.new(SENSING, {"remote": "black", **(config or {})})
     events += table.handle(Sensed(SENSING.of(Position.start())))
@@ -50,17 +45,17 @@ def black_play(table: Table, move: str) -> ev.Play:
                    match_id(table.state.current_game().end_turn().match_key()))
 
 
-def refused(events: list[dict], kind: str) -> str:
+def refused(events: list[ev.Event], kind: str) -> str:
     (event,) = events
-    assert event["event"] == "remote_refused" and event["player"] == "black" and event["refused"] == kind
-    return event["reason"]
+    assert isinstance(event, ev.RemoteRefused) and event.player is B and event.refused == kind
+    return event.reason
 
 
 def white_on_roll() -> Table:
     table, _ = opened(3, 1)
     table.handle(Sensed(SENSING.of(result(Position.start(), W, [(8, 5), (6, 5)]))))
     (play,) = table.handle(Press("white.turn"))
-    assert play["event"] == "play"
+    assert isinstance(play, ev.Play)
     table.handle(Remote(RollWanted()))
     table.handle(Rolled(6, 5))
     table.handle(Remote(black_play(table, "24/13")))
@@ -76,13 +71,12 @@ def test_the_other_boards_play_is_lit_and_commits_itself_once_the_board_shows_it
     table = black_plays_first()
     remote = black_play(table, "8/5 6/5")
     (lit,) = table.handle(Remote(remote))
-    assert lit == {"event": "remote_play", "player": "black", "dice": [1, 3], "move": "8/5 6/5",
-                   "position_id": remote.position_id}
+    assert lit == ev.RemotePlay(B, (1, 3), "8/5 6/5", remote.position_id)
     assert table.following and table.prompt().asks == "move"  # lit as the computer's play is
     assert set(table.lighting().roles.values()) == {"hint"}
     *steps, play = table.handle(Sensed(SENSING.of(result(table.position, B, [(8, 5), (6, 5)]))))
-    assert [step["event"] for step in steps] == ["step", "step"]
-    assert play == remote.to_json()  # the same play as the other board committed
+    assert [step.kind for step in steps] == ["step", "step"]
+    assert play == remote  # the same play as the other board committed
     assert table.phase == "roll" and table.turn is W
 
 
@@ -90,8 +84,8 @@ def test_a_play_that_strays_from_the_other_boards_is_rejected():
     table = black_plays_first()
     table.handle(Remote(black_play(table, "8/5 6/5")))
     (rejected,) = table.handle(Sensed(SENSING.of(result(table.position, B, [(24, 21)]))))
-    assert rejected["event"] == "rejected"
-    assert rejected["reason"] == "black plays 8/5 6/5 on the other board: move its checkers as the blue lights show"
+    assert isinstance(rejected, ev.Rejected)
+    assert rejected.reason == "black plays 8/5 6/5 on the other board: move its checkers as the blue lights show"
 
 
 def test_an_illegal_play_is_refused_and_changes_nothing():
@@ -141,8 +135,7 @@ def test_an_event_of_this_boards_side_is_refused():
     table, _ = opened(3, 1)
     mine = ev.Play(W, (3, 1), "8/5 6/5", "4HPwATDgc/ABMA", "cAkAAAAAAAAA")
     (event,) = table.handle(Remote(mine))
-    assert event == {"event": "remote_refused", "player": "white", "refused": "play",
-                     "reason": "white is played at this board, not the other"}
+    assert event == ev.RemoteRefused(W, "play", "white is played at this board, not the other")
 
 
 def test_an_event_the_other_board_may_not_send_is_refused():
@@ -155,7 +148,7 @@ def test_an_event_the_other_board_may_not_send_is_refused():
 def test_a_session_without_a_remote_side_refuses_every_remote_event():
     table, _ = Table.new(SENSING, {})
     (event,) = table.handle(Remote(ev.Double(B, 2)))
-    assert event["event"] == "remote_refused" and event["reason"] == "this session is no remote game"
+    assert isinstance(event, ev.RemoteRefused) and event.reason == "this session is no remote game"
 
 
 def test_a_roll_the_other_board_cannot_play_commits_at_once():
@@ -167,7 +160,7 @@ def test_a_roll_the_other_board_cannot_play_commits_at_once():
     table.handle(Rolled(6, 5))
     dance = ev.Play(B, (6, 5), "", position_id(start, W), match_id(table.game.end_turn().match_key()))
     lit, play = table.handle(Remote(dance))
-    assert lit["event"] == "remote_play" and play == dance.to_json()
+    assert isinstance(lit, ev.RemotePlay) and play == dance
 
 
 # -- the dice ------------------------------------------------------------------------------
@@ -187,7 +180,7 @@ def test_the_other_board_asking_for_the_dice_makes_the_table_want_them_on_its_ro
     assert table.wants_roll == "turn"
     assert refused(table.handle(Remote(RollWanted())), "roll") == "the other board's roll is asked for already"
     (roll,) = table.handle(Rolled(4, 4))
-    assert roll == {"event": "roll", "player": "black", "dice": [4, 4]}
+    assert roll == ev.Roll(B, (4, 4))
 
 
 def test_the_opening_roll_needs_nothing_from_the_other_board():
@@ -210,10 +203,10 @@ def test_the_other_board_doubles_on_its_roll_and_this_board_answers():
     assert refused(table.handle(Remote(ev.Double(B, 4))), "double") == \
         "the other board's double says the cube is 4; here it is 2"
     (double,) = table.handle(Remote(ev.Double(B, 2)))
-    assert double == {"event": "double", "player": "black", "cube": 2} and table.phase == "doubled"
+    assert double == ev.Double(B, 2) and table.phase == "doubled"
     assert table.prompt().asks == "doubled" and table.prompt().side is W  # this board's player answers
     (take,) = table.handle(Press("white.turn"))
-    assert take == {"event": "take", "player": "white", "cube": 2}
+    assert take == ev.Take(W, 2)
 
 
 def test_a_double_out_of_turn_or_after_the_roll_is_refused():
@@ -231,13 +224,13 @@ def test_the_other_board_takes_drops_and_beavers():
     assert table.phase == "doubled"
     assert table.prompt().asks == "remote_turn" and table.prompt().side is B
     (take,) = table.handle(Remote(ev.Take(B, 2)))
-    assert take == {"event": "take", "player": "black", "cube": 2} and table.phase == "roll"
+    assert take == ev.Take(B, 2) and table.phase == "roll"
 
     table = white_on_roll()
     table.handle(Press("white.cube"))
     drop, over = table.handle(Remote(ev.Drop(B, 1)))  # confirmed at the other board: no question here
-    assert drop == {"event": "drop", "player": "black", "cube": 1}
-    assert over["event"] == "game_over" and over["winner"] == "white" and over["points"] == 1
+    assert drop == ev.Drop(B, 1)
+    assert isinstance(over, ev.GameOver) and over.winner is W and over.points == 1
 
 
 def test_a_beaver_only_where_the_session_allows_it():
@@ -260,11 +253,11 @@ def test_a_take_without_a_double_is_refused():
 def test_the_other_board_offers_to_resign_and_this_board_accepts():
     table = white_on_roll()  # in white's turn: an offer may come in either player's turn
     (offer,) = table.handle(Remote(ev.ResignOffered(B, ResultKind.GAMMON)))
-    assert offer == {"event": "resign_offered", "player": "black", "result": "gammon"}
+    assert offer == ev.ResignOffered(B, ResultKind.GAMMON)
     assert table.phase == "resigned" and table.prompt().asks == "resign_offered"
     accepted, over = table.handle(Press("white.turn"))
-    assert accepted == {"event": "resign_accepted", "player": "white"}
-    assert over["event"] == "game_over" and over["points"] == 2 and over["resigned"]
+    assert accepted == ev.ResignAccepted(W)
+    assert isinstance(over, ev.GameOver) and over.points == 2 and over.resigned
 
 
 def test_the_other_board_answers_this_boards_offer():
@@ -276,7 +269,7 @@ def test_the_other_board_answers_this_boards_offer():
         table.handle(Press("white.turn"))  # white offers a single game
         assert table.prompt().asks == "remote_turn" and table.prompt().side is B
         events = table.handle(Remote(answer))
-        assert events[0] == answer.to_json()
+        assert events[0] == answer
         assert table.phase == phase
 
 
@@ -285,7 +278,7 @@ def test_the_other_boards_decision_ends_this_boards_choice_of_what_to_resign():
     table.handle(Press("white.cube", long=True))  # white chooses what to resign
     assert table.phase == "resigning"
     (lit,) = table.handle(Remote(black_play(table, "8/5 6/5")))
-    assert lit["event"] == "remote_play" and table.phase == "move"
+    assert isinstance(lit, ev.RemotePlay) and table.phase == "move"
 
 
 # -- this board's buttons --------------------------------------------------------------------
@@ -307,7 +300,7 @@ def test_the_hint_button_waits_while_the_other_boards_player_decides():
     table = black_plays_first()
     table.handle(Remote(black_play(table, "8/5 6/5")))
     (rejected,) = table.handle(Press("hint"))
-    assert rejected["reason"] == "no hint now: the other board's player is deciding"
+    assert isinstance(rejected, ev.Rejected) and rejected.reason == "no hint now: the other board's player is deciding"
     assert table.following  # the other board's play stays lit
 
 
@@ -315,7 +308,8 @@ def test_a_new_session_is_not_chosen_on_the_board():
     table, _ = Table.new(SENSING, {"remote": "black"})
     table.handle(Sensed(SENSING.of(Position.start())))
     (rejected,) = table.handle(Press("white.cube"))
-    assert rejected == {"event": "rejected", "player": "white", "reason": REMOTE_SESSION, "points": []}
+    assert rejected == ev.Rejected(W, REMOTE_SESSION)
+    assert rejected.to_json() == {"event": "rejected", "player": "white", "reason": REMOTE_SESSION, "points": []}
     assert table.phase == "setup"
     table, _ = Table.new(SENSING, {"remote": "black", "match": 1})
     table.handle(Sensed(SENSING.of(Position.start())))
@@ -327,7 +321,7 @@ def test_a_new_session_is_not_chosen_on_the_board():
     assert table.phase == "match_over"
     for button in ("white.turn", "white.cube"):
         (rejected,) = table.handle(Press(button))
-        assert rejected["reason"] == REMOTE_SESSION and table.phase == "match_over"
+        assert isinstance(rejected, ev.Rejected) and rejected.reason == REMOTE_SESSION and table.phase == "match_over"
 
 
 def test_when_the_journals_disagree_no_press_is_taken():
@@ -410,7 +404,7 @@ def test_a_journal_with_remote_events_resumes_connecting_with_the_play_still_lit
     again.handle(LinkChanged(Link.CONNECTED))
     assert again.prompt().asks == "move"
     *_, play = again.handle(Sensed(SENSING.of(result(again.position, B, [(8, 5), (6, 5)]))))
-    assert play == remote.to_json()
+    assert play == remote
     prefix, applied = Table.resume_prefix(events, SENSING)
     assert prefix is not None and applied == len(events) and prefix.link is Link.CONNECTING
 
@@ -438,7 +432,7 @@ class Boards:
     def __init__(self) -> None:
         self.tables = {W: Table.new(SENSING, {"remote": "black"}, position_id(RACE, W), W)[0],
                        B: Table.new(SENSING, {"remote": "white"}, position_id(RACE, W), W)[0]}
-        self.logs: dict[Side, list[dict]] = {W: [], B: []}
+        self.logs: dict[Side, list[ev.Event]] = {W: [], B: []}
         for table in self.tables.values():
             table.handle(Sensed(SENSING.of(RACE)))
 
@@ -447,8 +441,8 @@ class Boards:
         events = self.tables[side].handle(happened)
         self.logs[side] += events
         for event in events:
-            if event["event"] in ACROSS and event.get("player") == side.label:
-                self.wire(side.opponent, Remote(ev.parse(event)))
+            if isinstance(event, ACROSS) and event.player is side:
+                self.wire(side.opponent, Remote(event))
 
     def wire(self, side: Side, happened: object) -> None:
         events = self.tables[side].handle(happened)
@@ -468,11 +462,12 @@ class Boards:
         self.hands(side.opponent, Sensed(after))  # the lit play, carried out: it commits itself
 
 
-ACROSS = ("double", "take", "drop", "beaver", "play", "resign_offered", "resign_accepted", "resign_declined")
+ACROSS = (ev.Double, ev.Take, ev.Drop, ev.Beaver, ev.Play, ev.ResignOffered, ev.ResignAccepted, ev.ResignDeclined)
 
 
-def game_events(events: list[dict]) -> list[dict]:
-    return [event for event in events if event["event"] in GAME_EVENTS]
+def game_events(events: list[ev.Event]) -> list[ev.Event]:
+    """The events both boards of a remote game must log alike."""
+    return [event for event in events if ev.is_game(event)]
 
 
 def test_a_whole_game_on_two_boards_logs_what_one_board_logs_alone():
@@ -490,8 +485,8 @@ def test_a_whole_game_on_two_boards_logs_what_one_board_logs_alone():
         boards.moved(side, steps)
         side = side.opponent
     assert game_events(boards.logs[W]) == game_events(boards.logs[B])
-    remote_plays = [event for event in boards.logs[B] if event["event"] == "remote_play"]
-    assert [event["move"] for event in remote_plays] == ["6/2 6/1", "6/off 2/off 1/off"]
+    remote_plays = [event for event in boards.logs[B] if isinstance(event, ev.RemotePlay)]
+    assert [event.move for event in remote_plays] == ["6/2 6/1", "6/off 2/off 1/off"]
 
     alone, log = Table.new(SENSING, {}, position_id(RACE, W), W)
     log += alone.handle(Sensed(SENSING.of(RACE)))
@@ -506,8 +501,8 @@ def test_a_whole_game_on_two_boards_logs_what_one_board_logs_alone():
         log += alone.handle(Press(f"{side.label}.turn"))
         side = side.opponent
     assert game_events(boards.logs[W]) == game_events(log)
-    (over,) = [event for event in log if event["event"] == "game_over"]
-    assert over["winner"] == "white" and over["points"] == 2
+    (over,) = [event for event in log if isinstance(event, ev.GameOver)]
+    assert over.winner is W and over.points == 2
 
 
 @pytest.mark.parametrize("bad_id", ["xx", "!!!!!!!!!!!!!!", "AAAAAAAAAAAAAA", ""])

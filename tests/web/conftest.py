@@ -15,6 +15,7 @@ from bgpi.hardware.profile import load_profile
 from bgpi.shell.journal import Journal
 from bgpi.shell.live import run_live
 from bgpi.shell.simtable import SimulatedTable, TableRunner, position_checkers
+from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
 from bgpi.web.bridge import Bridge
@@ -28,7 +29,7 @@ class Live:
     runner: TableRunner
     bridge: Bridge
     server: WebServer
-    log: list[dict] = field(default_factory=list)
+    log: list[ev.Event] = field(default_factory=list)
 
     @property
     def url(self) -> str:
@@ -58,9 +59,9 @@ def start_live(tmp_path, kind: str = "sim", token: str | None = None, config: di
     profile = load_profile()
     journal = Journal.open(tmp_path)
     bridge = Bridge()
-    log: list[dict] = []
+    log: list[ev.Event] = []
 
-    def emit(event: dict) -> None:
+    def emit(event: ev.Event) -> None:
         journal.append(event)
         log.append(event)
         bridge.hear(event)

@@ -24,6 +24,7 @@ from bgpi.shell import sdnotify
 from bgpi.shell.journal import SPARE_NAME, Journal, journal_path, read_journal
 from bgpi.shell.service import BoardService, ServiceSettings, SessionSetup
 from bgpi.shell.simtable import BOARD_FILE
+from bgpi.table import events as ev
 
 NO_ENGINE_OPPONENT = {"opponent": "gnubg", "engine": "none"}
 
@@ -63,7 +64,7 @@ def test_a_page_cannot_write_a_session_the_board_cannot_open_and_the_board_start
     finally:
         assert stop(service) == 0
     assert status == 409 and "the computer opponent needs an engine" in answer["problems"][0]
-    assert "opponent" not in read_journal(tmp_path).events[0]["config"]
+    assert "opponent" not in read_journal(tmp_path).events[0].config
     again = start(tmp_path)
     try:
         assert "its page:" in again.stderr.readline()
@@ -76,7 +77,7 @@ def test_a_journal_whose_opponent_has_no_engine_resumes_played_by_hand(tmp_path)
     """As on a Pi where gnubg went missing after an update: the board starts, says so in one
     line (and in systemd's STATUS=), and black's buttons are black's again."""
     journal = Journal.open(tmp_path)
-    journal.append({"event": "session", "config": NO_ENGINE_OPPONENT})
+    journal.append(ev.NewSession(NO_ENGINE_OPPONENT))
     journal.close()
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as systemd:
         systemd.bind(str(tmp_path / "notify"))
@@ -96,7 +97,7 @@ def test_a_journal_whose_opponent_has_no_engine_resumes_played_by_hand(tmp_path)
     running = next(line for line in statuses if "scanning at" in line)
     assert running.endswith("; the computer opponent has no engine (no engine: none is configured): "
                             "black plays by hand")
-    assert read_journal(tmp_path).events[0]["config"] == NO_ENGINE_OPPONENT  # kept, for when gnubg is back
+    assert read_journal(tmp_path).events[0].config == NO_ENGINE_OPPONENT  # kept, for when gnubg is back
 
 
 def service(tmp_path, config: dict) -> BoardService:
@@ -106,7 +107,7 @@ def service(tmp_path, config: dict) -> BoardService:
 
 def test_resumed_without_an_engine_the_lights_show_it_and_black_is_played_by_hand(tmp_path):
     journal = Journal.open(tmp_path)
-    journal.append({"event": "session", "config": NO_ENGINE_OPPONENT})
+    journal.append(ev.NewSession(NO_ENGINE_OPPONENT))
     journal.close()
     said = []
     settings = ServiceSettings("sim", load_profile(None), tmp_path, seed=1)
@@ -172,9 +173,9 @@ def test_set_aside_sessions_are_bounded_and_keep_their_order(tmp_path, monkeypat
             time.sleep(0.05)  # trimmed on a thread of its own
         assert set_aside(tmp_path) == ["journal.5.jsonl", "journal.6.jsonl", "journal.7.jsonl"]
         found = kept.sessions(tmp_path)
-        assert [session.events[0]["config"] for session in found] == [
+        assert [session.head.config for session in found] == [
             {"match": 4}, {"match": 5}, {"match": 6}, {"match": 7}]  # the current one last, kept
-    assert read_journal(tmp_path).events[0]["config"] == {"match": 7}
+    assert read_journal(tmp_path).events[0].config == {"match": 7}
 
 
 def set_aside(state) -> list[str]:
@@ -191,7 +192,7 @@ def test_a_new_session_uses_the_spare_journal_and_a_power_cut_before_its_renames
         assert spare is not None and (tmp_path / SPARE_NAME).exists()
         board.start_session({"match": 5})
         assert board._journal is spare and spare.path == journal_path(tmp_path)
-    assert read_journal(tmp_path).events[0]["config"] == {"match": 5}
+    assert read_journal(tmp_path).events[0].config == {"match": 5}
     # The power cut: the directory as it was before the renames.
     os.rename(journal_path(tmp_path), tmp_path / SPARE_NAME)
     os.rename(tmp_path / "journal.1.jsonl", journal_path(tmp_path))
@@ -200,4 +201,4 @@ def test_a_new_session_uses_the_spare_journal_and_a_power_cut_before_its_renames
     with BoardService(settings, threading.Event(), say=said.append, out=io.StringIO()) as board:
         assert board.runner.table.config == {"match": 5}
     assert any("not yet settled on the disk" in line for line in said)
-    assert read_journal(tmp_path, "journal.1.jsonl").events[0]["config"] == {}
+    assert read_journal(tmp_path, "journal.1.jsonl").events[0].config == {}

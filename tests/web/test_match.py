@@ -119,7 +119,7 @@ def play_on(page, live) -> None:
         if phase == "match_over":
             return
         asks, side = (prompt or {}).get("asks"), (prompt or {}).get("side")
-        games = [event["event"] for event in live.log].count("start")
+        games = [event.kind for event in live.log].count("start")
         if asks in ("setup", "game_over"):
             page.click("#set-up")
             page.wait_for_function("() => !['setup', 'game_over'].includes(view.prompt && view.prompt.asks)")
@@ -213,7 +213,7 @@ def test_a_whole_match_with_the_mouse(match, browser):
     assert "White wins the match" in banner and "black 0 in a match to 3" in banner
     assert page.locator("#cube text").text_content() == "64"  # the last game was the Crawford game
     shot(page, "match-over-1280x800.png")
-    events = [event["event"] for event in live.log]
+    events = [event.kind for event in live.log]
     assert events.count("game_over") == 2 and events.count("match_over") == 1
 
     phone, phone_page, errors = open_page(browser, live, PHONE, touch=True)
@@ -248,7 +248,7 @@ def test_eight_fast_clicks_roll_once(match):
         page.wait_for_timeout(50)
     wait_for_text(page, "#status", "rolled 42")
     page.wait_for_timeout(800)
-    events = [event["event"] for event in live.log]
+    events = [event.kind for event in live.log]
     assert events.count("roll") == 1
     assert "rejected" not in events
 
@@ -263,11 +263,11 @@ def test_a_new_session_asks_before_ending_a_match(match):
     assert "This ends the match to 3 in progress" in page.locator("#confirm-text").text_content()
     page.click("#confirm-no")
     page.wait_for_timeout(300)
-    assert [event["event"] for event in live.log].count("session") == 1
+    assert [event.kind for event in live.log].count("session") == 1
     page.click("#new-session")
     page.click("#confirm-yes")
     page.wait_for_function("() => view.phase === 'setup' || view.phase === 'opening'")
-    assert [event["event"] for event in live.log].count("session") == 2
+    assert [event.kind for event in live.log].count("session") == 2
 
 
 def fingers(page):
@@ -329,7 +329,7 @@ def test_the_page_answers_which_play_from_its_own_drops(browser, tmp_path, point
         drag(page, "4", "off:white")
         press(page, "white.turn")
         wait_words(page, f"White plays 6/{point} 4/off")
-        assert "ambiguous" in [event["event"] for event in live.log]  # the board asked; the page answered
+        assert "ambiguous" in [event.kind for event in live.log]  # the board asked; the page answered
     finally:
         context.close()
         close()

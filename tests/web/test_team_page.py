@@ -23,6 +23,7 @@ from bgpi.remote.mqtt import Broker, Client, LinkUp, News
 from bgpi.remote.team import parse_team_match
 from bgpi.remote.topics import Channel, Topic
 from bgpi.rules.position import Side
+from bgpi.table import events as ev
 from bgpi.web.team import TeamWatcher
 from tests.remote.team_logs import match_log, over_state, playing_state, winner_of
 
@@ -148,9 +149,9 @@ class Boards:
     def state(self, message: dict[str, Any]) -> None:
         self.publish(Topic(message["game"], Side.parse(message["side"]), Channel.STATE), message, retain=True)
 
-    def log(self, game: str, events: list[dict[str, Any]]) -> None:
+    def log(self, game: str, events: list[ev.Event]) -> None:
         for event in events:
-            self.publish(Topic(game, Side.WHITE, Channel.LOG), event)
+            self.publish(Topic(game, Side.WHITE, Channel.LOG), event.to_json())
 
     def close(self) -> None:
         self.client.stop()
@@ -209,10 +210,10 @@ def test_the_page_shows_every_board_the_team_score_and_exports(team_broker: int,
     status, body = _get(watcher, "/api/export", "POST")
     assert status == 200 and sorted(json.loads(body)["written"]) == sorted(path.name for path in export.iterdir())
     for game, log in logs.items():
-        plays = [event for event in log if event["event"] == "play"]
+        plays = [event for event in log if isinstance(event, ev.Play)]
         for kind in ("mat", "sgf"):
             text = (export / f"{game}.{kind}").read_text()
-            assert recorded_position(text, kind, game=1, play=len(plays)).position_id == plays[-2]["position_id"]
+            assert recorded_position(text, kind, game=1, play=len(plays)).position_id == plays[-2].position_id
         status, body = _get(watcher, f"/api/games/{game}.mat")
         assert status == 200 and body.decode() == (export / f"{game}.mat").read_text()
     assert _get(watcher, "/api/games/club-3.sgf")[0] == 404  # nothing logged yet
