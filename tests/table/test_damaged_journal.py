@@ -10,6 +10,7 @@ import pytest
 from bgpi.board.profile import Geometry
 from bgpi.exc import CubeError, EventError, RulesError, SessionSettingsError
 from bgpi.rules.position import Position, Side
+from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.inputs import Press, Rolled, Sensed
 from bgpi.table.state import TableState
@@ -19,7 +20,7 @@ from tests.rules.boards import result
 SENSING = Sensing(Geometry())
 
 
-def first_play() -> list[dict]:
+def first_play() -> list[ev.Event]:
     """A journal: a session, its opening 31 and white's 8/5 6/5."""
     table, events = Table.new(SENSING, {})
     events += table.handle(Sensed(SENSING.of(Position.start())))
@@ -31,9 +32,8 @@ def first_play() -> list[dict]:
 
 
 @pytest.mark.parametrize(("damage", "error"), [
-    ({"event": "take", "player": "black", "cube": 2}, CubeError),  # no double is on offer
-    ({"event": "roll", "player": "black", "dice": [9, 9]}, RulesError),
-    ({"event": "play", "player": "white"}, EventError),  # no play without its dice and IDs
+    (ev.Take(Side.BLACK, 2), CubeError),  # no double is on offer
+    (ev.Roll(Side.BLACK, (9, 9)), RulesError),
 ])
 def test_an_event_the_game_does_not_allow_ends_the_prefix_before_it(damage, error):
     events = first_play()
@@ -45,6 +45,13 @@ def test_an_event_the_game_does_not_allow_ends_the_prefix_before_it(damage, erro
     assert table is not None and table.state_event() == Table.resume(events, SENSING).state_event()
 
 
+def test_an_event_of_the_wrong_shape_is_refused_where_it_is_read():
+    """A play without its dice and IDs never reaches the table: the journal's reader
+    (`bgpi.table.events.parse`) refuses it, and the prefix ends before it."""
+    with pytest.raises(EventError):
+        ev.parse({"event": "play", "player": "white"})
+
+
 @pytest.mark.parametrize(("config", "says"), [
     ({"opponent": "gnubg", "opponent_side": "purple"},
      "opponent_side: expected one of white, black, both, not 'purple'"),
@@ -52,7 +59,7 @@ def test_an_event_the_game_does_not_allow_ends_the_prefix_before_it(damage, erro
     ({"match": -1}, "match: expected a whole number 0 or more, not -1"),
 ])
 def test_a_session_whose_settings_the_rules_refuse_is_damage_not_a_crash(config, says):
-    events = [{"event": "session", "config": config}]
+    events: list[ev.Event] = [ev.NewSession(config)]
     with pytest.raises(SessionSettingsError, match=f"^{re.escape(says)}$"):
         Table.resume(events, SENSING)
     assert Table.resume_prefix(events, SENSING) == (None, 0)
