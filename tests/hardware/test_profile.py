@@ -124,8 +124,8 @@ def test_the_hat_eeprom_pins_are_refused(pin):
 
 
 def test_channel_mapped_twice():
-    (problem,) = problems(edited(("7 = [[1, 14]", "7 = [[1, 13]")))
-    assert problem.endswith("sensors.switches.7[0]: mux 1 channel 13 is already point 6 slot 4")
+    (problem,) = problems(edited(("7 = [[2, 0]", "7 = [[1, 14]")))
+    assert problem.endswith("sensors.switches.7[0]: mux 1 channel 14 is already point 6 slot 4")
 
 
 def test_location_without_switches():
@@ -135,7 +135,7 @@ def test_location_without_switches():
 
 
 def test_wrong_number_of_switches_and_bad_channels():
-    found = problems(edited(('"bar:white" = [[7, 8], ', '"bar:white" = [[8, 8], [7, 16], [7, 8], '),
+    found = problems(edited(('"bar:white" = [[4, 15], ', '"bar:white" = [[8, 8], [7, 16], [4, 15], '),
                             ("1 = [[0, 0]", "1 = [[0, 0, 1]")))
     text = "\n".join(found)
     assert "sensors.switches.1[0]: expected [mux, channel], got [0, 0, 1]" in text
