@@ -40,7 +40,7 @@ REED = "Littelfuse MDSR-7-15-20 (12.7 mm glass, 15-20 AT)"
 MUX = "Texas Instruments CD74HC4067M96 (SOIC-24)"
 SHIFTER = "Nexperia 74AHCT125D,653 (SOIC-14)"
 BOX_HEADER = "Wurth Elektronik 61202021621 (WR-BHD 2x10, shrouded, keyed)"
-PI_SOCKET = "Samtec ESQ-120-14-T-D (2x20 stacking socket, 2.54 mm)"
+PI_SOCKET = "Samtec SSQ-120-03-T-D (2x20 socket, 2.54 mm, 8.5 mm high)"
 R0805 = {"330": "Yageo RC0805FR-07330RL", "220": "Yageo RC0805FR-07220RL", "10k": "Yageo RC0805FR-0710KL"}
 C0805 = "Samsung CL21B104KBCNNNC (100 nF 50 V X7R 0805)"
 JST_XH = {2: "JST B2B-XH-A(LF)(SN)", 3: "JST B3B-XH-A(LF)(SN)", 6: "JST B6B-XH-A(LF)(SN)"}
@@ -120,7 +120,7 @@ HEADER_CENTRE = (32.5, 3.5)
 of the inner row (odd pins the inner row; pins 2 and 4, 5 V, at the board's edge)."""
 
 
-PICO_SOCKETS = "2 x Samtec SSW-120-01-T-S (1x20 sockets, 2.54 mm) for a Raspberry Pi Pico (SC0915) with pins"
+PICO_SOCKETS = "2 x Samtec SSQ-120-03-T-S (1x20 sockets, 2.54 mm) for a Raspberry Pi Pico (SC0915) with pins"
 
 
 def adapter(profile: Profile, pico: bool = False) -> Board:

@@ -8,9 +8,10 @@ does it; the project's venv cannot import it):
 For each board ``NAME`` (its ``NAME.json`` written by ``bgpi diag pcb``) it writes
 ``NAME.kicad_pcb`` and ``NAME.kicad_pro``, KiCad's DRC report ``NAME-drc.rpt``, the
 Gerbers and the Excellon drill file in ``gerbers/`` and a picture of the board,
-``NAME.png``.  It exits 1 if the DRC finds a violation or an unconnected pad.  Dates
-and KiCad's random ids are taken out of what it writes, so that an unchanged board gives
-the same bytes (tests/hardware/test_pcb.py rebuilds them and compares).
+``NAME.png``.  It exits 1 if the DRC finds a violation or an unconnected pad.  Dates are
+taken out of what it writes and KiCad's ids come from a seeded generator, so that an
+unchanged board gives the same bytes (tests/hardware/test_pcb.py rebuilds them and
+compares).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-import uuid
 from pathlib import Path
 
 import pcbnew
@@ -39,6 +39,9 @@ def point(x: float, y: float) -> pcbnew.wxPoint:
 
 def build(description: dict) -> pcbnew.BOARD:
     """A KiCad board from the JSON of `bgpi.hardware.pcb.board_json`."""
+    # KiCad orders what it saves by the items' ids: ids from a seeded generator keep the
+    # same board's file the same.
+    pcbnew.KIID.SeedGenerator(30)
     board = pcbnew.BOARD()
     rules = description["rules"]
     settings = board.GetDesignSettings()
@@ -127,24 +130,16 @@ def footprint(board: pcbnew.BOARD, part: dict, nets: dict) -> pcbnew.FOOTPRINT:
             pad.SetNet(nets[pad_data["net"]])
         module.Add(pad)
     if width and height:
-        layer = pcbnew.F_Fab
-        for (x1, y1), (x2, y2) in _rectangle(width, height):
-            line = pcbnew.FP_SHAPE(module)
-            line.SetShape(pcbnew.SHAPE_T_SEGMENT)
-            line.SetStart0(point(x1, y1))
-            line.SetEnd0(point(x2, y2))
-            line.SetLayer(layer)
-            line.SetWidth(MM(0.1))
-            module.Add(line)
-        line_layer = pcbnew.F_CrtYd
-        for (x1, y1), (x2, y2) in _rectangle(width + 0.5, height + 0.5):
-            line = pcbnew.FP_SHAPE(module)
-            line.SetShape(pcbnew.SHAPE_T_SEGMENT)
-            line.SetStart0(point(x1, y1))
-            line.SetEnd0(point(x2, y2))
-            line.SetLayer(line_layer)
-            line.SetWidth(MM(0.05))
-            module.Add(line)
+        # The body on the fabrication layer, the courtyard a little round it.
+        for layer, grow, line_width in ((pcbnew.F_Fab, 0.0, 0.1), (pcbnew.F_CrtYd, 0.5, 0.05)):
+            for (x1, y1), (x2, y2) in _rectangle(width + grow, height + grow):
+                line = pcbnew.FP_SHAPE(module)
+                line.SetShape(pcbnew.SHAPE_T_SEGMENT)
+                line.SetStart0(point(x1, y1))
+                line.SetEnd0(point(x2, y2))
+                line.SetLayer(layer)
+                line.SetWidth(MM(line_width))
+                module.Add(line)
         module.SetPosition(point(part["x"], part["y"]))
     return module
 
@@ -271,23 +266,13 @@ def render(board_file: Path, picture: Path, scale: float) -> None:
     image.save(picture, optimize=True)
 
 
-def stable_ids(board_file: Path) -> None:
-    """Replace KiCad's random ids in the saved board by ones counted from its name."""
-    text = board_file.read_text()
-    counter = iter(range(1_000_000))
-    namespace = uuid.uuid5(uuid.NAMESPACE_URL, board_file.name)
-    text = re.sub(r"\((tstamp|uuid) [0-9a-f-]{36}\)",
-                  lambda match: f"({match.group(1)} {uuid.uuid5(namespace, str(next(counter)))})", text)
-    board_file.write_text(text)
-
-
 def project(name: str) -> str:
     return json.dumps({"board": {"design_settings": {}}, "meta": {"filename": f"{name}.kicad_pro", "version": 1},
                        "pcbnew": {"page_layout_descr_file": ""}}, indent=2) + "\n"
 
 
 def main(argv: list[str]) -> int:
-    root = Path(argv[1])
+    root = Path(argv[1]).resolve()  # pcbnew puts relative plot paths beside the board
     names = argv[2:] or sorted(path.name for path in root.iterdir() if (path / f"{path.name}.json").exists())
     failed = False
     for name in names:
@@ -296,7 +281,6 @@ def main(argv: list[str]) -> int:
         board_file = folder / f"{name}.kicad_pcb"
         pcbnew.SaveBoard(str(board_file), build(description))
         (folder / f"{name}.kicad_prl").unlink(missing_ok=True)  # the editor's local view settings
-        stable_ids(board_file)
         (folder / f"{name}.kicad_pro").write_text(project(name))
         violations, unconnected = drc(board_file, folder / f"{name}-drc.rpt")
         plot(board_file, folder / "gerbers")

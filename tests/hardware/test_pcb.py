@@ -99,12 +99,14 @@ def test_every_electronic_line_of_each_bom_has_a_part_number(profile):
 def test_the_router_joins_pads_and_says_when_it_cannot():
     pads = (Pad("1", 0, 0, 1.7, 1.7, 1.0),)
     board = Board("test", "two pads", 20.0, 10.0, 1)
-    left, right = board.add(Part("J1", "", "", "", 3.048, 5.08, pads)), board.add(Part("J2", "", "", "", 16.0, 5.08, pads))
+    left = board.add(Part("J1", "", "", "", 3.048, 5.08, pads))
+    right = board.add(Part("J2", "", "", "", 16.0, 5.08, pads))
     board.connect("A", (left, "1"), (right, "1"))
     routing = route(board)
     assert routing.tracks and {track.net for track in routing.tracks} == {"A"}
     walled = Board("walled", "a pad outside the board", 20.0, 10.0, 1)
-    inside, outside = walled.add(Part("J1", "", "", "", 3.0, 5.0, pads)), walled.add(Part("J2", "", "", "", 25.0, 5.0, pads))
+    inside = walled.add(Part("J1", "", "", "", 3.0, 5.0, pads))
+    outside = walled.add(Part("J2", "", "", "", 25.0, 5.0, pads))
     walled.connect("A", (inside, "1"), (outside, "1"))
     with pytest.raises(RoutingError, match="J2 pad 1 is off the board"):
         route(walled)

@@ -264,3 +264,18 @@ def test_too_many_multiplexers():
     pins = ", ".join(str(pin) for pin in range(2, 19))  # 17 pins (GPIO0 and 1 are refused)
     found = problems(edited(("signal = [24, 25, 5, 6, 12, 13, 16, 26]", f"signal = [{pins}]")))
     assert any("sensors.signal: multiplexers: expected an integer 1..16, got 17" in p for p in found)
+
+
+def test_the_reeds_of_a_slot_are_read_from_the_geometry():
+    geometry = parse_profile(edited(("reeds_mm = [[-4.0, -1.3], [4.0, 1.3]]", "reeds_mm = [[0, 0]]"))).geometry
+    assert geometry.reeds_mm == ((0.0, 0.0),) and geometry.mark(1) == 62.0
+
+
+@pytest.mark.parametrize(("value", "words"), [
+    ("[[-4.0, -1.3], [21, 0]]", "geometry.reeds_mm: reed offsets: expected a number -20..20, got 21"),
+    ("[]", "geometry.reeds_mm: expected 1..4 pairs [along, across] (mm from the mark), got []"),
+    ("[[1, 2, 3]]", "expected 1..4 pairs"),
+])
+def test_bad_reed_offsets_are_refused(value, words):
+    (problem,) = problems(edited(("reeds_mm = [[-4.0, -1.3], [4.0, 1.3]]", f"reeds_mm = {value}")))
+    assert words in problem
