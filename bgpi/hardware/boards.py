@@ -192,6 +192,8 @@ def adapter(profile: Profile, pico: bool = False) -> Board:
         board.connect(f"BTN_{button}_F", (resistor, "2"), (capacitor, "1"), (buttons, str(n + 1)))
         board.connect("GND", (capacitor, "2"))
     board.connect("GND", (buttons, "6"))
+    if pico:
+        board.labels.append(Label(5.5, 11.0, "USB", 1.0))
     board.labels += [Label(20.0, 30.0 if pico else 12.0, f"bgpi {name}", 1.5), Label(21.0, 50.3, "SENSOR BUS"),
                      Label(57.0, 48.5, "5V GND DIN", 0.9),
                      Label(43.0, 46.0, " ".join(name.replace("white.", "W").replace("black.", "B")

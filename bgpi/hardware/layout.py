@@ -128,7 +128,7 @@ DETAIL_Y = Y_BOTTOM + FRAME + 110
 
 def layout_svg(profile: Profile, host: HostPins) -> str:
     """The top view of `profile`'s board, its buttons' pins on `host`, as SVG text."""
-    drawing = Drawing(BOARD_RIGHT + 110, DETAIL_Y + 190, STYLE, unit="mm")
+    drawing = Drawing(BOARD_RIGHT + 125, DETAIL_Y + 190, STYLE, unit="mm")
     drawing.text(MARGIN_X, 24, f"bgpi board layout, seen from above: {profile.source}", "title")
     drawing.text(MARGIN_X, 36, "Generated from the board profile by `bgpi diag layout`. Millimetres, 1:1 (check a "
                                "print with the 100 mm bar). Rings: checker marks; blue: reed switches, labelled "
@@ -168,7 +168,7 @@ def _dimensions(drawing: Drawing, profile: Profile) -> None:
     _dimension(drawing, (X_BAR, below), (X_RIGHT, below), f"bar {BAR:g}")
     _dimension(drawing, (X_RIGHT, below), (X_TRAY - FRAME, below), f"6 points x {POINT_WIDTH:g} mm")
     _dimension(drawing, (X_TRAY, below), (X_TRAY + TRAY, below), f"tray {TRAY:g}")
-    right = BOARD_RIGHT + 72
+    right = BOARD_RIGHT + 86
     _dimension(drawing, (right + 14, Y_TOP - FRAME), (right + 14, Y_BOTTOM + FRAME),
                f"{Y_BOTTOM - Y_TOP + 2 * FRAME:g}")
     _dimension(drawing, (right - 14, Y_TOP), (right - 14, Y_TOP + POINT_LENGTH), f"point {POINT_LENGTH:g}")

@@ -154,6 +154,8 @@ def route(board: Board) -> Routing:
             return _route(board, order)
         except RoutingError as error:
             failed = error.args[1]
+            if failed not in board.nets:  # not a net that finds no way: no order helps
+                raise
             order = [failed, *(net for net in order if net != failed)]
     raise RoutingError(f"{board.name}: no way for net {order[0]} in {ATTEMPTS} tries", order[0])
 

@@ -48,7 +48,7 @@ ROW = 26
 
 def schematic_svg(profile: Profile, host: HostPins) -> str:
     """The schematic of `profile`'s board wired to `host`, as SVG text."""
-    drawing = Drawing(1500, 1500, STYLE)
+    drawing = Drawing(1500, 1560, STYLE)
     drawing.text(30, 36, f"bgpi board schematic: {profile.source}, wired to {host.host}", "title")
     drawing.text(30, 56, f"Generated from the board profile by `bgpi diag schematic`. \"pin\" numbers are "
                          f"physical pins; {host.prefix} numbers are the ones the software and the wiring tables "
@@ -171,7 +171,7 @@ def _ground(drawing: Drawing, x: float, y: float) -> None:
 
 def _multiplexer(drawing: Drawing, profile: Profile, host: HostPins, x: float, y: float) -> None:
     sensors = profile.sensors
-    drawing.text(x, y, f"2. Multiplexers: {len(sensors.signal)} x CD74HC4067 (breakout board), "
+    drawing.text(x, y, f"2. Multiplexers: {len(sensors.signal)} x CD74HC4067, one a points board, "
                        "each wired like mux 0", "heading")
     rail, ground = y + 40, y + 420
     chip_x, chip_y, chip_w, chip_h = x + 200, y + 120, 170, 250
@@ -221,7 +221,8 @@ def _multiplexer(drawing: Drawing, profile: Profile, host: HostPins, x: float, y
         switch = sensors.switches[channel]
         drawing.text(switch_x - 40, py - 12, str(switch) if switch else "(not connected)", "small")
     drawing.text(chip_x + chip_w + 20, chip_y + 80 + 3 * 42, "...", "heading")
-    drawing.lines(x, chip_y + 196, ["Each channel C0..C15:", "a reed switch to GND;", "closed reads low.",
+    drawing.lines(x, chip_y + 196, ["Each channel C0..C15:", "a slot's two reeds,", "in parallel, to GND;",
+                                    "closed reads low.",
                                     "E and GND to GND."], 16, "note")
     _mux_table(drawing, profile, host, x, ground + 44)
 
@@ -250,7 +251,7 @@ def channel_runs(profile: Profile, mux: int) -> list[str]:
 def _mux_table(drawing: Drawing, profile: Profile, host: HostPins, x: float, y: float) -> None:
     drawing.text(x, y, "mux", "label")
     drawing.text(x + 34, y, "SIG", "label")
-    drawing.text(x + 150, y, "channels (each channel: a reed switch to GND)", "label")
+    drawing.text(x + 150, y, "channels (each channel: a slot's reeds to GND)", "label")
     drawing.line(x, y + 6, x + 700, y + 6, "thin")
     row = y + 22
     for mux, pin in enumerate(host.signal):

@@ -233,7 +233,7 @@ def render(board_file: Path, picture: Path, scale: float) -> None:
                   width=max(1, int(pcbnew.ToMM(track.GetWidth()) * scale)))
     for module in board.GetFootprints():
         for item in module.GraphicalItems():
-            if item.GetLayer() == pcbnew.F_Fab and item.GetClass() == "FP_SHAPE":
+            if item.GetLayer() == pcbnew.F_Fab and isinstance(item, pcbnew.FP_SHAPE):
                 draw.line([at(item.GetStart().x, item.GetStart().y), at(item.GetEnd().x, item.GetEnd().y)],
                           fill=(240, 240, 240), width=1)
         for pad in module.Pads():
