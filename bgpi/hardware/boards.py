@@ -10,7 +10,7 @@
   jumper per bus line to pick the board's signal line, and a 2-pin input for one bar slot
   on the spare channel.  Eight of them, the four of the top half turned round.
 - ``adapter-pico``: the same board for the Pico path: the Pico plugs into two 1 x 20
-  sockets where the Pi's header was (its fixed pins, `bgpi.link.pinout`), USB to the host.
+  sockets where the Pi's header was (its fixed pins, `bgpi.hardware.picopins`), USB to the host.
 - ``bar-slot``: one bar slot's two reeds and its 2-pin socket (eight of them).
 
 Which channel each reed is on is the profile's ``[sensors.switches]``: a board takes the
@@ -27,8 +27,8 @@ from bgpi.board.profile import BUTTON_NAMES, CHANNELS, Profile
 from bgpi.exc import BgpiError
 from bgpi.hardware.header import PI_HEADER
 from bgpi.hardware.pcb import Board, Hole, Label, Pad, Part
-from bgpi.link.pinout import BUTTONS as PICO_BUTTONS
-from bgpi.link.pinout import LED_DATA, PICO_HEADER, SELECT, SIGNAL
+from bgpi.hardware.picopins import BUTTONS as PICO_BUTTONS
+from bgpi.hardware.picopins import LED_DATA, PICO_HEADER, SELECT, SIGNAL
 
 POINT_WIDTH = 44.0
 GRID = 0.254

@@ -17,10 +17,10 @@ from bgpi.hardware.boards import BUS, BoardLayoutError, adapter, bar_slot_board,
 from bgpi.hardware.fab import files
 from bgpi.hardware.header import PI_HEADER
 from bgpi.hardware.pcb import Board, Pad, Part, bom_csv, cpl_csv
+from bgpi.hardware.picopins import PICO_HEADER
 from bgpi.hardware.profile import default_profile_path, load_profile
 from bgpi.hardware.router import RoutingError, route
 from bgpi.hardware.template import template_pdf
-from bgpi.link.pinout import PICO_HEADER
 
 HARDWARE = Path(__file__).parents[2] / "hardware"
 KICAD_PYTHON = Path("/usr/bin/python3")
