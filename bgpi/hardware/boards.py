@@ -108,7 +108,8 @@ def _reed(ref: str, x: float, y: float) -> Part:
 
 def _jumper(ref: str, x: float, y: float) -> Part:
     pads = (Pad("1", 0, -0.75, 1.2, 1.0, shape="rect"), Pad("2", 0, 0.75, 1.2, 1.0, shape="rect"))
-    return Part(ref, "jumper", "SolderJumper_2_Open", JUMPER, snap(x), snap(y), pads, (1.6, 2.8))
+    return Part(ref, "jumper (do not place)", "SolderJumper_2_Open", JUMPER, snap(x), snap(y), pads, (1.6, 2.8),
+                placed=False)
 
 
 # -- the adapter board -----------------------------------------------------------------

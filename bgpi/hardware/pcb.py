@@ -62,6 +62,8 @@ class Part:
     outline: tuple[float, float] = (0.0, 0.0)
     """Width and height of the body, drawn on the silkscreen (0: none)."""
     smd: bool = True
+    placed: bool = True
+    """False for what no machine places (a solder jumper: bridged by hand if at all)."""
 
     def pad(self, name: str) -> Pad:
         for pad in self.pads:
@@ -203,9 +205,10 @@ def bom_csv(board: Board) -> str:
 
 
 def cpl_csv(board: Board) -> str:
-    """The placement file an assembly service asks for: every surface-mount part, top side."""
+    """The placement file an assembly service asks for: every surface-mount part it places,
+    top side (KiCad's convention: y up from the board's corner, so negative)."""
     lines = ["Designator,Mid X,Mid Y,Layer,Rotation"]
-    for part in sorted((part for part in board.parts if part.smd), key=lambda part: _ref_key(part.ref)):
+    for part in sorted((part for part in board.parts if part.smd and part.placed), key=lambda part: _ref_key(part.ref)):
         lines.append(f"{part.ref},{number(part.x)}mm,{number(-part.y)}mm,Top,0")
     return "\n".join(lines) + "\n"
 

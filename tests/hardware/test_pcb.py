@@ -94,6 +94,7 @@ def test_every_electronic_line_of_each_bom_has_a_part_number(profile):
         assert sum(int(row["Quantity"]) for row in rows) == len(board.parts)
     placements = cpl_csv(adapter(profile)).splitlines()
     assert placements[0] == "Designator,Mid X,Mid Y,Layer,Rotation" and placements[1].startswith("C1,")
+    assert not any(line.startswith("JP") for line in cpl_csv(points_board(profile)).splitlines())
 
 
 def test_the_router_joins_pads_and_says_when_it_cannot():
