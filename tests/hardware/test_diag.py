@@ -39,7 +39,7 @@ def test_wiring_lists_pins_channels_and_leds():
     assert "  GPIO17  select S0 (all multiplexers)" in out
     assert "  GPIO10  the LED data line (SPI0 MOSI)" in out
     assert "  GPIO3   button hint (to ground)" in out
-    assert "    channel 15: point 4 slot 0" in out
+    assert "    channel 15: bar:black slot 0" in out
     assert "   34  die:1 pip 6" in out
 
 

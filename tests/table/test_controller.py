@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bgpi.board.profile import Geometry
 from bgpi.rules.ids import position_id
 from bgpi.rules.position import Position, Side
@@ -79,6 +81,22 @@ def test_a_knocked_checker_pauses_play_after_the_grace_period_and_resumes_when_p
     assert table.lighting().roles == {12: "missing", 11: "extra"}
     (restored,) = table.handle(Sensed(sensing.of(Position.start())))
     assert restored == ev.Restored()
+
+
+@pytest.mark.parametrize(("point", "change", "role", "words"), [
+    (12, -1, "missing", "a checker should stand on point 12: push it onto a mark there"),
+    (17, +1, "extra", "one checker too many on point 17: if none was put there, one stands between two marks"),
+])
+def test_one_checker_short_or_over_says_which_point_to_push_it_on(point, change, role, words):
+    sensing = Sensing(Geometry())
+    table, _ = started(sensing, 3, 1)
+    read = list(sensing.of(Position.start()))
+    read[sensing.index[point]] += change  # a checker between two marks: no slot closed, or two
+    table.handle(Sensed(tuple(read)))
+    assert table.handle(Tick(1.0)) == []
+    (mismatch,) = table.handle(Tick(2.0))
+    assert mismatch["hint"].startswith(words)
+    assert table.lighting().roles == {point: role}
 
 
 def test_lifting_a_checker_lights_its_source_and_where_it_may_go():
