@@ -95,7 +95,7 @@ def test_one_checker_short_or_over_says_which_point_to_push_it_on(point, change,
     table.handle(Sensed(tuple(read)))
     assert table.handle(Tick(1.0)) == []
     (mismatch,) = table.handle(Tick(2.0))
-    assert mismatch["hint"].startswith(words)
+    assert isinstance(mismatch, ev.Mismatch) and mismatch.hint is not None and mismatch.hint.startswith(words)
     assert table.lighting().roles == {point: role}
 
 
