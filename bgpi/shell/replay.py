@@ -13,9 +13,9 @@ from pathlib import Path
 
 from bgpi.board.locations import BARS
 from bgpi.board.profile import Profile
-from bgpi.exc import ReplayError, UnknownLinkError
-from bgpi.hardware.board import BoardDevices
-from bgpi.link.board import PTY, open_pty_board
+from bgpi.exc import BoardKindError, ReplayError, UnknownLinkError
+from bgpi.hardware.board import PTY, SIM, BoardKind, board_kind
+from bgpi.link.board import open_board
 from bgpi.shell.advisor import open_advisor
 from bgpi.shell.recovery import JOURNAL_ALERT_S, Opened, open_state
 from bgpi.shell.script import (
@@ -71,7 +71,7 @@ def replay(
             warn(note)
         resumed = opened.table if opened is not None else None
         table, opening = (resumed, []) if resumed is not None else _new_table(script, sensing)
-        sim = SimulatedTable(profile, table, emit, seed, board=_board(profile, link))
+        sim = SimulatedTable(profile, table, emit, seed, board=open_board(profile, _linked(link)))
         _put_checkers(sim, script, opened, state_dir)
         advisor = open_advisor(table.config) if engine else None
         if advisor is not None:
@@ -112,12 +112,17 @@ def _put_checkers(sim: SimulatedTable, script: Script, opened: Opened | None, st
         sim.alert(BARS, JOURNAL_ALERT_S)
 
 
-def _board(profile: Profile, link: str | None) -> BoardDevices | None:
+def _linked(link: str | None) -> BoardKind:
+    """The simulated board `link` names: behind the link (pty), or on mock pins (None)."""
     if link is None:
-        return None
-    if link != PTY:
+        return SIM
+    try:
+        kind = board_kind(link)
+    except BoardKindError:
+        kind = SIM
+    if not (kind.simulated and kind.pico):
         raise UnknownLinkError(f"unknown link {link!r}: expected {PTY}")
-    return open_pty_board(profile)
+    return kind
 
 
 def _new_table(script: Script, sensing: Sensing) -> tuple[Table, list[ev.Event]]:

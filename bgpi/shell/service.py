@@ -30,7 +30,6 @@ import contextlib
 import json
 import sys
 import threading
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -39,9 +38,10 @@ from typing import Any, Protocol, TextIO
 from bgpi.board.locations import BARS
 from bgpi.board.profile import Profile
 from bgpi.exc import FirmwareRefusedError, JournalError, RemoteError, ServiceError
+from bgpi.hardware.board import BoardKind
 from bgpi.hardware.bootconfig import boot_problems, pi_model, read_boot_config
 from bgpi.hardware.frames import closed_switches
-from bgpi.link.board import LinkBoard
+from bgpi.link.board import open_board
 from bgpi.rules.position import Side
 from bgpi.shell import sdnotify
 from bgpi.shell.advisor import Advisor, open_advisor
@@ -101,8 +101,8 @@ class RemotePlay(Protocol):
 class ServiceSettings:
     """What the board service runs, every value checked (`bgpi run` builds it from its arguments)."""
 
-    board: str
-    """A board kind (`bgpi.link.board.board_kind`): "sim", "pi" or "serial:DEVICE"."""
+    board: BoardKind
+    """The board to open (`bgpi.link.board.open_board`): sim, pi or serial:DEVICE."""
     profile: Profile
     state: Path
     """The state directory: the journal, the simulated checkers, the page's token."""
@@ -123,7 +123,7 @@ class ServiceSettings:
 
     @property
     def simulated(self) -> bool:
-        return self.board == "sim"
+        return self.board.simulated
 
 
 StartSession = Callable[[object, dict[str, Any]], None]
@@ -263,16 +263,17 @@ class BoardService:
 
     def _warn_of_boot_config(self) -> None:
         """On a Pi: what in its boot configuration keeps the board from working, said before opening it."""
-        if self.settings.board == "pi" and (boot := read_boot_config(model := pi_model())) is not None:
+        if self.settings.board.pi_pins and (boot := read_boot_config(model := pi_model())) is not None:
             for problem in boot_problems(boot, model, self.settings.profile):
                 self._say(f"warning: {problem}")
 
     def _open_board(self, table: Table) -> TableRunner:
         settings = self.settings
         try:
-            if settings.simulated:
-                return SimulatedTable(settings.profile, table, self._emit, settings.seed)
-            return TableRunner(settings.profile, table, self._emit, settings.board, status=self._link_status)
+            board = open_board(settings.profile, settings.board)
+            if board.hands is not None:
+                return SimulatedTable(settings.profile, table, self._emit, settings.seed, board=board)
+            return TableRunner(settings.profile, table, self._emit, board=board, status=self._link_status)
         except Exception as error:  # noqa: BLE001 (board libraries fail in their own ways: AttributeError, ImportError, ...)
             raise ServiceError(f"cannot open the {settings.board} board: {error}") from None
 
@@ -373,11 +374,9 @@ class BoardService:
     def run(self) -> None:
         """Scan in real time until `stop` is set (or the console quits)."""
         runner = self._running
-        # Behind a co-processor the loop sleeps on the link, woken by what it sends.
-        sleep = runner.board.link.wait if isinstance(runner.board, LinkBoard) else time.sleep
         after_scan = self._page.after_scan if self._page is not None else None
         try:
-            run_live(runner, self.stop, self._console, after_scan=after_scan, sleep=sleep)
+            run_live(runner, self.stop, self._console, after_scan=after_scan, sleep=runner.board.wait)
         except FirmwareRefusedError as error:
             raise ServiceError(str(error)) from None
         if isinstance(runner, SimulatedTable):

@@ -20,16 +20,16 @@ import secrets
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from bgpi.board.locations import LOCATIONS, Location, checkers_on, parse_location
 from bgpi.board.profile import Profile, Switch
-from bgpi.hardware.board import BoardDevices
+from bgpi.hardware.board import SIM, Board, BoardKind, Hands
 from bgpi.hardware.debounce import Debouncer
 from bgpi.hardware.dice import Tumble, tumble
 from bgpi.hardware.flapping import Flapping, FlapWatch
 from bgpi.hardware.frames import CheckerCounter, closed_switches
-from bgpi.link.board import LinkBoard, open_any_board
+from bgpi.link.board import open_board
 from bgpi.rules.position import Position
 from bgpi.shell import script
 from bgpi.shell.recorder import Recorder
@@ -39,9 +39,6 @@ from bgpi.table.inputs import Advised, Input, LinkChanged, Press, Remote, Rolled
 from bgpi.table.lights import DICE_COLOUR, Lighting, colours, lights_event, next_change
 from bgpi.table.requests import AdviceRequest
 from bgpi.table.tracker import Counts
-
-if TYPE_CHECKING:
-    from bgpi.hardware.mockboard import SimulatedBoard  # loaded only by a simulated board
 
 Advise = Callable[[AdviceRequest], tuple[Mapping[str, Any] | None, str | None]]
 """Answers the table's request for advice: (answer, None) or (None, why not); see `bgpi.shell.advisor`."""
@@ -71,8 +68,8 @@ BOARD_FILE = "board.json"
 
 
 class TableRunner:
-    """A `Table` behind a board (a kind of `bgpi.link.board.board_kind`, or `board` if
-    given): scan, feed the core, roll, light.
+    """A `Table` behind a board (the `kind` `bgpi.link.board.open_board` opens, or `board`
+    if given): scan, feed the core, roll, light.
 
     While a co-processor's link is down, play pauses: scans read nothing, board time
     stands still, and `status` hears the link's state on every change."""
@@ -82,26 +79,22 @@ class TableRunner:
         profile: Profile,
         table: Table,
         emit: ev.Emit,
-        kind: str = "sim",
+        kind: BoardKind = SIM,
         seed: int | None = None,
         recorder: Recorder | None = None,
-        board: BoardDevices | None = None,
+        board: Board | None = None,
         status: Callable[[str], None] = lambda line: None,
     ) -> None:
         self.profile = profile
         self.table = table
         self.advise: Advise = _no_engine  # the shell sets an advisor where there is an engine
         self.emit = emit
-        self.board = board if board is not None else open_any_board(profile, kind)
+        self.board: Board = board if board is not None else open_board(profile, kind)
         self.status = status
         self._connected = self.board.connected
-        # On real LEDs; replays and the simulator need no show.
-        self.animate_dice = kind == "pi" or kind.startswith("serial:")
-        self.sim = self.board.sim
         self.recorder = recorder
         wiring = profile.sensors
-        # A co-processor reports switches already debounced: once more would only cost a frame.
-        self.debouncer = Debouncer(1 if isinstance(self.board, LinkBoard) else wiring.debounce_frames)
+        self.debouncer = Debouncer(1 if self.board.debounced else wiring.debounce_frames)
         self.flaps = FlapWatch.for_wiring(wiring)
         self.counter = CheckerCounter(wiring, profile.geometry)
         self.period = 1 / wiring.scan_hz
@@ -186,7 +179,7 @@ class TableRunner:
         its own pace).  Else the frame by which the next scan must come, the core's next
         deadline or the next change of the lights (`_frames_due`: every frame while the
         dice tumble); the live loop may leave the scans before it out (`skip`)."""
-        if self._stable is None or self._raw != self._stable or isinstance(self.board, LinkBoard):
+        if self._stable is None or self._raw != self._stable or self.board.own_pace:
             return None
         return min(self._tick_at, self._show_at)
 
@@ -201,8 +194,7 @@ class TableRunner:
         raw = self.board.scanner.scan()
         if self.board.connected != self._connected:
             self._connected = self.board.connected
-            if isinstance(self.board, LinkBoard):
-                self.status(self.board.link.status())
+            self.status(self.board.status())
         if not self._connected:
             return
         self.frames += 1
@@ -218,8 +210,7 @@ class TableRunner:
             if counts != self._counts:
                 self._counts = counts
                 self.feed(Sensed(counts))
-        while (pressed := self.board.buttons.next_press(timeout=0)) is not None:
-            self.press(pressed.name, pressed.long)
+        self._take_presses()
         if self.frames >= self._tick_at:
             self.feed(Tick(self.now))
         else:
@@ -228,6 +219,11 @@ class TableRunner:
                 self.show_lights()
         if self.other is not None:
             self.other.drain()
+
+    def _take_presses(self) -> None:
+        """Feed the core the presses the board's buttons reported since the last look."""
+        while (pressed := self.board.buttons.next_press(timeout=0)) is not None:
+            self.press(pressed.name, pressed.long)
 
     def _sensor_fault(self, fault: Flapping) -> None:
         """A switch flaps: say so, light its location for good, and read it from its
@@ -277,7 +273,7 @@ class TableRunner:
             first, second = dice
             if self.recorder is not None:
                 self.recorder.dice(self.now, first, second)
-            if self.animate_dice:
+            if self.board.animates_dice:
                 # Shown frame by frame by `show_lights`, while the scans go on.
                 self._tumble = Tumble(self.now, tuple(tumble((first, second))))
             self._handle(Rolled(first, second))
@@ -351,13 +347,14 @@ class TableRunner:
 class SimulatedTable(TableRunner):
     """A table on the simulated board, with hands to move its checkers."""
 
-    sim: SimulatedBoard  # a simulated board's hands: never None here
+    sim: Hands  # a simulated board's hands: never None here
 
     def __init__(self, profile: Profile, table: Table, emit: ev.Emit, seed: int | None = None,
-                 recorder: Recorder | None = None, board: BoardDevices | None = None) -> None:
-        super().__init__(profile, table, emit, "sim", seed, recorder, board)
-        if self.board.sim is None:
+                 recorder: Recorder | None = None, board: Board | None = None) -> None:
+        super().__init__(profile, table, emit, SIM, seed, recorder, board)
+        if self.board.hands is None:
             raise TypeError("a simulated table needs a simulated board")
+        self.sim = self.board.hands
 
     # -- the checkers ----------------------------------------------------------------
 
@@ -378,18 +375,14 @@ class SimulatedTable(TableRunner):
         self.sim.set_switch(Switch(location, index), closed)
 
     def press_button(self, button: str, long: bool = False) -> None:
-        """A hand presses `button`: straight to the core on the simulated board; through
-        the firmware, like every other hand, on the simulated Pico."""
-        # Imported here: the simulated Pico runs on gpiozero's mock pins, which a real board never loads.
-        from bgpi.link.simpico import PicoHands
-
-        if isinstance(self.sim, PicoHands):
-            if long:
-                self.sim.hold(button)
-            else:
-                self.sim.press(button)
+        """A hand presses `button`: through the board, which reports it (taken at once: mock
+        pins report it there and then, the simulated Pico's firmware with its next frames),
+        or straight to the core where the board cannot (a hold on mock pins)."""
+        straight = self.sim.press(button, long)
+        if straight is not None:
+            self.press(straight.name, straight.long)
         else:
-            self.press(button, long)
+            self._take_presses()
 
     def act(self, line: script.Action) -> ev.State | ev.Lights | None:
         """Carry out one board-script action at once (board time is the caller's business).

@@ -149,7 +149,7 @@ def test_the_dice_tumble_while_the_switches_are_scanned():
     profile = load_profile()
     table, _ = Table.new(Sensing(profile.geometry), {})
     runner = SimulatedTable(profile, table, lambda event: None, seed=1)
-    runner.animate_dice = True  # as on the real board's LEDs
+    runner.board.animates_dice = True  # as on the real board's LEDs
     dice = {index for die in ("die:1", "die:2") for index in profile.leds.targets[die]}
     try:
         runner.set_position(table.position)

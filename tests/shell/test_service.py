@@ -10,6 +10,7 @@ import pytest
 
 from bgpi.engine import LEVELS
 from bgpi.exc import ServiceError
+from bgpi.hardware.board import SIM
 from bgpi.hardware.profile import load_profile
 from bgpi.shell.journal import read_journal
 from bgpi.shell.service import BoardService, ServiceSettings, SessionSetup
@@ -17,7 +18,7 @@ from bgpi.table import events as ev
 
 
 def service(tmp_path, config: dict) -> BoardService:
-    settings = ServiceSettings("sim", load_profile(None), tmp_path, SessionSetup(config), seed=1)
+    settings = ServiceSettings(SIM, load_profile(None), tmp_path, SessionSetup(config), seed=1)
     return BoardService(settings, threading.Event(), out=io.StringIO())
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from bgpi.hardware.board import SIM
 from bgpi.hardware.profile import load_profile
 from bgpi.shell.journal import Journal
 from bgpi.shell.live import run_live
@@ -72,9 +73,9 @@ def start_live(tmp_path, kind: str = "sim", token: str | None = None, config: di
         runner = SimulatedTable(profile, table, emit, seed=1)
         runner.set_position(table.position)
     else:  # a board without hands: the page sees a real one (on mock pins here)
-        runner = TableRunner(profile, table, emit, "sim")
+        runner = TableRunner(profile, table, emit, SIM)
         for location, count in position_checkers(table.position).items():
-            runner.sim.set_checkers(location, count)
+            runner.board.hands.set_checkers(location, count)
     for event in opening:
         emit(event)
     def start_session(runner: TableRunner, config: dict) -> None:  # `bgpi run` also swaps journals
