@@ -40,8 +40,9 @@ from bgpi.hardware import board as board_module
 from bgpi.hardware.leds import SimulatedPixels
 from bgpi.hardware.mockboard import SimulatedBoard
 from bgpi.hardware.profile import load_profile
+from bgpi.shell.boardfile import position_checkers, put_position
 from bgpi.shell.live import IDLE_AFTER_S, IDLE_HZ, run_live
-from bgpi.shell.simtable import SimulatedTable, TableRunner, position_checkers
+from bgpi.shell.runner import TableRunner
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
 from tests.hardware.chipsim import SimulatedChip
@@ -131,7 +132,7 @@ def on_the_pi_path(profile, table: Table, idle_hz: float | None) -> tuple[float,
     LocalPiFactory._get_revision = lambda self: ZERO_2_W_REVISION
     Device.pin_factory = LGPIOFactory(chip=0)
     board_module.open_pixels = lambda config: SimulatedPixels(config.count)
-    runner = TableRunner(profile, table, lambda event: None, "pi")
+    runner = TableRunner(table, board_module.open_pi_board(profile))
     try:
         percent, frames = cpu_percent(runner, idle_hz)
         stand_in = 100 * stand_in_seconds_per_frame(runner, chip) * frames / SECONDS
@@ -157,8 +158,8 @@ def report(profile, sensing: Sensing, idle_hz: float | None) -> None:
           f"a frame), the sleeps' wake-ups {sleeps:.2f}%, Python {python:.2f}%")
 
     table, _ = Table.new(sensing, {})
-    sim = SimulatedTable(profile, table, lambda event: None, seed=1)
-    sim.set_position(table.position)
+    sim = TableRunner(table, board_module.open_sim_board(profile), seed=1)
+    put_position(sim.board.hands, table.position)
     try:
         percent, sim_frames = cpu_percent(sim, idle_hz)
     finally:

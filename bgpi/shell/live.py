@@ -39,7 +39,7 @@ from typing import TextIO
 
 from bgpi.shell import sdnotify
 from bgpi.shell.console import HELP, Console, console_turn
-from bgpi.shell.simtable import TableRunner
+from bgpi.shell.runner import TableRunner
 
 REPORT_SECONDS = 60.0
 """Overruns are reported at most this often."""
