@@ -82,6 +82,7 @@ def run(frames: int, slow: dict[int, float] | None = None, jitter: random.Random
         if lift and scans in lift:
             hands.lift(lift[scans])
         if queued and scans in queued:
+            runner.board.buttons._on_pressed(queued[scans])  # gpiozero's callbacks: down, then up
             runner.board.buttons._on_released(queued[scans])
         scan()
         took = (slow or {}).get(scans, 0.0)
