@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import doctest
 from collections.abc import Sequence
 
 import pytest
 
+import bgpi.hardware.board
+import bgpi.shell.boardfile
+import bgpi.shell.rolling
+import bgpi.shell.sinks
 from bgpi.hardware.board import open_sim_board
 from bgpi.hardware.profile import load_profile
 from bgpi.shell.hands import TableHands
@@ -142,3 +147,10 @@ def test_a_real_board_has_no_script_hands():
     with pytest.raises(ValueError, match="real hands"):
         TableHands(TableRunner(table, board))
     board.close()
+
+
+@pytest.mark.parametrize("module", [bgpi.hardware.board, bgpi.shell.sinks, bgpi.shell.rolling, bgpi.shell.boardfile],
+                         ids=lambda module: module.__name__)
+def test_the_examples_in_the_docstrings_hold(module):
+    results = doctest.testmod(module)
+    assert results.attempted and not results.failed
