@@ -11,13 +11,14 @@ runner's gate, and through a full disk play pauses until the line is written
 (`bgpi.shell.sinks.JournalGate`).  The readers of the table log are the runner's sinks,
 registered here in order: the simulated checkers' file, the page, the console's words
 or the JSON lines on `out`, and in a remote game the other board's log topic.  The
-engine (`Computer`) and the other board (`RemotePlay.join`) are the table's opponents.  A new session asked for
-by the page sets the journal aside, as ``--new`` does, and brings its own engine
-settings: another kind of engine is opened, the strengths (the opponent's level,
-`hint_level`) are the new session's.  A new session chosen on the board's buttons keeps
-the engine settings, so it needs nothing re-opened.  The page's new session takes a
-spare journal opened ahead on a thread of its own, so the scan frame only renames; at
-most `bgpi.shell.sessions.MAX_SET_ASIDE` set-aside journals are kept.
+engine (`Computer`) and the other board (`RemotePlay.join`) are the table's opponents.
+
+A new session asked for by the page sets the journal aside, as ``--new`` does, and
+brings its own engine settings: another kind of engine is opened, the strengths (the
+opponent's level, `hint_level`) are the new session's.  A new session chosen on the
+board's buttons keeps the engine settings, so it needs nothing re-opened.  The page's
+new session takes a spare journal opened ahead on a thread of its own, so the scan frame
+only renames; at most `bgpi.shell.sessions.MAX_SET_ASIDE` set-aside journals are kept.
 
 A page cannot start a session the board cannot play (a computer opponent without an
 engine); a journal whose opponent finds no engine now (gnubg removed or broken by an
