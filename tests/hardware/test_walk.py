@@ -58,7 +58,7 @@ def test_the_walk_on_the_simulated_board_passes(capsys):
 
 
 def test_the_walk_finds_a_stuck_open_switch(board):
-    board.sim.break_switch(Switch(7, 1), closed=False)
+    board.hands.break_switch(Switch(7, 1), closed=False)
     out = io.StringIO()
     assert walk(board, out, [7]) is False
     text = out.getvalue()

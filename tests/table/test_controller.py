@@ -10,7 +10,7 @@ from bgpi.rules.position import Position, Side
 from bgpi.table import events as ev
 from bgpi.table.advice import GIVE_UP, RETRY
 from bgpi.table.controller import Table
-from bgpi.table.inputs import Advised, Press, Rolled, Sensed, Tick
+from bgpi.table.inputs import Advised, ComputerUnavailable, Press, Rolled, Sensed, Tick
 from bgpi.table.tracker import Sensing
 from tests.rules.boards import result
 
@@ -156,6 +156,22 @@ def test_the_computers_retry_after_a_failed_engine_is_a_deadline():
     assert table.handle(Tick(deadline - 0.01)) == [] and table.wants_advice is None
     table.handle(Tick(deadline))
     assert table.wants_advice == request  # asked again
+
+
+def test_a_computer_without_an_engine_leaves_its_side_to_the_hands_unjournaled():
+    """`ComputerUnavailable` (a resumed journal whose engine is gone): no event, no computer
+    from then on, the "no engine" look on the lights; the journal's session keeps its opponent."""
+    sensing = Sensing(Geometry())
+    table, (session,) = Table.new(sensing, {"opponent": "gnubg"})
+    table.handle(Tick(2.0))
+    assert table.computers == frozenset({Side.BLACK})
+    assert table.handle(ComputerUnavailable()) == []
+    assert table.computers == frozenset() and table.state.advice.hint_failed == 2.0
+    assert session.config == {"opponent": "gnubg"}
+    table.handle(Sensed(sensing.of(Position.start())))
+    table.handle(Press("black.turn"))
+    table.handle(Rolled(3, 1))
+    assert table.wants_advice is None  # black rolled and plays by hand
 
 
 def test_an_engine_that_keeps_failing_leaves_the_computers_side_to_the_hands():
