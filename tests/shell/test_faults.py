@@ -148,12 +148,16 @@ GAME_ENDS = {
     "drop": [{"dice": [3, 1]}, {"press": "white.turn"}, {"move": [8, 5]}, {"move": [6, 5]},
              {"press": "white.turn"}, {"press": "black.cube"}, {"press": "white.cube"},
              {"press": "white.cube"}],
+    "resign_accepted": [{"dice": [3, 1]}, {"press": "white.turn"}, {"move": [8, 5]}, {"move": [6, 5]},
+                        {"press": "white.turn"}, {"hold": "black.cube"}, {"press": "black.cube"},
+                        {"press": "black.turn"}, {"press": "white.turn"}],
 }
 
 
 @pytest.mark.parametrize("last", sorted(GAME_ENDS))
 def test_a_journal_cut_between_a_games_end_and_its_game_over_finishes_the_game(tmp_path, last):
-    """A power cut (or a damaged line) after the last play or a drop: the game_over is owed."""
+    """A power cut (or a damaged line) after the last play, a drop or an accepted
+    resignation: the game_over is owed, as the game ended."""
     script = parse_script("\n".join(json.dumps(line) for line in GAME_ENDS[last]), "end")
     replay(script, PROFILE, lambda event: None, tmp_path, seed=0)
     events = list(read_journal(tmp_path).events)
