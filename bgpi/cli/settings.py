@@ -56,6 +56,8 @@ def load_settings(path: Path) -> RunSettings:
         raise SettingsFileError(f"settings {path}: cannot read it: {error.strerror or error}") from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise SettingsFileError(f"settings {path}: {error}") from None
+    except RecursionError:  # tomllib has no nesting limit of its own
+        raise SettingsFileError(f"settings {path}: not TOML this board reads: nested too deeply") from None
     problems: list[str] = []
     _known(document, TOP_KEYS, "", problems)
     board = document.get("board")
