@@ -70,12 +70,13 @@ def plays(table: Table) -> bool:
         else:
             if table.phase == "setup":
                 table.handle(Sensed(SENSING.of(table.position)))
-            # Doubled: whoever the board asks takes; else the side on turn (or white) presses turn.
+            # Doubled, or offered a resignation: whoever the board asks takes, or declines (play
+            # goes on); else the side on turn (or white) presses turn.
             prompt = table.lighting().prompt
             answers = prompt.answers if prompt is not None else {}
-            takes = [button for button, answer in answers.items() if answer == "take"]
+            goes_on = [button for button, answer in answers.items() if answer in ("take", "decline")]
             side = table.turn or Side.WHITE
-            table.handle(Press(takes[0] if takes else f"{side.label}.turn"))
+            table.handle(Press(goes_on[0] if goes_on else f"{side.label}.turn"))
     return table.phase == "move"
 
 

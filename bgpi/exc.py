@@ -272,6 +272,11 @@ class MatError(RecordError):
     """The events cannot make a .mat file; the message is one line."""
 
 
+class SgfError(RecordError):
+    """The events cannot make an SGF file (a session whose settings the rules refuse); the
+    message is one line."""
+
+
 class RecordFileError(RecordError):
     """A .mat or SGF file cannot give the position asked for; the message is one line."""
 

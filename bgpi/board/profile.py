@@ -249,6 +249,8 @@ def parse_profile(text: str, source: str = "<profile>") -> Profile:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ProfileError(source, [f"syntax error: {error}"]) from None
+    except RecursionError:  # tomllib has no nesting limit of its own
+        raise ProfileError(source, ["not TOML this board reads: nested too deeply"]) from None
     reader = _Reader(document, _KeyLines(text))
     profile = reader.profile(source)
     if reader.problems:

@@ -12,7 +12,7 @@ import argparse
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from bgpi import __version__
@@ -26,6 +26,9 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
+
+Handler = Callable[[argparse.Namespace], int]
+"""A subcommand (its parser's ``handler``): the parsed arguments in, the exit status out."""
 
 COMMANDS = ("run", "replay", "rules", "hint", "analyse", "diag", "export", "selfplay", "team")
 """The subcommands, each a module of this package, in the order --help lists them."""
@@ -52,8 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
+    handler: Handler = args.handler
     try:
-        return args.handler(args)
+        return handler(args)
     except UsageError as error:
         print(f"bgpi {args.command}: {error}", file=sys.stderr)
         return 2

@@ -10,10 +10,10 @@ or from $BGPI_BROKER_PASSWORD, never taken on the command line.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from bgpi.cli.settings import RemoteFile
 from bgpi.exc import BrokerSetupError, UsageError
 
 if TYPE_CHECKING:
@@ -33,24 +33,24 @@ def add_broker_options(parser: argparse.ArgumentParser, required: bool = False, 
                         help="with --broker-tls: the CA certificate to trust (default: the system's)")
 
 
-def broker_of(args: argparse.Namespace, file: Mapping[str, Any] | None = None) -> Broker:
-    """The broker the options name (each over the settings file's `file` keys broker, user,
-    password_file, tls, ca), its password file readable; UsageError for a fault."""
+def broker_of(args: argparse.Namespace, file: RemoteFile | None = None) -> Broker:
+    """The broker the options name (each over the settings file's [remote] `file`: broker,
+    user, password_file, tls, ca), its password file readable; UsageError for a fault."""
     from bgpi.remote.mqtt import Broker
 
-    file = file or {}
-    address = args.broker or file.get("broker")
+    file = file or RemoteFile()
+    address: str | None = args.broker or file.broker
     if not address:
         raise UsageError("--broker HOST[:PORT]: the MQTT broker is needed")
-    tls = bool(args.broker_tls if args.broker_tls is not None else file.get("tls", False))
-    ca = args.broker_ca or _path(file.get("ca"))
-    password_file = args.broker_password_file or _path(file.get("password_file"))
+    tls: bool = args.broker_tls if args.broker_tls is not None else bool(file.tls)
+    ca: Path | None = args.broker_ca or file.ca
+    password_file: Path | None = args.broker_password_file or file.password_file
     host, port = parse_address(address)
     if ca is not None and not tls:
         raise UsageError("--broker-ca is for --broker-tls")
     if ca is not None and not ca.is_file():
         raise UsageError(f"--broker-ca {ca}: no such file")
-    broker = Broker(host, port, args.broker_user or file.get("user"), password_file, tls, ca)
+    broker = Broker(host, port, args.broker_user or file.user, password_file, tls, ca)
     try:
         broker.password()
     except BrokerSetupError as error:
@@ -72,7 +72,3 @@ def parse_address(text: str) -> tuple[str, int | None]:
     if not 1 <= port <= 65535:
         raise UsageError(f"--broker {text!r}: a port is 1 to 65535")
     return host, port
-
-
-def _path(value: object) -> Path | None:
-    return Path(value) if isinstance(value, str) and value else None

@@ -44,6 +44,8 @@ def parse_config(text: str | None, match: int | None = None) -> dict[str, Any]:
         config = json.loads(text) if text else {}
     except json.JSONDecodeError as error:
         raise UsageError(f"--config: not JSON: {error.msg} at column {error.colno}") from None
+    except RecursionError:
+        raise UsageError("--config: not JSON this board reads: nested too deeply") from None
     if not isinstance(config, dict):
         raise UsageError('--config takes a JSON object, such as \'{"beavers": true}\'')
     if match is not None:

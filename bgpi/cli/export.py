@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from bgpi.exc import JournalError, MatError, UsageError
+from bgpi.exc import JournalError, JournalStartError, MatError, UsageError
 from bgpi.records.matfile import MatRecord, mat_record
 from bgpi.records.sgffile import SgfRecord, sgf_record
 from bgpi.shell.journal import default_state_dir
@@ -79,11 +79,11 @@ def _export(args: argparse.Namespace) -> int:
 
 def kept_sessions(state: Path | None) -> tuple[Path, list[KeptSession]]:
     """The state directory (`--state`, else the default) and the sessions kept in it;
-    UsageError if its journal cannot be read or there is none."""
+    UsageError if its journal cannot be read, holds no session or there is none."""
     state_dir = state if state is not None else default_state_dir()
     try:
         kept = sessions(state_dir)
-    except JournalError as error:
+    except (JournalError, JournalStartError) as error:
         raise UsageError(str(error)) from None
     if not kept:
         raise UsageError(f"no journal in {state_dir} (give the state directory with --state)")
@@ -91,8 +91,12 @@ def kept_sessions(state: Path | None) -> tuple[Path, list[KeptSession]]:
 
 
 def pick_session(kept: list[KeptSession], number: int | None) -> KeptSession:
-    if number is None:
-        return kept[-1]
-    if not 1 <= number <= len(kept):
+    """Session `number` (the current one if None); UsageError for no such session, or one
+    whose `session` event is damaged."""
+    if number is not None and not 1 <= number <= len(kept):
         raise UsageError(f"--session {number}: the sessions kept are 1 to {len(kept)} (see --list)")
-    return kept[number - 1]
+    session = kept[-1 if number is None else number - 1]
+    if session.fault is not None:
+        raise UsageError(f"session {session.number} ({session.file}) cannot be read: its session event is "
+                         f"damaged ({session.fault})")
+    return session

@@ -237,12 +237,13 @@ def _remote(args: argparse.Namespace, settings: RunSettings) -> RemoteSettings |
     """The remote game the arguments (over the settings file's [remote]) name; None for
     none; UsageError for a fault."""
     file = settings.remote
-    game, side = args.remote or file.get("game"), args.side or file.get("side")
+    game: str | None = args.remote or file.game
+    side: str | None = args.side or file.side
     if game is None:
         if args.side or args.broker:
             raise UsageError("--side and --broker are for a remote game: give --remote GAME too")
         return None
-    if not isinstance(game, str) or GAME_ID.fullmatch(game) is None:
+    if GAME_ID.fullmatch(game) is None:
         raise UsageError(f"--remote {game!r}: a game ID is 1 to 64 letters, digits, - and _")
     if side not in ("white", "black"):
         raise UsageError("--remote GAME needs --side white or --side black: the side played at this board")

@@ -1,8 +1,10 @@
 """The service's settings file (`bgpi run --settings`, /etc/bgpi/bgpi.toml).
 
 The installer writes the default one (systemd/bgpi.toml, which documents every key).
-Only the file's shape is checked here; the values of the session's rules are checked
-where they are used (`bgpi.rules.session.Settings`, the table), like ``--config``.
+Only the file's shape is checked here, and that each [remote] value is of its kind; the
+values of the session's rules are checked where they are used (`bgpi.rules.session.Settings`,
+the table), like ``--config``, the page's by `bgpi.web.page`, the remote game's and the
+broker's by `bgpi.cli.run` and `bgpi.cli.broker`.
 """
 
 from __future__ import annotations
@@ -23,6 +25,42 @@ REMOTE_KEYS = ("game", "side", "broker", "user", "password_file", "tls", "ca")
 
 
 @dataclass(frozen=True)
+class RemoteFile:
+    """The [remote] table, each value of its kind; None where the table leaves it out."""
+
+    game: str | None = None
+    side: str | None = None
+    broker: str | None = None
+    user: str | None = None
+    password_file: Path | None = None
+    tls: bool | None = None
+    ca: Path | None = None
+
+
+def _remote_file(table: dict[str, Any], problems: list[str]) -> RemoteFile:
+    """The [remote] `table` read, each value that is not of its kind a problem."""
+
+    def text(key: str, wanted: str) -> str | None:
+        value = table.get(key)
+        if value is None or isinstance(value, str):
+            return value
+        problems.append(f"remote.{key}: expected {wanted}, got {value!r}")
+        return None
+
+    def path(key: str) -> Path | None:
+        name = text(key, "a file name")
+        return Path(name) if name else None  # "": none (the system's certificate authorities)
+
+    tls = table.get("tls")
+    if tls is not None and not isinstance(tls, bool):
+        problems.append(f"remote.tls: expected true or false, got {tls!r}")
+        tls = None
+    return RemoteFile(text("game", "a game ID"), text("side", '"white" or "black"'),
+                      text("broker", '"HOST" or "HOST:PORT"'), text("user", "a user name"), path("password_file"),
+                      tls, path("ca"))
+
+
+@dataclass(frozen=True)
 class RunSettings:
     """What the file sets; None where it leaves the choice to `bgpi run`'s defaults."""
 
@@ -36,7 +74,7 @@ class RunSettings:
     page: dict[str, Any] | None = None
     """The [page] table: enabled, listen, port (`bgpi.web.page`); None without a settings
     file, where the page is served on 127.0.0.1 unless --no-page."""
-    remote: dict[str, Any] = field(default_factory=dict)
+    remote: RemoteFile = field(default_factory=lambda: RemoteFile())
     """The [remote] table: a remote game's game ID, side and broker (`bgpi.cli.broker`)."""
 
     def config(self, given: dict[str, Any]) -> dict[str, Any]:
@@ -56,6 +94,8 @@ def load_settings(path: Path) -> RunSettings:
         raise SettingsFileError(f"settings {path}: cannot read it: {error.strerror or error}") from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise SettingsFileError(f"settings {path}: {error}") from None
+    except RecursionError:  # tomllib has no nesting limit of its own
+        raise SettingsFileError(f"settings {path}: not TOML this board reads: nested too deeply") from None
     problems: list[str] = []
     _known(document, TOP_KEYS, "", problems)
     board = document.get("board")
@@ -80,9 +120,11 @@ def load_settings(path: Path) -> RunSettings:
             table = {}
         _known(table, keys, f"{name}.", problems)
         tables.append(table)
+    session, money, page, remote = tables
+    remote_file = _remote_file(remote, problems)
     if problems:
         raise SettingsFileError(f"settings {path}: " + "; ".join(problems))
-    return RunSettings(kind, profile or None, brightness, *tables)
+    return RunSettings(kind, profile or None, brightness, session, money, page, remote_file)
 
 
 def _known(table: dict[str, Any], keys: tuple[str, ...], prefix: str, problems: list[str]) -> None:

@@ -26,7 +26,7 @@ DEFAULT_TEAM_PORT = 8710
 """Where the team page is served unless --port says (a board's own page is on 8700)."""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "team",
         help="watch a team match's boards live through their MQTT broker, and export the matches",

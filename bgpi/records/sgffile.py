@@ -38,13 +38,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from bgpi.exc import RecordError
+from bgpi.exc import RecordError, RulesError, SgfError
 from bgpi.records.matfile import GNUBG_MAX_CUBE, beyond_gnubg, hand_over, last_session, read_play
 from bgpi.rules.cube import Cube
-from bgpi.rules.ids import decode_match_id, position_from_id
 from bgpi.rules.position import BAR, OFF, Position, Side, absolute_point
-from bgpi.rules.session import Score, Session, Settings
+from bgpi.rules.session import Score
 from bgpi.table import events as ev
+from bgpi.table.state import Setup
 
 _PLAYER = {Side.WHITE: "W", Side.BLACK: "B"}
 
@@ -76,7 +76,8 @@ def sgf_record(events: Iterable[ev.Event]) -> SgfRecord:
 
     A game is written from its `start` event; events of other kinds are ignored, and an
     out-of-place one is skipped with a warning, as is the rest of a game whose play does
-    not follow from its position (a play accepted in lenient mode).
+    not follow from its position (a play accepted in lenient mode).  Raises SgfError for a
+    session event the table would refuse (settings the rules refuse, a bad practice ID).
     """
     session_event, played = last_session(events)
     writer = _Writer(session_event or ev.NewSession())
@@ -87,19 +88,13 @@ def sgf_record(events: Iterable[ev.Event]) -> SgfRecord:
 
 class _Writer:
     def __init__(self, session: ev.NewSession) -> None:
-        config = dict(session.config)
-        config.pop("lenient", None)
-        self.practice: tuple[Position, Side] | None = None
-        key = None
-        if session.position_id is not None:
-            turn = session.turn or Side.WHITE
-            self.practice = (position_from_id(session.position_id, turn), turn)
-            if session.match_id is not None:
-                key = decode_match_id(session.match_id)
-                config["match"] = key.match_length
-        settings = Settings.from_config(config)
-        self.session = (Session(settings, Score(*key.score), crawford=key.crawford)
-                        if key is not None else Session(settings))
+        try:  # read as the table reads it
+            setup = Setup.of(session)
+        except RulesError as error:
+            raise SgfError(f"the session cannot be written: {error}") from None
+        turn, key = setup.practice_turn, setup.practice_key
+        self.practice = (setup.start_position, turn) if turn is not None else None
+        self.session = setup.session
         self.first_cube = Cube(key.cube_value, key.cube_owner) if key is not None else Cube()
         self.games: list[_Game] = []
         self.warnings: list[str] = []

@@ -50,6 +50,8 @@ SESSION_S = 3600
 a dropped connection (MQTT 5's session expiry): a board back within the hour, or a
 watcher, gets what was sent meanwhile; the boards resend in any case (docs/remote.md)."""
 PASSWORD_ENV = "BGPI_BROKER_PASSWORD"
+MAX_PASSWORD = 65535
+"""Bytes an MQTT password may hold (its length is two bytes on the wire)."""
 ONLINE, OFFLINE = b"online", b"offline"  # a presence
 
 REFUSALS = frozenset({"Bad user name or password", "Not authorized", "Bad authentication method", "Banned",
@@ -86,15 +88,25 @@ class Broker:
     def password(self) -> str | None:
         """The password, or None.
 
-        :raises BrokerSetupError: if its file cannot be read.
+        :raises BrokerSetupError: if its file cannot be read, is longer than MQTT allows
+            or is not UTF-8 text.
         """
         if self.password_file is None:
             return os.environ.get(PASSWORD_ENV) or None
         try:
-            return self.password_file.read_text().strip()
+            with self.password_file.open("rb") as file:
+                data = file.read(MAX_PASSWORD + 1)
         except OSError as error:
             raise BrokerSetupError(f"cannot read the broker password file {self.password_file}: "
                                    f"{error.strerror or error}") from None
+        if len(data) > MAX_PASSWORD:
+            raise BrokerSetupError(f"the broker password file {self.password_file} holds more than "
+                                   f"{MAX_PASSWORD} bytes, more than an MQTT password may")
+        try:
+            return data.decode("utf-8").strip()
+        except UnicodeDecodeError as error:
+            raise BrokerSetupError(f"the broker password file {self.password_file} is not UTF-8 text "
+                                   f"(byte {error.start})") from None
 
 
 # -- what a client hears ------------------------------------------------------------------

@@ -115,6 +115,8 @@ def parse_team_match(text: str) -> TeamMatch:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise TeamMatchError(f"not TOML: {error}") from None
+    except RecursionError:  # tomllib has no nesting limit of its own
+        raise TeamMatchError("not TOML this board reads: nested too deeply") from None
     _known_keys(data, _MATCH_KEYS, "the match")
     name = _name(data, "name", "the match")
     teams = data.get("teams")
@@ -209,7 +211,8 @@ def pair_records(pair: Pair, events: Sequence[ev.Event]) -> tuple[MatRecord, Sgf
     """The pair's match as .mat and SGF, from the table events its white board logged,
     with the teams as the players' names.  The pair's match ends at its ``match_over``:
     a session the board starts after it is not the team match's.  A log that lost its
-    ``session`` event (a watcher started late) is read as the pair's match from the file."""
+    ``session`` event (a watcher started late) is read as the pair's match from the file.
+    Raises MatError or SgfError for a session the records cannot hold."""
     over = next((number for number, event in enumerate(events) if isinstance(event, ev.MatchOver)), None)
     if over is not None:
         events = events[:over + 1]

@@ -9,9 +9,10 @@ it back as events (`bgpi.table.events.parse`) and never fails on a damaged line:
 cut short by a power cut (or the zeros some file systems leave after one) is reported
 and skipped; a damaged line before the end (a wrong checksum, not a JSON object, not an
 event) ends the events that can be trusted, and `Journal.keep_prefix` sets the damaged
-file aside and keeps only them.  The wire's journal (`bgpi.remote.outbox`) is a file of
-the same kind whose lines are JSON objects of its own (`Journal.append_record`,
-`read_records`).
+file aside and keeps only them.  A record of the games (`bgpi export`) may instead skip
+a sound line that is no event this version reads, and keep what follows it.  The wire's
+journal (`bgpi.remote.outbox`) is a file of the same kind whose lines are JSON objects of
+its own (`Journal.append_record`, `read_records`).
 Journals written before checksums (lines of bare JSON) still read; once a line
 carries a checksum, every later line must.
 
@@ -68,8 +69,8 @@ class JournalRead(Generic[Record]):
     order, and the damaged lines.
 
     `events` stop before the first damaged line (`damaged`, its number; None if no line
-    is damaged); `ends[i]` is the byte offset just past the line of `events[i]`, and
-    `lines[i]` its line number.
+    is damaged; `why`, what is wrong with it); `ends[i]` is the byte offset just past the
+    line of `events[i]`, and `lines[i]` its line number.
     """
 
     events: tuple[Record, ...]
@@ -77,6 +78,14 @@ class JournalRead(Generic[Record]):
     damaged: int | None = None
     lines: tuple[int, ...] = ()
     ends: tuple[int, ...] = ()
+    why: str | None = None
+
+    @property
+    def damage(self) -> str | None:
+        """The damaged line in words, as a record of the games warns of it; None if none."""
+        if self.damaged is None:
+            return None
+        return f"journal line {self.damaged} is damaged ({self.why}): it and the lines after it are left out"
 
 
 def encode(event: ev.Event) -> bytes:
@@ -90,7 +99,7 @@ def encode_record(record: dict[str, Any]) -> bytes:
     return b"%s %08x\n" % (text, zlib.crc32(text))
 
 
-def read_journal(state_dir: Path, name: str = JOURNAL_NAME) -> JournalRead[ev.Event]:
+def read_journal(state_dir: Path, name: str = JOURNAL_NAME, skip_non_events: bool = False) -> JournalRead[ev.Event]:
     """The events of the journal in `state_dir` (or of the one set aside there as
     `name`), oldest first, up to the first damage.
 
@@ -99,10 +108,14 @@ def read_journal(state_dir: Path, name: str = JOURNAL_NAME) -> JournalRead[ev.Ev
     truncated: skipped" (but a whole event lacking only its newline is kept: its write
     got to the end).  Any other line that is not an event's JSON object with the
     right checksum (or a bare one in a journal from before checksums) is damaged:
-    `damaged` names it, and it and every line after it are left out.  Blank lines
-    are skipped.  Raises JournalError when the file exists but cannot be read.
+    `damaged` names it (`why`, what is wrong with it), and it and every line after it
+    are left out.  With `skip_non_events` (a record of the games, which need not follow
+    the table), a sound JSON object that is no event this version reads is skipped
+    instead ("journal line N is no event this version reads (...): skipped") and the
+    lines after it are read.  Blank lines are skipped.  Raises JournalError when the
+    file exists but cannot be read.
     """
-    return _read(state_dir, name, _event)
+    return _read(state_dir, name, ev.parse, skip_non_events)
 
 
 def read_records(state_dir: Path, name: str) -> JournalRead[dict[str, Any]]:
@@ -111,16 +124,10 @@ def read_records(state_dir: Path, name: str) -> JournalRead[dict[str, Any]]:
     return _read(state_dir, name, lambda record: record)
 
 
-def _event(record: dict[str, Any]) -> ev.Event | None:
-    try:
-        return ev.parse(record)
-    except EventError:
-        return None
-
-
-def _read(state_dir: Path, name: str, read: Callable[[dict[str, Any]], Record | None]) -> JournalRead[Record]:
+def _read(state_dir: Path, name: str, read: Callable[[dict[str, Any]], Record],
+          skip_non_events: bool = False) -> JournalRead[Record]:
     """The lines of the journal file `name`, each JSON object turned into a record by
-    `read` (None: the line is damaged)."""
+    `read` (EventError: the line is no event; damaged, or skipped if `skip_non_events`)."""
     path = Path(state_dir) / name
     try:
         data = path.read_bytes()
@@ -131,8 +138,8 @@ def _read(state_dir: Path, name: str, read: Callable[[dict[str, Any]], Record | 
     events: list[Record] = []
     lines: list[int] = []
     ends: list[int] = []
-    problems: tuple[str, ...] = ()
-    damaged = None
+    problems: list[str] = []
+    damaged = why = None
     start = number = 0
     checksummed = False
     while start < len(data):
@@ -142,20 +149,25 @@ def _read(state_dir: Path, name: str, read: Callable[[dict[str, Any]], Record | 
         if end >= 0 and not line.strip():
             start = end + 1
             continue
-        record = _decode(line, checksummed)
-        event = read(record) if record is not None else None
-        if event is None:
+        decoded = _decode(line, checksummed)
+        if isinstance(decoded, dict):
+            checksummed = checksummed or _CHECKSUMMED.fullmatch(line) is not None
+        found = decoded if isinstance(decoded, _Damage) else _record(read, decoded)
+        if isinstance(found, _Damage) and found.sound and skip_non_events and end >= 0:
+            problems.append(f"journal line {number} is {found.why}: skipped")
+            start = end + 1
+            continue
+        if isinstance(found, _Damage):
             if end < 0:
-                problems = (f"journal line {number} is truncated: skipped",)
+                problems.append(f"journal line {number} is truncated: skipped")
             else:
-                damaged = number
+                damaged, why = number, found.why
             break
-        checksummed = checksummed or _CHECKSUMMED.fullmatch(line) is not None
         start = len(data) if end < 0 else end + 1
-        events.append(event)
+        events.append(found)
         lines.append(number)
         ends.append(start)
-    return JournalRead(tuple(events), problems, damaged, tuple(lines), tuple(ends))
+    return JournalRead(tuple(events), tuple(problems), damaged, tuple(lines), tuple(ends), why)
 
 
 class Journal:
@@ -302,21 +314,51 @@ class Journal:
         self.close()
 
 
-def _decode(line: bytes, checksummed: bool) -> dict[str, Any] | None:
-    """The JSON object on `line`; None if it is damaged.  A line without a checksum is
+@dataclass(frozen=True, slots=True)
+class _Damage:
+    """A damaged line: `why`, in a few words; `sound` if it is a JSON object (with its
+    checksum) that is only no event this version reads."""
+
+    why: str
+    sound: bool = False
+
+
+def _record(read: Callable[[dict[str, Any]], Record], value: dict[str, Any]) -> Record | _Damage:
+    try:
+        return read(value)
+    except EventError as error:
+        return _Damage(f"no event this version reads ({_shortened(str(error))})", sound=True)
+
+
+def _decode(line: bytes, checksummed: bool) -> dict[str, Any] | _Damage:
+    """The JSON object on `line`, or what is wrong with it.  A line without a checksum is
     taken only from a journal written before checksums (`checksummed`: an earlier line had
     one)."""
     if (match := _CHECKSUMMED.fullmatch(line)) is not None:
         if zlib.crc32(match[1]) != int(match[2], 16):
-            return None
+            return _Damage("its checksum does not match")
         line = match[1]
     elif checksummed:
-        return None
+        return _Damage("no checksum after lines with one")
     try:
         value = json.loads(line)
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return None
-    return value if isinstance(value, dict) else None
+    except ValueError:  # UnicodeDecodeError among them
+        if line[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            return _Damage("UTF-16 text, not UTF-8")
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError:
+            return _Damage("not UTF-8 text")
+        return _Damage("not JSON")
+    except RecursionError:
+        return _Damage("not JSON this board reads: nested too deeply")
+    return value if isinstance(value, dict) else _Damage("not a JSON object")
+
+
+def _shortened(text: str, most: int = 160) -> str:
+    """`text` on one line, cut at `most` characters (a damaged line may be long)."""
+    text = " ".join(text.split())
+    return text if len(text) <= most else text[: most - 3] + "..."
 
 
 def _lock(fd: int, path: Path) -> None:
@@ -338,7 +380,7 @@ def _repair_tail(fd: int, path: Path) -> str | None:
         start = data.rfind(b"\n") + 1
         number = data.count(b"\n") + 1
         previous = data[data.rfind(b"\n", 0, max(start - 1, 0)) + 1:max(start - 1, 0)]
-        if _decode(data[start:], _CHECKSUMMED.fullmatch(previous) is not None) is not None:
+        if isinstance(_decode(data[start:], _CHECKSUMMED.fullmatch(previous) is not None), dict):
             _write_all(fd, b"\n")
             action = f"journal line {number} lacked its newline: added"
         else:

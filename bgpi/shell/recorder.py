@@ -14,12 +14,14 @@ drift: a late line is followed by a shorter wait.
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from bgpi.board.locations import LOCATIONS, Location
 from bgpi.board.profile import Switch
+from bgpi.exc import ServiceError
 from bgpi.shell.script import (
     LINE_SECONDS,
     MAX_WAIT,
@@ -40,8 +42,9 @@ class Recorder:
     """Writes debounced switch changes and button presses as a board script.
 
     `write` is called with each line of text (newline included) as soon as it is known;
-    given a text file instead, each line is written, flushed and fsync'd, so a power cut
-    loses nothing already seen.  `closed` are the switches closed at `start_s`, the time
+    given a text file instead, each line is written and fsync'd, so a power cut loses
+    nothing already seen, and a line the file refuses (a full disk) is ServiceError,
+    one line naming the file.  `closed` are the switches closed at `start_s`, the time
     recording starts (seconds, on the same clock as the events').  Events must come in
     time order; one that comes earlier than the script can place it (the lines before it
     already took the time) is written at once, with no wait.
@@ -86,9 +89,23 @@ class Recorder:
 
 
 def _durable(file: TextIO) -> Callable[[str], None]:
-    """A writer that gets each line onto the disk before returning."""
+    """A writer that gets each line onto the disk before returning.  It writes past the
+    file's buffer, so that a line refused is not left there to fail again when the file
+    is closed; a pipe or a terminal (``--record /dev/stdout``) has nothing to sync."""
     def write(text: str) -> None:
-        file.write(text)
-        file.flush()
-        os.fsync(file.fileno())
+        try:
+            data = memoryview(text.encode("utf-8"))
+            while data:
+                data = data[os.write(file.fileno(), data):]
+            _sync(file.fileno())
+        except OSError as error:
+            raise ServiceError(f"--record: cannot write {file.name}: {error.strerror or error}") from None
     return write
+
+
+def _sync(fd: int) -> None:
+    try:
+        os.fsync(fd)
+    except OSError as error:
+        if error.errno != errno.EINVAL:  # EINVAL: a pipe, a terminal, a device: nothing to sync
+            raise

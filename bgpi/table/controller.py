@@ -157,15 +157,20 @@ class Table:
             self.state.apply(event)
 
     def owed(self) -> list[ev.Event]:
-        """The events a journal cut short between a game's end (its last play, a drop)
-        and its ``game_over`` still owes (a power cut between the two, a damaged line):
-        applied, and returned for the journal.  None for any other table."""
+        """The events a journal cut short between a game's end (its last play, a drop, an
+        accepted resignation) and its ``game_over`` still owes (a power cut between the
+        two, a damaged line): applied, and returned for the journal.  None for any other
+        table."""
         self._out = []
-        state = self.state
-        if state.phase == Phase.OVER and state.game is not None:
-            dropper = state.dropper
-            self.follower.end_game(state.game.drop(dropper) if dropper is not None
-                                    else state.game.result(state.position))
+        state, game = self.state, self.state.game
+        if state.phase == Phase.OVER and game is not None:
+            if state.dropper is not None:
+                result = game.drop(state.dropper)
+            elif state.resignation is not None:  # accepted (a declined one is gone)
+                result = self.resigning.accepted(state.resignation)
+            else:
+                result = game.result(state.position)
+            self.follower.end_game(result)
         return list(self._out)
 
     # -- inputs --------------------------------------------------------------------

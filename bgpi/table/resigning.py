@@ -139,5 +139,10 @@ class Resigning:
             self.emit(ev.ResignDeclined(side))
             return
         self.emit(ev.ResignAccepted(side))
-        self.end_game(GameResult.resign(side, offer.result, self.state.current_game().cube.value))
+        self.end_game(self.accepted(offer))
+
+    def accepted(self, offer: ev.ResignOffered) -> GameResult:
+        """The game's result once `offer` is accepted: the kind offered times the cube,
+        whatever the position."""
+        return GameResult.resign(offer.player.opponent, offer.result, self.state.current_game().cube.value)
 

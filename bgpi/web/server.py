@@ -22,7 +22,10 @@ Routes (the page uses nothing else; the tests drive the same):
 
 Bodies are at most `MAX_BODY` bytes of UTF-8 (415 for another charset), read within
 `BODY_SECONDS`; a malformed request is a 4xx with one line, never a traceback, and an
-unexpected error writes one line to stderr, at most one every `ERROR_LOG_SECONDS`.
+unexpected error writes one line to stderr, at most one every `ERROR_LOG_SECONDS`
+(`ErrorLog`, which also takes what aiohttp and the server's event loop would log: a
+request broken off or malformed by its client is the client's business and writes
+nothing).
 A connection that sends no complete request within `IDLE_SECONDS` (idle, or headers
 sent a byte at a time) is closed; at most `MAX_CONNECTIONS` are open at once and at most
 `MAX_STREAMS` of them are event streams (which send a comment every `KEEPALIVE_SECONDS`).
@@ -47,6 +50,7 @@ import contextlib
 import functools
 import hmac
 import json
+import logging
 import secrets
 import sys
 import threading
@@ -57,11 +61,12 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Middleware
 from aiohttp.web_protocol import RequestHandler
 
 from bgpi.board.profile import Geometry
-from bgpi.exc import JournalError, MatError, ScriptError
+from bgpi.exc import JournalError, JournalStartError, MatError, ScriptError, SgfError
 from bgpi.records.matfile import mat_record
 from bgpi.records.sgffile import sgf_record
 from bgpi.shell.journal import journal_path
@@ -305,6 +310,8 @@ async def _body(request: web.Request) -> str:
         data = await asyncio.wait_for(request.read(), BODY_SECONDS)
     except TimeoutError:
         raise _http(web.HTTPRequestTimeout, f"the body did not arrive within {BODY_SECONDS:g} s") from None
+    except web.RequestPayloadError as error:  # bad chunks, a Content-Encoding that does not decode
+        raise _http(web.HTTPBadRequest, f"the body cannot be read: {_one_line(str(error))[:120]}") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -362,13 +369,20 @@ async def session_file(request: web.Request) -> web.StreamResponse:
         kept = await asyncio.to_thread(sessions, state_dir)
     except JournalError as error:
         return error_response(500, str(error))
+    except JournalStartError as error:
+        return error_response(409, str(error))
+    if not kept:  # the journal went aside meanwhile (a new session)
+        return error_response(404, "no games in this session yet: nothing to download")
     session = kept[-1]
+    if session.fault is not None:
+        return error_response(409, f"this session's session event is damaged ({session.fault}): "
+                                   "it cannot be downloaded")
     if kind == "mat" and session.practice:
         return error_response(409, "this session starts from a practice position, which .mat cannot hold: "
                            "download the .sgf")
     try:
         record = mat_record(session.events) if kind == "mat" else sgf_record(session.events)
-    except MatError as error:
+    except (MatError, SgfError) as error:
         return error_response(500, str(error))
     if record.games == 0:
         return error_response(404, "no games in this session yet: nothing to download")
@@ -436,35 +450,86 @@ def _host_name(host: str) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
+CLIENTS_OWN = (HttpProcessingError, web.RequestPayloadError, ConnectionError)
+"""What aiohttp logs of a request its client malformed (answered with a 400) or broke off
+(nobody to answer): the client's business, not the board's log."""
+
+
 class ErrorLog:
     """One line to stderr for an unexpected error, at most one every `ERROR_LOG_SECONDS`
-    (saying how many were not written), and the asker a 500 with one line."""
+    (saying how many were not written), each begun with `who`; the asker gets a 500 with
+    one line.  `handler` takes aiohttp's log records, `loop_error` the event loop's: one
+    line each (never a traceback), the client's own faults (`CLIENTS_OWN`) none."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, who: str = "bgpi run: the page", clock: Callable[[], float] = time.monotonic) -> None:
+        self.who = who
         self.clock = clock
         self.last: float | None = None
         self.unsaid = 0
+        self.handler = _Lines(self)
 
     def say(self, request: web.Request, error: BaseException) -> None:
+        """An unexpected error answering `request`."""
+        self.write(f"{request.method} {request.path[:80]!r}: {_described(error)}")
+
+    def heard(self, message: str, error: BaseException | None) -> None:
+        """What aiohttp or the event loop would log, and the error it came with."""
+        if not isinstance(error, CLIENTS_OWN):
+            self.write(message if error is None else f"{message}: {_described(error)}")
+
+    def loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """The server's event loop's exception handler (asyncio's own writes a traceback)."""
+        error = context.get("exception")
+        self.heard(str(context.get("message", "error in the event loop")), error)
+
+    def write(self, what: str) -> None:
         now = self.clock()
         if self.last is not None and now - self.last < ERROR_LOG_SECONDS:
             self.unsaid += 1
             return
         more = f" (and {self.unsaid} more since the last line)" if self.unsaid else ""
         self.last, self.unsaid = now, 0
-        line = f"bgpi run: the page: {request.method} {request.path[:80]!r}: {type(error).__name__}: {error}"
-        print(" ".join(line.splitlines())[:300] + more, file=sys.stderr, flush=True)
+        print(_one_line(f"{self.who}: {what}")[:300] + more, file=sys.stderr, flush=True)
+
+
+class _Lines(logging.Handler):
+    """aiohttp's log records (``logging.getLogger("aiohttp")``, while a page is served) as
+    `ErrorLog` lines."""
+
+    def __init__(self, log: ErrorLog) -> None:
+        super().__init__(logging.WARNING)
+        self.log = log
+
+    def emit(self, record: logging.LogRecord) -> None:
+        error = record.exc_info[1] if record.exc_info else None
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):  # arguments that do not fit the message
+            message = str(record.msg)
+        self.log.heard(message, error)
+
+
+def _described(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.splitlines())
 
 
 def unexpected(log: ErrorLog) -> Middleware:
-    """The outermost middleware: an unexpected error is a 500 and one line in the log."""
+    """The outermost middleware: an unexpected error is a 500 and one line in the log; an
+    asker gone while its request was read or answered gets nothing and writes nothing."""
 
     @web.middleware
     async def answer(request: web.Request, handler: Handler) -> web.StreamResponse:
         try:
             return await handler(request)
-        except (web.HTTPException, asyncio.CancelledError, ConnectionError):
+        except (web.HTTPException, asyncio.CancelledError):
             raise
+        except ConnectionError:
+            # Raised on, aiohttp would log it with a traceback; the answer reaches nobody.
+            return error_response(400, "the request was broken off")
         except RecursionError:
             return error_response(400, "nested too deeply")
         except Exception as error:  # noqa: BLE001 (anything else: one line, never a traceback)
@@ -474,10 +539,22 @@ def unexpected(log: ErrorLog) -> Middleware:
     return answer
 
 
+ERRORS = web.AppKey("errors", ErrorLog)
+
+
+def guarded_app(token: str | None, who: str) -> web.Application:
+    """An application behind the page's guards (`unexpected`, `access`, `MAX_BODY`), its
+    `ErrorLog` (whose lines begin with `who`) in ``app[ERRORS]``."""
+    log = ErrorLog(who)
+    app = web.Application(middlewares=[unexpected(log), access(token)], client_max_size=MAX_BODY)
+    app[ERRORS] = log
+    return app
+
+
 def make_app(bridge: Bridge, geometry: Geometry, token: str | None = None,
              state_dir: Path | None = None) -> web.Application:
     """The web application over `bridge`, a board of `geometry` (see the module docstring)."""
-    app = web.Application(middlewares=[unexpected(ErrorLog()), access(token)], client_max_size=MAX_BODY)
+    app = guarded_app(token, "bgpi run: the page")
     app[BRIDGE] = bridge
     app[HUB] = Hub()
     app[GEOMETRY] = geometry
@@ -492,10 +569,23 @@ def make_app(bridge: Bridge, geometry: Geometry, token: str | None = None,
     return app
 
 
+def app_runner(app: web.Application) -> web.AppRunner:
+    """The runner of a `guarded_app`, with the page's limits: idle and slow connections
+    end, a refused body is read a moment, requests being answered have a moment at the end."""
+    return web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=SHUTDOWN_SECONDS,
+                         keepalive_timeout=IDLE_SECONDS, lingering_time=LINGER_SECONDS, handler_cancellation=True)
+
+
 def open_site(loop: asyncio.AbstractEventLoop, runner: web.AppRunner, host: str, port: int) -> int:
-    """Serve `runner`'s app on `host`:`port` (0: a free port), its connections capped
-    (`cap_connections`); returns the port.  On failure the runner is cleaned up and the
-    error raised."""
+    """Serve `runner`'s `guarded_app` on `host`:`port` (0: a free port), its connections
+    capped (`cap_connections`), what aiohttp and `loop` would log written to its
+    `ErrorLog` until `close_site`; returns the port.  On failure the runner is cleaned up
+    and the error raised."""
+    log = runner.app[ERRORS]
+    loop.set_exception_handler(log.loop_error)
+    aiohttp_log = logging.getLogger("aiohttp")
+    aiohttp_log.addHandler(log.handler)
+    aiohttp_log.propagate = False  # nowhere else: a handler on the root logger would write the traceback
     try:
         loop.run_until_complete(runner.setup())
         assert runner.server is not None  # made by setup
@@ -503,9 +593,20 @@ def open_site(loop: asyncio.AbstractEventLoop, runner: web.AppRunner, host: str,
         site = web.TCPSite(runner, host, port, reuse_address=True)
         loop.run_until_complete(site.start())
     except BaseException:
-        loop.run_until_complete(runner.cleanup())
+        close_site(loop, runner)
         raise
     return int(runner.addresses[0][1])
+
+
+def close_site(loop: asyncio.AbstractEventLoop, runner: web.AppRunner) -> None:
+    """End what `open_site` began, on `loop` (stopped): the connections, then the log
+    (aiohttp's records go where they went before once no page is served)."""
+    try:
+        loop.run_until_complete(runner.cleanup())
+    finally:
+        aiohttp_log = logging.getLogger("aiohttp")
+        aiohttp_log.removeHandler(runner.app[ERRORS].handler)
+        aiohttp_log.propagate = not any(isinstance(handler, _Lines) for handler in aiohttp_log.handlers)
 
 
 def cap_connections(server: web.Server) -> None:
@@ -539,9 +640,7 @@ class WebServer:
         self.token = token
         self.app = make_app(bridge, geometry, token, state_dir)
         self._loop = asyncio.new_event_loop()
-        self._runner = web.AppRunner(self.app, handle_signals=False, access_log=None,
-                                    shutdown_timeout=SHUTDOWN_SECONDS, keepalive_timeout=IDLE_SECONDS,
-                                    lingering_time=LINGER_SECONDS, handler_cancellation=True)
+        self._runner = app_runner(self.app)
         self._thread = threading.Thread(target=self._serve, name="bgpi-web", daemon=True)
         self._started = threading.Event()
         self._failure: BaseException | None = None
@@ -576,7 +675,7 @@ class WebServer:
         self.bridge.listener = lambda heard, view: self._call(hub.publish, heard, view)
         self._started.set()
         loop.run_forever()
-        loop.run_until_complete(self._runner.cleanup())
+        close_site(loop, self._runner)
         loop.close()
 
     def _call(self, function: Callable[..., object], *args: object) -> None:

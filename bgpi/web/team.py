@@ -40,7 +40,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bgpi.exc import BoardStateError, EventError, MatError, TopicError, WatchedLogError
+from bgpi.exc import BoardStateError, EventError, MatError, SgfError, TopicError, WatchedLogError
 from bgpi.remote.mqtt import Broker, Client, LinkDown, LinkUp, News, Received
 from bgpi.remote.state import MAX_BYTES, BoardState, parse_board_state
 from bgpi.remote.team import TeamMatch, pair_records, team_score
@@ -49,22 +49,18 @@ from bgpi.rules.position import Side, absolute_point
 from bgpi.table import events as ev
 from bgpi.web import DEFAULT_HOST
 from bgpi.web.server import (
-    IDLE_SECONDS,
-    LINGER_SECONDS,
     LOOPBACK_NAMES,
-    MAX_BODY,
     MAX_STREAMS,
-    SHUTDOWN_SECONDS,
     STATIC,
-    ErrorLog,
     Hub,
-    access,
+    app_runner,
+    close_site,
     encode,
     error_response,
     event_stream,
+    guarded_app,
     open_site,
     static,
-    unexpected,
 )
 
 MAX_LOG_EVENTS = 100_000
@@ -150,7 +146,7 @@ class Watch:
                 continue
             try:
                 records = pair_records(pair, self.log_of(pair.game))
-            except MatError as error:
+            except (MatError, SgfError) as error:
                 warnings.append(f"{pair.game}: {error}")
                 continue
             warnings.extend(f"{pair.game}: {warning}" for warning in records[1].warnings)
@@ -237,7 +233,7 @@ async def _game_file(request: web.Request) -> web.StreamResponse:
         return error_response(404, f"no game {game[:70]!r} in this match")
     try:
         mat, sgf = pair_records(pair, watch.log_of(game))
-    except MatError as error:
+    except (MatError, SgfError) as error:
         return error_response(409, str(error))
     record = mat if kind == "mat" else sgf
     if record.games == 0:
@@ -258,7 +254,7 @@ async def _export(request: web.Request) -> web.StreamResponse:
 
 def make_team_app(watch: Watch, token: str | None = None) -> web.Application:
     """The team page's application over `watch` (see the module docstring)."""
-    app = web.Application(middlewares=[unexpected(ErrorLog()), access(token)], client_max_size=MAX_BODY)
+    app = guarded_app(token, "bgpi team: the page")
     app[WATCH] = watch
     app[HUB] = Hub()
     app.router.add_get("/", _page)
@@ -295,9 +291,7 @@ class TeamWatcher:
         self.app = make_team_app(self.watch, token)
         self._loop = asyncio.new_event_loop()
         self._inbox: asyncio.Queue[News] = asyncio.Queue()
-        self._runner = web.AppRunner(self.app, handle_signals=False, access_log=None,
-                                     shutdown_timeout=SHUTDOWN_SECONDS, keepalive_timeout=IDLE_SECONDS,
-                                     lingering_time=LINGER_SECONDS, handler_cancellation=True)
+        self._runner = app_runner(self.app)
         self._thread = threading.Thread(target=self._serve, name="bgpi-team", daemon=True)
         self._started = threading.Event()
         self._failure: BaseException | None = None
@@ -337,7 +331,7 @@ class TeamWatcher:
         self._started.set()
         loop.run_forever()
         drain.cancel()
-        loop.run_until_complete(self._runner.cleanup())
+        close_site(loop, self._runner)
         loop.close()
 
     async def _drain(self) -> None:

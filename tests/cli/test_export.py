@@ -18,13 +18,14 @@ from bgpi.cli import main
 from bgpi.cli.selfplay import self_play_events
 from bgpi.exc import MatError, PlayNotationError, UsageError
 from bgpi.records.matfile import mat_record
+from bgpi.records.sgffile import sgf_record
 from bgpi.rules.ids import position_from_id, position_id
 from bgpi.rules.notation import find_play
 from bgpi.rules.play import Dice
 from bgpi.rules.position import Position, Side
 from bgpi.rules.result import GameResult, ResultKind
 from bgpi.rules.session import Session, Settings
-from bgpi.shell.journal import Journal, journal_path
+from bgpi.shell.journal import Journal, encode, encode_record, journal_path, read_journal
 from bgpi.table import events as ev
 from bgpi.table.phases import Phase
 
@@ -398,3 +399,83 @@ def test_the_current_session_is_the_default_and_a_missing_one_is_refused(kept, c
     assert (status, err) == (2, f"bgpi export: no games in session 3 in {kept}: nothing to export\n")
     status, err = export(capsys, "--session", "4", "--sgf", str(kept / "c.sgf"))
     assert (status, err) == (2, "bgpi export: --session 4: the sessions kept are 1 to 3 (see --list)\n")
+
+
+# --- damaged journals (issue 33): a sound line that is no event skipped, what is wrong said in one line
+
+NO_EVENT = encode_record({"event": "play", "player": "white"})
+SKIPPED = ("journal line 6 is no event this version reads (a malformed play event (missing 'dice'): "
+           "{'event': 'play', 'player': 'white'}): skipped")
+
+
+@pytest.mark.parametrize("kind", ["mat", "sgf"])
+def test_a_sound_line_that_is_no_event_is_skipped_with_a_warning_and_the_events_after_it_kept(tmp_path, capsys,
+                                                                                             kind):
+    events = [ev.NewSession({}), *money_game(1)]
+    lines = [encode(event) for event in events]
+    journal_path(tmp_path).write_bytes(b"".join([*lines[:5], NO_EVENT, *lines[5:]]))
+    out = tmp_path / f"out.{kind}"
+    assert main(["export", f"--{kind}", str(out), "--state", str(tmp_path)]) == 0
+    assert capsys.readouterr().err == (f"bgpi export: warning: {SKIPPED}\n"
+                                       f"bgpi export: session 1, 1 game written to {out}\n")
+    assert out.read_text() == (mat_record(events) if kind == "mat" else sgf_record(events)).text
+    assert read_journal(tmp_path).damaged == 6  # the board's resume still stops there
+
+
+def test_a_damaged_line_is_a_warning_saying_what_is_wrong_with_it(tmp_path, capsys):
+    lines = [encode(event) for event in HAND_MADE]
+    journal_path(tmp_path).write_bytes(b"".join([*lines[:13], b"X" + lines[13], *lines[14:]]))
+    assert main(["export", "--mat", "-", "--state", str(tmp_path)]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        "bgpi export: warning: journal line 14 is damaged (no checksum after lines with one): "
+        "it and the lines after it are left out"]
+
+
+@pytest.mark.parametrize("argv", [["--sgf", "-"], ["--mat", "-"], ["--list"]], ids=["sgf", "mat", "list"])
+def test_a_session_event_the_table_would_refuse_is_one_line(tmp_path, capsys, argv):
+    """A checksummed session line whose settings the rules refuse: the session is listed as
+    damaged, and exporting it is a usage error, whichever the format."""
+    journal_path(tmp_path).write_bytes(encode_record({"event": "session", "config": {"match": "x"}})
+                                       + encode(ev.Start("4HPwATDgc/ABMA")))
+    status = main(["export", *argv, "--state", str(tmp_path)])
+    out, err = capsys.readouterr()
+    fault = "match: expected a whole number 0 or more, not 'x'"
+    if argv == ["--list"]:
+        assert (status, out, err) == (0, f"1: a damaged session event ({fault}), 1 game (journal.jsonl)\n", "")
+    else:
+        assert (status, out, err) == (2, "", f"bgpi export: session 1 (journal.jsonl) cannot be read: its session "
+                                             f"event is damaged ({fault})\n")
+
+
+@pytest.mark.parametrize("argv", [["--sgf", "-"], ["--mat", "-"], ["--list"]], ids=["sgf", "mat", "list"])
+def test_a_session_line_that_is_no_event_leaves_no_session_and_says_why(tmp_path, capsys, argv):
+    journal_path(tmp_path).write_bytes(encode_record({"event": "session", "config": [1]})
+                                       + encode(ev.Start("4HPwATDgc/ABMA")))
+    assert main(["export", *argv, "--state", str(tmp_path)]) == 2
+    assert capsys.readouterr() == ("", (
+        f"bgpi export: {journal_path(tmp_path)} holds no session event: journal line 1 is no event this version "
+        "reads (a malformed session event (config: [1]): {'event': 'session', 'config': [1]}): skipped\n"))
+
+
+UTF_16 = b"".join(encode(event) for event in HAND_MADE).decode().encode("utf-16")
+
+
+@pytest.mark.parametrize(("data", "why"), [
+    (b"garbage\n" * 3, "line 1 is damaged (not JSON)"),
+    ((bytes(range(128, 256)) + b"\n") * 4, "line 1 is damaged (not UTF-8 text)"),
+    (UTF_16, "line 1 is damaged (UTF-16 text, not UTF-8)"),
+    (b"[1, 2]\n", "line 1 is damaged (not a JSON object)"),
+    (b"[" * 100_000 + b"\n", "line 1 is damaged (not JSON this board reads: nested too deeply)"),
+], ids=["junk", "binary", "utf-16", "array", "nested"])
+def test_a_journal_that_holds_no_event_says_what_is_wrong_with_it(tmp_path, capsys, data, why):
+    journal_path(tmp_path).write_bytes(data)
+    for argv in (["--list"], ["--mat", "-"], ["--sgf", "-"]):
+        assert main(["export", *argv, "--state", str(tmp_path)]) == 2
+        assert capsys.readouterr() == ("", f"bgpi export: {journal_path(tmp_path)} holds no session event: "
+                                           f"journal {why}: it and the lines after it are left out\n")
+
+
+def test_an_empty_journal_says_so(tmp_path, capsys):
+    journal_path(tmp_path).write_bytes(b"")
+    assert main(["export", "--list", "--state", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"bgpi export: {journal_path(tmp_path)} holds no session event (it is empty)\n"

@@ -58,6 +58,8 @@ def test_a_bad_position_with_new_is_refused_before_the_session_is_set_aside(sess
     (["--config", '{"speed": 2}'], '--config: unknown config key "speed"'),
     (["--config", "[1]"], "--config takes a JSON object"),
     (["--config", "{"], "--config: not JSON"),
+    (["--config", "[" * 50_000], "--config: not JSON this board reads: nested too deeply"),
+    (["--config", '{"match": ' + "[" * 500 + "]" * 500 + "}"], "match: expected a whole number 0 or more"),
     (["--match", "5", "--config", '{"jacoby": true}'], "jacoby: only for money play"),
     (["--match", "-1"], "match: expected a whole number 0 or more"),
     (["--turn", "black"], "give --position too"),
@@ -100,6 +102,13 @@ def test_new_on_a_state_directory_that_refuses_the_rename_is_one_line(session, m
     err = capsys.readouterr().err
     assert status == 2 and err == f"bgpi run: cannot set the journal in {session} aside: permission denied\n"
     untouched(session)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+def test_a_recording_the_disk_refuses_is_one_line(tmp_path):
+    done = bgpi("run", "--board", "sim", "--state", str(tmp_path / "state"), "--record", "/dev/full")
+    one_line_exit_2(done, "--record: cannot write /dev/full: No space left on device", lines=2)
+    assert done.stderr.startswith("bgpi run: the simulated board is running\n")
 
 
 def test_run_help_lists_every_setting():

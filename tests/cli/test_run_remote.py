@@ -38,8 +38,15 @@ def session(tmp_path):
      "--broker-ca is for --broker-tls"),
     (["--remote", "g1", "--side", "white", "--broker", "h", "--broker-user", "u",
       "--broker-password-file", "/nonexistent"], "cannot read the broker password file /nonexistent"),
+    (["--remote", "g1", "--side", "white", "--broker", "h", "--broker-password-file", "{binary}"],
+     "the broker password file {binary} is not UTF-8 text (byte 0)"),
+    (["--remote", "g1", "--side", "white", "--broker", "h", "--broker-password-file", "/dev/zero"],
+     "the broker password file /dev/zero holds more than 65535 bytes"),
 ])
-def test_bad_remote_options_are_one_line_and_touch_nothing(session, capsys, argv, words):
+def test_bad_remote_options_are_one_line_and_touch_nothing(session, tmp_path, capsys, argv, words):
+    binary = tmp_path / "password.bin"
+    binary.write_bytes(b"\xff\xfe\x00\x01password")
+    argv, words = [arg.format(binary=binary) for arg in argv], words.format(binary=binary)
     assert main(["run", "--board", "sim", "--state", str(session), "--no-page", *argv]) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1, err

@@ -47,6 +47,11 @@ def test_money_rules_are_left_out_of_a_match_from_the_file_or_the_command_line(t
     (("beavers = false", "beaver = false"), "money.beaver: unknown key"),
     (("[session]", "session = 1\n[sessions]"), "sessions: unknown key"),
     (("match = 0 ", "match = = "), "Invalid value"),
+    (("match = 0 ", "match = " + "[" * 5000 + "]" * 5000 + " "), "not TOML this board reads: nested too deeply"),
+    (("# broker = ", "broker = 5 #"), 'remote.broker: expected "HOST" or "HOST:PORT", got 5'),
+    (("# user = ", "user = 5 #"), "remote.user: expected a user name, got 5"),
+    (("# tls = true", 'tls = "no"'), "remote.tls: expected true or false, got 'no'"),
+    (("# ca = ", "ca = 7 #"), "remote.ca: expected a file name, got 7"),
 ])
 def test_a_bad_settings_file_is_one_line_and_exit_2(tmp_path, capsys, edit, message):
     path = settings_file(tmp_path, edit)

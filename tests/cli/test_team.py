@@ -38,6 +38,7 @@ def test_help_names_the_match_file_and_the_broker() -> None:
     (MATCH + MATCH.split("\n\n")[1], "2 pairs: a team match has an odd number"),
     (MATCH.replace('white = "Lions"', 'white = "Bears"'), "pair 1: white 'Bears' is not a team"),
     ("name = ", "not TOML"),
+    ("name = " + "[" * 5000 + "]" * 5000, "not TOML this board reads: nested too deeply"),
 ])
 def test_a_bad_match_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str,
                                       words: str) -> None:

@@ -79,6 +79,11 @@ def test_syntax_error_names_line():
     assert problem.startswith("syntax error:") and "line" in problem
 
 
+def test_a_value_nested_too_deeply_is_one_problem():
+    assert problems(edited(("count = 44", "count = " + "[" * 5000 + "]" * 5000))) == [
+        "not TOML this board reads: nested too deeply"]
+
+
 def test_unreadable_file(tmp_path):
     with pytest.raises(ProfileError, match=r"missing\.toml: cannot read it"):
         load_profile(tmp_path / "missing.toml")

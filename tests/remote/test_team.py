@@ -49,6 +49,7 @@ PAIR = '[[pair]]\ngame = "g1"\nwhite = "A"\nlength = 5\n'
 
 @pytest.mark.parametrize("text, words", [
     ("name = ", "not TOML"),
+    ("name = " + "[" * 5000 + "]" * 5000, "not TOML this board reads: nested too deeply"),
     ('name = "M"\nteams = ["A", "B"]\ncolour = 1\n' + PAIR, "unknown key 'colour'"),
     ('teams = ["A", "B"]\n' + PAIR, "name: the match is named"),
     ('name = "M"\nteams = ["A"]\n' + PAIR, "teams: two team names"),

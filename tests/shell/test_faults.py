@@ -26,9 +26,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgpi.board.profile import parse_profile
+from bgpi.cli import build_parser
+from bgpi.cli.config import parse_config
 from bgpi.cli.rules import answer_batch
+from bgpi.cli.run import _service_settings
 from bgpi.cli.selfplay import self_play_events
-from bgpi.exc import ProfileError
+from bgpi.exc import ProfileError, UsageError
 from bgpi.hardware.leds import Leds, SimulatedPixels
 from bgpi.hardware.profile import default_profile_path, load_profile
 from bgpi.rules.position import Side
@@ -148,12 +151,16 @@ GAME_ENDS = {
     "drop": [{"dice": [3, 1]}, {"press": "white.turn"}, {"move": [8, 5]}, {"move": [6, 5]},
              {"press": "white.turn"}, {"press": "black.cube"}, {"press": "white.cube"},
              {"press": "white.cube"}],
+    "resign_accepted": [{"dice": [3, 1]}, {"press": "white.turn"}, {"move": [8, 5]}, {"move": [6, 5]},
+                        {"press": "white.turn"}, {"hold": "black.cube"}, {"press": "black.cube"},
+                        {"press": "black.turn"}, {"press": "white.turn"}],
 }
 
 
 @pytest.mark.parametrize("last", sorted(GAME_ENDS))
 def test_a_journal_cut_between_a_games_end_and_its_game_over_finishes_the_game(tmp_path, last):
-    """A power cut (or a damaged line) after the last play or a drop: the game_over is owed."""
+    """A power cut (or a damaged line) after the last play, a drop or an accepted
+    resignation: the game_over is owed, as the game ended."""
     script = parse_script("\n".join(json.dumps(line) for line in GAME_ENDS[last]), "end")
     replay(script, PROFILE, lambda event: None, tmp_path, seed=0)
     events = list(read_journal(tmp_path).events)
@@ -361,6 +368,46 @@ def test_a_batch_with_bad_lines_answers_the_good_ones_and_exits_2():
     assert done.returncode == 2 and len(answers) == 6 and "results" in answers[5]
     assert [answer["line"] for answer in answers[:5]] == [1, 2, 3, 4, 5]
     assert len(done.stderr.splitlines()) == 5 and "Traceback" not in done.stderr
+
+
+NESTED = st.integers(1, 6_000).map(lambda depth: "[" * depth + "]" * depth)
+"""A value nested up to 6,000 deep (issue 33: JSON and TOML readers recurse a level at a time)."""
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(JSON.map(json.dumps), st.text(max_size=40), NESTED,
+                 NESTED.map(lambda nested: f'{{"match": {nested}}}'),
+                 st.dictionaries(st.sampled_from(["match", "jacoby", "cube_cap", "opponent", "x"]), JSON).map(
+                     json.dumps)))
+def test_random_config_values_are_settings_or_a_one_line_refusal(text):
+    try:
+        config = parse_config(text)
+    except UsageError as error:
+        assert "\n" not in str(error) and str(error).startswith("--config"), str(error)
+        return
+    assert isinstance(config, dict)
+
+
+SETTINGS_KEYS = ["board", "profile", "brightness", "[session]\nmatch", "[session]\nopponent", "[money]\njacoby",
+                 "[page]\nport", "[page]\nlisten", "[remote]\ngame", "[remote]\nbroker", "[remote]\npassword_file"]
+TOML_VALUES = st.one_of(NESTED, st.sampled_from(['"x"', "1", "-1", "true", "[1, 2]", "{a = 1}", "= =", '"/dev/zero"',
+                                                 '"0.0.0.0"', "1e400", '"gnubg:9"']),
+                        NESTED.map(lambda nested: "{a = " + nested + "}"))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.sampled_from(SETTINGS_KEYS), TOML_VALUES, min_size=1, max_size=3))
+def test_random_settings_files_are_read_or_refused_in_one_line(tmp_path_factory, values):
+    """`bgpi run --settings FILE` checks the file, and everything it asks, before it opens
+    the board: a usable file, or one line."""
+    folder = tmp_path_factory.mktemp("settings")
+    path = folder / "bgpi.toml"
+    path.write_text("\n".join(f"{key} = {value}" for key, value in values.items()) + "\n", encoding="utf-8")
+    args = build_parser("run").parse_args(["run", "--settings", str(path), "--state", str(folder / "state")])
+    try:
+        _service_settings(args)
+    except UsageError as error:
+        assert "\n" not in str(error), str(error)
 
 
 NUMBER_KEYS = {

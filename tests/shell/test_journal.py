@@ -139,6 +139,31 @@ def test_a_journal_from_before_checksums_still_reads(tmp_path):
     assert read_journal(tmp_path).damaged == 4
 
 
+@pytest.mark.parametrize(("line", "why"), [
+    (b"garbage", "no checksum after lines with one"),
+    (b'{"event": "roll"} 00000000', "its checksum does not match"),
+])
+def test_a_damaged_line_says_what_is_wrong_with_it(tmp_path, line, why):
+    write(tmp_path, OPENING)
+    with journal_path(tmp_path).open("ab") as file:
+        file.write(line + b"\n")
+    write(tmp_path, PLAY)
+    read = read_journal(tmp_path)
+    assert (read.damaged, read.why) == (2, why)
+    assert read.damage == f"journal line 2 is damaged ({why}): it and the lines after it are left out"
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    (b"garbage", "not JSON"), (b"[1]", "not a JSON object"), (b"\xc3(", "not UTF-8 text"),
+    (encode(OPENING).decode().encode("utf-16").split(b"\n")[0], "UTF-16 text, not UTF-8"),
+    (b"[" * 100_000, "not JSON this board reads: nested too deeply"),
+])
+def test_a_first_line_without_a_checksum_says_what_is_wrong_with_it(tmp_path, text, why):
+    journal_path(tmp_path).write_bytes(text + b"\n" + encode(OPENING))
+    read = read_journal(tmp_path)
+    assert (read.events, read.damaged, read.why) == ((), 1, why)
+
+
 def test_deep_nesting_is_damage_not_a_crash(tmp_path):
     write(tmp_path, OPENING)
     with journal_path(tmp_path).open("a") as file:
@@ -279,6 +304,12 @@ def test_a_checksummed_line_that_is_no_event_is_damage(tmp_path):
     write(tmp_path, ROLL)
     read = read_journal(tmp_path)
     assert read.events == (OPENING,) and read.damaged == 2
+    assert read.why == ("no event this version reads (a malformed roll event (missing 'dice'): "
+                        "{'event': 'roll', 'player': 'black'})")
+    # A record of the games skips it and reads on.
+    skipping = read_journal(tmp_path, skip_non_events=True)
+    assert skipping.events == (OPENING, ROLL) and skipping.damaged is None
+    assert skipping.problems == (f"journal line 2 is {read.why}: skipped",)
     # Read as records (as the wire's journal is), the same line is a JSON object like any other.
     assert read_records(tmp_path, "journal.jsonl").events == (
         OPENING.to_json(), {"event": "roll", "player": "black"}, ROLL.to_json())

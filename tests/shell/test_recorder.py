@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bgpi.board.locations import LOCATIONS
 from bgpi.board.profile import Geometry, Switch
+from bgpi.exc import ServiceError
 from bgpi.shell.recorder import Recorder
 from bgpi.shell.script import LINE_SECONDS, Slot, StartingBoard, Wait, parse_script
 
@@ -120,6 +124,21 @@ def test_writes_to_a_file_and_flushes_each_line(tmp_path):
             '{"board": "empty"}', '{"slot": [1, 0, true]}', '{"wait": 0.5}',
             '{"slot": [1, 0, false]}',
         ]
+
+
+def test_a_pipe_takes_the_recording_though_it_cannot_be_synced():
+    reading, writing = os.pipe()
+    with os.fdopen(writing, "w", encoding="utf-8") as file:
+        Recorder(file, [Switch(1, 0)])
+    with os.fdopen(reading, encoding="utf-8") as file:
+        assert file.read() == '{"board": "empty"}\n{"slot": [1, 0, true]}\n'
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+def test_a_line_the_disk_refuses_is_one_line_naming_the_file_and_nothing_is_left_to_fail_at_close():
+    with open("/dev/full", "w", encoding="utf-8") as file, \
+            pytest.raises(ServiceError, match="^--record: cannot write /dev/full: No space left on device$"):
+        Recorder(file)
 
 
 def test_each_line_is_written_as_soon_as_it_is_known():

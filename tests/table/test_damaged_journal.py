@@ -73,3 +73,21 @@ def test_a_fault_of_the_program_while_applying_an_event_is_raised_not_taken_for_
     monkeypatch.setattr(TableState, "_played", broken)
     with pytest.raises(AttributeError):
         Table.resume_prefix(first_play(), SENSING)
+
+
+@pytest.mark.parametrize("kind", ["single", "gammon"])
+def test_a_journal_cut_between_an_accepted_resignation_and_its_game_over_owes_the_resigned_result(kind):
+    """The position proves no result (nobody has borne off): the offer accepted does."""
+    table = Table.resume(first_play(), SENSING)
+    events = first_play()
+    events += table.handle(Press("black.cube", long=True))
+    if kind == "gammon":
+        events += table.handle(Press("black.cube"))
+    events += table.handle(Press("black.turn"))
+    events += table.handle(Press("white.turn"))
+    *cut, over = events
+    assert isinstance(cut[-1], ev.ResignAccepted) and isinstance(over, ev.GameOver)
+    resumed = Table.resume(cut, SENSING)
+    assert resumed.owed() == [over]
+    assert over.resigned and over.winner is Side.WHITE and over.points == (2 if kind == "gammon" else 1)
+    assert resumed.state_event() == table.state_event()

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import socket
+import sys
 import threading
 import time
 
@@ -17,10 +19,28 @@ from hypothesis import strategies as st
 
 import bgpi.web.bridge as bridge_module
 import bgpi.web.server as server
+from bgpi.board.profile import Geometry
+from bgpi.shell.journal import encode_record
 from bgpi.shell.runner import TableRunner
 from bgpi.web.bridge import Bridge
-from bgpi.web.server import TOKEN_COOKIE, ErrorLog
+from bgpi.web.server import TOKEN_COOKIE, ErrorLog, WebServer
 from tests.web.conftest import start_live
+
+
+@pytest.fixture(autouse=True)
+def logging_to_stderr():
+    """What reaches the root logger is written to stderr, traceback and all, as Python's
+    last resort writes it in `bgpi run` (pytest's own handler would keep it from the log
+    read here)."""
+    class ToStderr(logging.StreamHandler):  # the stderr of the moment, which capfd reads
+        stream = property(lambda self: sys.stderr, lambda self, stream: None)
+
+    handler = ToStderr()
+    handler.setLevel(logging.WARNING)
+    logging.root.addHandler(handler)
+    yield
+    logging.root.removeHandler(handler)
+
 
 OPENING = ({"dice": [3, 1]}, {"press": "white.turn"}, {"move": [8, 5]}, {"move": [6, 5]}, {"press": "white.turn"})
 
@@ -161,6 +181,79 @@ def test_bad_bytes_in_a_token_are_a_401_before_anything_else(guarded, capfd, hea
     capfd.readouterr()
     assert raw(guarded.server.port, get("/api/state", header))[0] == 401
     quiet(capfd)
+
+
+# -- issue 33: a client cannot make aiohttp (or the server's event loop) write a traceback ------
+
+CUT_OFF = b'POST /api/actions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{"pr'
+"""The issue's repro: headers and part of a body, then the connection closes."""
+
+
+def cut_off(port: int, request: bytes = CUT_OFF) -> None:
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(request)
+        time.sleep(0.2)
+
+
+def test_a_body_cut_off_writes_nothing_alone_or_in_a_burst(live, capfd):
+    capfd.readouterr()
+    cut_off(live.server.port)
+    cut_off(live.server.port, CUT_OFF.replace(b"/api/actions", b"/api/session"))
+    bursts = [threading.Thread(target=cut_off, args=(live.server.port,)) for _ in range(40)]
+    for thread in bursts:
+        thread.start()
+    for thread in bursts:
+        thread.join()
+    time.sleep(0.5)  # what the server would write of them, written by now
+    quiet(capfd)
+    assert live.act(*OPENING)[0] == 200
+
+
+@pytest.mark.parametrize("request_bytes", [
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: \x01\r\n\r\n",
+    b"GET /" + b"a" * 20_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: " + b"a" * 20_000 + b"\r\n\r\n",
+    b"POST /api/actions HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+    b"POST /api/actions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Encoding: gzip\r\nContent-Length: 5\r\n\r\nxxxxx",
+    b"POST /api/actions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Encoding: deflate\r\nContent-Length: 5\r\n\r\nxxxxx",
+    b"POST /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Encoding: br\r\nContent-Length: 5\r\n\r\nxxxxx",
+    b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+], ids=["bad-header", "control-byte", "long-line", "long-header", "bad-chunk", "bad-gzip", "bad-deflate", "bad-br",
+        "http2"])
+def test_a_malformed_request_is_a_400_and_writes_nothing(live, capfd, request_bytes):
+    capfd.readouterr()
+    for _ in range(3):
+        assert raw(live.server.port, request_bytes)[0] == 400
+    time.sleep(0.2)  # a lingering read of the body's rest, done
+    quiet(capfd)
+
+
+def test_what_aiohttp_logs_of_the_servers_own_faults_is_one_line_at_most_every_few_seconds(live, capfd,
+                                                                                         monkeypatch):
+    async def no_view(bridge):
+        return None
+
+    # A fault of the program: a handler that answers nothing, which aiohttp logs.
+    monkeypatch.setattr(server, "first_view", no_view)
+    monkeypatch.setattr(server, "error_response", lambda *args, **kwargs: None)
+    capfd.readouterr()
+    for _ in range(20):
+        assert raw(live.server.port, get("/api/state"))[0] == 500
+    (line,) = quiet(capfd, most=1).splitlines()
+    assert line.startswith("bgpi run: the page: Missing return statement on request handler")
+
+
+def test_the_event_loops_errors_are_one_line_at_most_every_few_seconds(live, capfd):
+    def broken() -> None:
+        raise KeyError("broken")
+
+    capfd.readouterr()
+    for _ in range(20):
+        live.server._call(broken)
+    time.sleep(0.3)
+    (line,) = quiet(capfd, most=1).splitlines()
+    assert line.startswith("bgpi run: the page: Exception in callback") and line.endswith("KeyError: 'broken'")
 
 
 def test_an_unexpected_error_writes_one_line_at_most_every_few_seconds(capsys):
@@ -343,3 +436,28 @@ def test_fuzzed_action_bodies_are_never_a_500(live, capfd, body):
 def test_fuzzed_session_bodies_are_never_a_500(live, capfd, body):
     assert raw(live.server.port, post("/api/session", body))[0] in ANSWERS
     quiet(capfd)
+
+
+# -- issue 33: a journal the page cannot make a record of is one line to the asker, none in the log ----
+
+
+@pytest.mark.parametrize(("journal", "status", "says"), [
+    (b"garbage\n", 409, "holds no session event: journal line 1 is damaged (not JSON)"),
+    (encode_record({"event": "session", "config": {"match": "x"}}), 409,
+     "this session's session event is damaged (match: expected a whole number 0 or more, not 'x')"),
+    (b"", 409, "holds no session event (it is empty)"),
+], ids=["junk", "bad-settings", "empty"])
+def test_a_journal_that_makes_no_record_is_one_line_to_the_asker(tmp_path, capfd, journal, status, says):
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "journal.jsonl").write_bytes(journal)
+    page = WebServer(Bridge(), Geometry(), port=0, state_dir=state)
+    page.start()
+    try:
+        capfd.readouterr()
+        for kind in ("mat", "sgf"):
+            code, body = raw(page.port, get(f"/api/session.{kind}"))
+            assert code == status and says in json.loads(body)["error"]
+        quiet(capfd)
+    finally:
+        page.stop()

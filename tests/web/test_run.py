@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -115,3 +116,29 @@ def test_a_resumed_session_tells_its_story_from_the_journal(tmp_path):
         state = get(url)
     assert state["plays"] == [{"player": "white", "kind": "play", "dice": [3, 1], "move": "8/5 6/5"}]
     assert state["turn"] == "black" and state["checkers"]["5"] == {"count": 2, "colour": "white"}
+
+
+def test_the_issues_cut_off_bodies_and_malformed_requests_leave_the_boards_log_as_it_was(tmp_path):
+    """Issue 33: headers and part of a body, then the connection closed (alone, then a burst
+    of 100), and requests aiohttp cannot parse: `bgpi run`'s log gets no line of them."""
+    cut_off = b'POST /api/actions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{"pr'
+    malformed = [b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n",
+                 b"POST /api/actions HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+                 b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"]
+    command = [sys.executable, "-m", "bgpi", "run", "--board", "sim", "--state", str(tmp_path), "--port", "0"]
+    with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True, env=ENV) as service:
+        first = service.stderr.readline()
+        url = first.split()[-1]
+        port = int(re.search(r"127\.0\.0\.1:(\d+)/", url).group(1))
+        for request in [cut_off] * 101 + malformed * 10:
+            with socket.create_connection(("127.0.0.1", port)) as sock:
+                sock.sendall(request)
+                sock.settimeout(0.05)
+                with contextlib.suppress(OSError):  # an answer, or none yet: the client goes either way
+                    sock.recv(1)
+        assert get(url)["phase"] == "setup"  # still serving, after all of them
+        service.send_signal(signal.SIGTERM)
+        rest = service.stderr.read()
+    assert service.returncode == 0 and first.startswith("bgpi run: the simulated board is running")
+    assert rest == ""  # no line since the first, traceback or other
