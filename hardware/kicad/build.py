@@ -224,6 +224,11 @@ def render(board_file: Path, picture: Path, scale: float) -> None:
     def at(x: int, y: int) -> tuple[float, float]:
         return 10 + pcbnew.ToMM(x) * scale, 10 + pcbnew.ToMM(y) * scale
 
+    def text(item: "pcbnew.EDA_TEXT") -> None:  # centred on its position, as KiCad draws it
+        x, y = at(item.GetPosition().x, item.GetPosition().y)
+        left, top, right, bottom = draw.textbbox((0, 0), item.GetText())
+        draw.text((x - (right - left) / 2, y - (bottom - top) / 2), item.GetText(), fill=(255, 255, 255))
+
     draw.rectangle([at(0, 0), at(box.GetWidth(), box.GetHeight())], fill=(30, 110, 60), outline=(230, 230, 120))
     for track in board.GetTracks():
         if track.GetClass() == "PCB_VIA":
@@ -253,8 +258,7 @@ def render(board_file: Path, picture: Path, scale: float) -> None:
                 draw.ellipse([at(x - r, y - r), at(x + r, y + r)], fill=(20, 20, 20))
         reference = module.Reference()
         if reference.IsVisible():
-            draw.text(at(reference.GetPosition().x, reference.GetPosition().y), reference.GetText(),
-                      fill=(255, 255, 255))
+            text(reference)
     for track in board.GetTracks():
         if track.GetClass() == "PCB_VIA":
             r = track.GetWidth() / 2
@@ -262,7 +266,7 @@ def render(board_file: Path, picture: Path, scale: float) -> None:
             draw.ellipse([at(x - r, y - r), at(x + r, y + r)], fill=(215, 180, 80))
     for drawing in board.GetDrawings():
         if isinstance(drawing, pcbnew.PCB_TEXT):
-            draw.text(at(drawing.GetPosition().x, drawing.GetPosition().y), drawing.GetText(), fill=(255, 255, 255))
+            text(drawing)
     image.save(picture, optimize=True)
 
 
