@@ -27,7 +27,7 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
-COMMANDS = ("run", "replay", "rules", "hint", "analyse", "diag", "export", "selfplay", "team")
+COMMANDS = ("run", "replay", "rules", "hint", "analyse", "diag", "export", "selfplay", "team", "pair", "acl")
 """The subcommands, each a module of this package, in the order --help lists them."""
 
 

@@ -19,7 +19,7 @@ TOP_KEYS = ("board", "profile", "brightness", "session", "money", "page", "remot
 SESSION_KEYS = ("match", "lenient", "engine", "opponent", "hint_level", "coach")
 MONEY_KEYS = ("jacoby", "beavers", "auto_doubles")
 PAGE_KEYS = ("enabled", "listen", "port")
-REMOTE_KEYS = ("game", "side", "broker", "user", "password_file", "tls", "ca")
+REMOTE_KEYS = ("game", "side", "pairing_code_file", "broker", "user", "password_file", "tls", "ca")
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class RunSettings:
     """The [page] table: enabled, listen, port (`bgpi.web.page`); None without a settings
     file, where the page is served on 127.0.0.1 unless --no-page."""
     remote: dict[str, Any] = field(default_factory=dict)
-    """The [remote] table: a remote game's game ID, side and broker (`bgpi.cli.broker`)."""
+    """The [remote] table: a remote game's game ID, side, pairing code file and broker (`bgpi.cli.broker`)."""
 
     def config(self, given: dict[str, Any]) -> dict[str, Any]:
         """A new session's settings (as ``--config`` takes them): `given` (from the

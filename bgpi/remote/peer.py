@@ -28,6 +28,7 @@ from typing import Any
 
 from bgpi.exc import DiceCheatError
 from bgpi.remote import dice
+from bgpi.remote.drops import Drop
 from bgpi.remote.messages import Action, ActionEvent, Bye, Commit, Hello, Message, Reveal, shared_session
 from bgpi.rules.position import Side
 from bgpi.table import events as ev
@@ -233,6 +234,16 @@ class Peer:
         return roll.due
 
     # -- what the other board sent -----------------------------------------------------------
+
+    def unwanted(self, message: Message) -> Drop | None:
+        """Why the other board's `message` (its seal checked) is not taken: this board has it
+        (a resend, a replay), or it is too far ahead of a gap; None for a message to journal
+        and act on (`received`)."""
+        if message.seq <= self.seen or message.seq in self.held:
+            return Drop.REPEATED
+        if message.seq > self.seen + 1 + MAX_HELD:
+            return Drop.TOO_FAR
+        return None
 
     def received(self, message: Message, now: float) -> list[Do]:
         """A message from the broker, already journaled and parsed (`messages.parse`)."""

@@ -26,6 +26,7 @@ from bgpi.hardware.board import open_sim_board
 from bgpi.hardware.profile import load_profile
 from bgpi.remote.game import RemoteGame
 from bgpi.remote.mqtt import Broker
+from bgpi.remote.pairing import Pairing, new_code, pair
 from bgpi.rules.ids import position_from_id
 from bgpi.rules.play import Play
 from bgpi.rules.position import Position, Side
@@ -46,6 +47,14 @@ from tests.remote.conftest import Mosquitto
 
 PROFILE = load_profile()
 GAME = "g1"
+SECRET = bytes(range(16))
+"""The pairing code's secret both boards of the tests share."""
+CODE = new_code(SECRET)
+
+
+def pairing(game: str = GAME) -> Pairing:
+    """The two boards' pairing in game `game`, as a tampered board would have it too."""
+    return Pairing(game, SECRET)
 WAIT_S = 30.0  # only ever reached when something is broken
 MAX_LINES = 20_000  # a bound, so that a board stuck in a phase fails the test
 
@@ -83,7 +92,8 @@ class Board:
             self.secrets.append(dice_rng.randbytes(32))
             return self.secrets[-1]
 
-        self.remote = RemoteGame(table, folder, broker, game, side, say=self.said.append, secret=secret)
+        paired, _ = pair(folder, game, CODE)  # kept in the state directory, as `bgpi run` does
+        self.remote = RemoteGame(table, folder, broker, paired, side, say=self.said.append, secret=secret)
         self.remote.start()
         self.sim.sinks.append(self.remote.log)
         self.sim.join(self.remote, dice=self.remote)
