@@ -29,7 +29,18 @@ from typing import Any
 from bgpi.exc import DiceCheatError
 from bgpi.remote import dice
 from bgpi.remote.drops import Drop
-from bgpi.remote.messages import Action, ActionEvent, Bye, Commit, Hello, Message, Reveal, shared_session
+from bgpi.remote.messages import (
+    MAX_LINE,
+    Action,
+    ActionEvent,
+    Bye,
+    Commit,
+    Disagree,
+    Hello,
+    Message,
+    Reveal,
+    shared_session,
+)
 from bgpi.rules.position import Side
 from bgpi.table import events as ev
 from bgpi.table.phases import Link
@@ -164,6 +175,7 @@ class Peer:
         self.last_dice: tuple[int, int] | None = None
         self.link = Link.CONNECTING
         self.disagreement: str | None = None
+        self._theirs = False  # the other board found the disagreement, and told this one
         self.now = 0.0  # the latest time told: when a reveal sent now falls due
         self._replayed: list[Action] | None = None  # while rebuilding: the actions acted on
 
@@ -198,9 +210,10 @@ class Peer:
         return self._committed(commit, secret)
 
     def reconnected(self) -> list[Do]:
-        """The broker connection is (back) up: greet the other board."""
+        """The broker connection is (back) up: greet the other board (tell it again the
+        boards disagree, if they do)."""
         if self.disagreement is not None:
-            return [SetLink(Link.DISAGREE, self.disagreement)]
+            return [SetLink(Link.DISAGREE, self.disagreement), *([] if self._theirs else [self._tell_disagreement()])]
         self.link = Link.CONNECTING
         return [self._hello()]
 
@@ -263,6 +276,10 @@ class Peer:
         self.held[message.seq] = message
         if isinstance(message, Hello):  # acted on at once: a hello behind a gap must still bring the resend
             out += self._greeted(message)
+        if isinstance(message, Disagree):  # at once too: a board that disagrees resends nothing
+            self._theirs = True
+            return self.disagree(f"the other board ({self.other.label}) found the boards disagree: {message.line}",
+                                 tell=False)
         while self.seen + 1 in self.held:
             self.seen += 1
             self.ready.append(self.held.pop(self.seen))
@@ -386,14 +403,22 @@ class Peer:
     def _hello(self) -> Send:
         return self._send(Hello(self.game, self.side, self.sent + 1, self.seen, self.session, self.game_events))
 
-    def disagree(self, line: str) -> list[Do]:
+    def disagree(self, line: str, tell: bool = True) -> list[Do]:
         """The boards disagree (found here, or the table refused the other's action:
-        `Table.remote_refusal`): say so, and stop for good."""
+        `Table.remote_refusal`; or, not to `tell`, the other board said so): say so, tell
+        the other board, and stop for good."""
         if self.disagreement is not None:
             return []
         self.disagreement = line
         self.link = Link.DISAGREE
-        return [SetLink(Link.DISAGREE, line)]
+        return [SetLink(Link.DISAGREE, line), *([self._tell_disagreement()] if tell else [])]
+
+    def _tell_disagreement(self) -> Send:
+        """The other board told the boards disagree: the message sent before, again, else a new one."""
+        told = next((message for message in self.outbox if isinstance(message, Disagree)), None)
+        if told is not None:
+            return Send(told)
+        return self._send(Disagree(self.game, self.side, self.sent + 1, (self.disagreement or "")[:MAX_LINE]))
 
     # -- resuming -----------------------------------------------------------------------------------
 
@@ -414,7 +439,7 @@ class Peer:
                 case Received(message=message):
                     peer.received(message, now)
                 case Disagreed(line=text):
-                    peer.disagree(text)
+                    peer.disagree(text, tell=False)  # the message that told it follows, if it was sent
         replayed, peer._replayed = peer._replayed, None
         for event in table_events:
             peer._count(event)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from bgpi.remote import dice
-from bgpi.remote.messages import Action, Bye, Commit, Hello, Message, Reveal
+from bgpi.remote.messages import Action, Bye, Commit, Disagree, Hello, Message, Reveal
 from bgpi.remote.peer import (
     REVEAL_SECONDS,
     Disagreed,
@@ -118,7 +118,7 @@ def test_the_boards_meet_with_a_hello_and_say_connected():
 def test_different_sessions_are_a_disagreement_naming_the_keys():
     white, black = Board(WHITE), Board(BLACK, {"match": 7, "jacoby": False})
     dos = deliver(white.hello(), black)
-    assert dos == [SetLink("disagree", "the boards' sessions differ (match): start the same session on both")]
+    assert fed(dos) == [SetLink("disagree", "the boards' sessions differ (match): start the same session on both")]
     assert black.peer.disagreement is not None
     assert deliver(white.commit([ev.Double(WHITE, 2)]), black) == []  # play stops for good
     assert black.peer.reconnected() == dos
@@ -159,14 +159,14 @@ def test_an_action_after_a_different_count_is_a_disagreement(boards):
     white, black = boards
     black.commit([ev.Start(START.position_id)], START)
     dos = deliver(white.commit([ev.Double(WHITE, 2)]), black)
-    assert dos == [SetLink("disagree", "the other board's double came after 0 game events; this board has 1")]
+    assert fed(dos) == [SetLink("disagree", "the other board's double came after 0 game events; this board has 1")]
 
 
 def test_an_action_from_a_different_position_is_a_disagreement(boards):
     white, black = boards
     black.peer.standing = AFTER
     dos = deliver(white.commit([ev.Double(WHITE, 2)]), black)
-    assert dos == [SetLink("disagree", f"the boards' position IDs differ before white's double: here "
+    assert fed(dos) == [SetLink("disagree", f"the boards' position IDs differ before white's double: here "
                                        f"{AFTER.position_id}, there {START.position_id}")]
     black.peer.standing = START
     assert deliver(white.commit([ev.Take(WHITE, 2)]), black) == []  # stopped: never merged
@@ -175,9 +175,28 @@ def test_an_action_from_a_different_position_is_a_disagreement(boards):
 def test_an_action_from_a_different_match_is_a_disagreement(boards):
     white, black = boards
     black.peer.standing = Standing(START.position_id, "other")
-    [link] = deliver(white.commit([ev.Double(WHITE, 2)]), black)
+    [link] = fed(deliver(white.commit([ev.Double(WHITE, 2)]), black))
     assert link == SetLink("disagree", f"the boards' match IDs differ before white's double: here other, there "
                                        f"{START.match_id}")
+
+
+def test_a_disagreement_is_told_the_other_board_which_shows_it_too(boards):
+    white, black = boards
+    black.peer.standing = Standing(START.position_id, "other")
+    dos = deliver(white.commit([ev.Double(WHITE, 2)]), black)
+    line = f"the boards' match IDs differ before white's double: here other, there {START.match_id}"
+    assert sent(dos) == [Disagree("g1", BLACK, 2, line)]
+    assert deliver(dos, white) == [SetLink("disagree", f"the other board (black) found the boards disagree: {line}")]
+    assert sent(white.peer.reconnected()) == []  # the other board knows: nothing is told back
+    assert sent(black.peer.reconnected()) == [Disagree("g1", BLACK, 2, line)]  # told again, as it was
+
+
+def test_a_disagreement_is_told_even_behind_a_gap(boards):
+    white, black = boards
+    gap, told = Bye("g1", BLACK, 2), Disagree("g1", BLACK, 3, "the boards differ")
+    assert fed(white.hear(told)) == [SetLink("disagree", "the other board (black) found the boards disagree: "
+                                                         "the boards differ")]
+    assert white.hear(gap) == []
 
 
 def test_an_action_ahead_of_this_table_waits_for_it(boards):
@@ -284,7 +303,7 @@ def test_a_commitment_comes_with_its_secret_for_the_journal_only(boards):
 def test_roll_numbers_must_agree(boards):
     white, black = boards
     dos = black.hear(Commit("g1", WHITE, 2, 2, dice.commitment(SECRET_W)))
-    assert dos == [SetLink("disagree", "the boards' roll numbers differ: the other board commits to roll 2, this "
+    assert fed(dos) == [SetLink("disagree", "the boards' roll numbers differ: the other board commits to roll 2, this "
                                        "board is at roll 1")]
 
 
@@ -293,7 +312,7 @@ def test_a_reveal_that_does_not_match_its_commitment_is_caught(boards):
     black.hear(Commit("g1", WHITE, 2, 1, dice.commitment(SECRET_W)))
     black.roll(SECRET_B)
     dos = black.hear(Reveal("g1", WHITE, 3, 1, bytes(32)))  # the secret that would give it the dice it wants
-    assert dos == [SetLink("disagree", "the other board's (white) dice secret for roll 1 does not match its "
+    assert fed(dos) == [SetLink("disagree", "the other board's (white) dice secret for roll 1 does not match its "
                                        "commitment")]
 
 
@@ -302,14 +321,15 @@ def test_a_second_different_commitment_for_a_roll_is_caught(boards):
     black.hear(Commit("g1", WHITE, 2, 1, dice.commitment(SECRET_W)))
     assert black.hear(Commit("g1", WHITE, 3, 1, dice.commitment(SECRET_W))) == []  # the same again: harmless
     dos = black.hear(Commit("g1", WHITE, 4, 1, dice.commitment(bytes(32))))
-    assert dos == [SetLink("disagree", "the other board (white) sent a second, different dice commitment for roll 1")]
+    assert fed(dos) == [SetLink("disagree", "the other board (white) sent a second, different dice commitment for "
+                                            "roll 1")]
 
 
 def test_a_reveal_before_both_commitments_is_caught(boards):
     white, black = boards
     black.hear(Commit("g1", WHITE, 2, 1, dice.commitment(SECRET_W)))
     dos = black.hear(Reveal("g1", WHITE, 3, 1, SECRET_W))  # black has not committed yet
-    assert dos == [SetLink("disagree", "the other board (white) revealed its dice secret for roll 1 before both "
+    assert fed(dos) == [SetLink("disagree", "the other board (white) revealed its dice secret for roll 1 before both "
                                        "commitments were made")]
 
 
@@ -416,14 +436,14 @@ def test_a_disagreement_stays_after_a_restart(boards):
     black.commit([ev.Start(START.position_id)], START)
     deliver(white.commit([ev.Double(WHITE, 2)]), black)
     peer, dos = black.rebuilt()
-    assert dos == [SetLink("disagree", "the other board's double came after 0 game events; this board has 1")]
+    assert fed(dos) == [SetLink("disagree", "the other board's double came after 0 game events; this board has 1")]
     assert peer.received(Bye("g1", WHITE, 99), 0.0) == []
 
 
 def test_a_refusal_of_the_table_stops_the_peer(boards):
     white, black = boards
     line = "the other board's double is not allowed now: white has rolled"
-    assert black.peer.disagree(line) == [SetLink("disagree", line)]
+    assert fed(black.peer.disagree(line)) == [SetLink("disagree", line)]
     assert black.peer.disagree("again") == []
     assert deliver(white.commit([ev.Take(WHITE, 2)]), black) == []
     assert black.peer.wants_roll(SECRET_B, 0.0) == []
