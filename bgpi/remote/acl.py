@@ -2,10 +2,13 @@
 
 `BROKER_SETTINGS` are the lines of the broker's configuration that bgpi asks for: no
 anonymous clients, a password file and an access-rules file, each client's ID its user
-name (nobody takes over a board's session without its password), and a packet size
-limit.  `game_rules` gives one game's lines of the access-rules file: each board's user
-writes only its own side's topics and reads only the other side's ``msg`` and
-``presence``; a watcher's user (`bgpi team`) reads only the ``state`` and ``log`` topics.
+name (nobody takes over a board's session without its password), and size limits: a
+client that sends a packet over `MAX_PACKET` is disconnected once its length is read
+(mosquitto logs "disconnected due to oversize packet"), and a message over
+`MAX_PAYLOAD` is not passed on.  `game_rules` gives one game's lines of the
+access-rules file: each board's user writes only its own side's topics and reads only
+the other side's ``msg`` and ``presence``; a watcher's user (`bgpi team`) reads only
+the ``state`` and ``log`` topics.
 
 >>> print(game_rules("club-7", "anna", "ben", ["club"]), end="")
 # bgpi game club-7
@@ -29,7 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from bgpi.remote.mqtt import MAX_PACKET
+from bgpi.remote.mqtt import MAX_PACKET, MAX_PAYLOAD
 from bgpi.remote.topics import ROOT, Channel, Topic, both_sides
 from bgpi.rules.position import Side
 
@@ -42,6 +45,7 @@ password_file /etc/mosquitto/passwd
 acl_file /etc/mosquitto/bgpi.acl
 use_username_as_clientid true
 max_packet_size {MAX_PACKET}
+message_size_limit {MAX_PAYLOAD}
 """
 """The broker's settings for bgpi (beside a listener, and TLS over the internet)."""
 

@@ -400,6 +400,8 @@ class Transport:
             return Dropped(Drop.FORGED, str(error))
         except MessageError as error:
             return Dropped(Drop.MALFORMED, str(error))
+        if said.online and said == self._believed.last:  # the broker's retained copy again, or a replay
+            return Dropped(Drop.REPEATED, "the other board's online presence, again")
         if not self._believed.hear(said):
             return Dropped(Drop.OLD_PRESENCE, f"an {'online' if said.online else 'offline'} presence of an earlier "
                                               f"connection of the other board ({self.side.opponent.label}): a replay")

@@ -7,6 +7,8 @@ as its last will; both are sealed (`bgpi.remote.sealing`), so nobody else can wr
 A sealed presence can still be replayed: `Believed` takes an ``online`` only if it is of
 a later connection than the last believed (or the same one again), and an ``offline``
 only if it is the last will of the connection believed online; an older one is dropped.
+The same ``online`` again says nothing new (`bgpi.remote.mqtt.Transport` drops it
+unbelieved: greeting the other board at each replay would let anybody make it talk).
 
 >>> first = Announcement(True, "aa" * 8, 1000)
 >>> believed = Believed()
