@@ -29,7 +29,7 @@ GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 ActionEvent = ev.Double | ev.Take | ev.Drop | ev.Beaver | ev.Play | ev.ResignOffered | ev.ResignAccepted \
-    | ev.ResignDeclined
+    | ev.ResignDeclined | ev.Claimed
 """The table-log events a board sends as its own side's actions: the decisions of its players."""
 
 ACTION_KINDS: frozenset[str] = frozenset(cls.kind for cls in get_args(ActionEvent))

@@ -48,6 +48,10 @@ from bgpi.table.phases import Link
 REVEAL_SECONDS = 10.0
 """How long the other board has to reveal its dice secret once both are committed."""
 
+CLAIM_SECONDS = 300.0
+"""How long the other board may be away (gone, stopped, or its reveal overdue) before the
+player here may claim the game (`Link.ABANDONED`; `bgpi.table.resigning`)."""
+
 MAX_HELD = 256
 """Messages held ahead of a gap at most: more is a board gone wrong, not a slow broker."""
 
@@ -174,6 +178,7 @@ class Peer:
         self.roll = DiceRoll(1)
         self.last_dice: tuple[int, int] | None = None
         self.link = Link.CONNECTING
+        self.away_since = 0.0  # when the link last became away: the claim's clock
         self.disagreement: str | None = None
         self._theirs = False  # the other board found the disagreement, and told this one
         self.now = 0.0  # the latest time told: when a reveal sent now falls due
@@ -223,28 +228,42 @@ class Peer:
         from this board's hello that it is here)."""
         if online and self.disagreement is None:
             return [self._hello()]
-        if online or self.link in (Link.AWAY, Link.DISAGREE):
+        if online:
             return []
-        self.link = Link.AWAY
-        return [SetLink(Link.AWAY, f"the other board ({self.other.label}) is gone: waiting for it to come back")]
+        return self._away(f"the other board ({self.other.label}) is gone: waiting for it to come back")
 
     def tick(self, now: float) -> list[Do]:
-        """The time is `now`: the other board that has not revealed its dice in time is away."""
+        """The time is `now`: the other board that has not revealed its dice in time is
+        away; away for `CLAIM_SECONDS`, it has abandoned the game."""
         self.now = now
         due = self.deadline
         if due is None or now < due:
             return []
-        self.link = Link.AWAY
-        return [SetLink(Link.AWAY, f"the other board ({self.other.label}) did not reveal its dice for roll "
-                              f"{self.roll.number} within {REVEAL_SECONDS:g} s: waiting for it")]
+        if self.link is Link.AWAY:
+            self.link = Link.ABANDONED
+            return [SetLink(Link.ABANDONED, f"the other board ({self.other.label}) has been away for "
+                                            f"{CLAIM_SECONDS:g} s: the game may be claimed here (hold turn, "
+                                            f"then turn)")]
+        return self._away(f"the other board ({self.other.label}) did not reveal its dice for roll "
+                          f"{self.roll.number} within {REVEAL_SECONDS:g} s: waiting for it")
 
     @property
     def deadline(self) -> float | None:
         """When `tick` may next change something; None if time alone changes nothing."""
+        if self.link is Link.AWAY:
+            return self.away_since + CLAIM_SECONDS
         roll = self.roll
-        if roll.due is None or roll.theirs is not None or self.link in (Link.AWAY, Link.DISAGREE):
+        if roll.due is None or roll.theirs is not None or self.link in (Link.ABANDONED, Link.DISAGREE):
             return None
         return roll.due
+
+    def _away(self, line: str) -> list[Do]:
+        """The other board is away (gone, stopped, its reveal overdue): said once, and the
+        claim's clock starts."""
+        if self.link in (Link.AWAY, Link.ABANDONED, Link.DISAGREE):
+            return []
+        self.link, self.away_since = Link.AWAY, self.now
+        return [SetLink(Link.AWAY, line)]
 
     # -- what the other board sent -----------------------------------------------------------
 
@@ -308,9 +327,7 @@ class Peer:
             case Reveal():
                 return self._reveal(message)
             case Bye():
-                self.link = Link.AWAY
-                return [SetLink(Link.AWAY,
-                                f"the other board ({self.other.label}) stopped: waiting for it to come back")]
+                return self._away(f"the other board ({self.other.label}) stopped: waiting for it to come back")
         return []  # a hello: acted on when it arrived
 
     def _greeted(self, hello: Hello) -> list[Do]:
@@ -388,7 +405,7 @@ class Peer:
         self.last_dice = dice.dice_of(self.game, roll.number, white, black)
         self.roll = DiceRoll(roll.number + 1)
         out: list[Do] = [FeedRolled(*self.last_dice)]
-        if self.link == Link.AWAY:
+        if self.link in (Link.AWAY, Link.ABANDONED):
             self.link = Link.CONNECTED
             out.append(SetLink(Link.CONNECTED, f"the other board ({self.other.label}) is back"))
         return out

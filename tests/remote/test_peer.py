@@ -12,6 +12,7 @@ import pytest
 from bgpi.remote import dice
 from bgpi.remote.messages import Action, Bye, Commit, Disagree, Hello, Message, Reveal
 from bgpi.remote.peer import (
+    CLAIM_SECONDS,
     REVEAL_SECONDS,
     Disagreed,
     Do,
@@ -333,7 +334,7 @@ def test_a_reveal_before_both_commitments_is_caught(boards):
                                        "commitments were made")]
 
 
-def test_a_board_that_does_not_reveal_in_time_is_away_not_beaten(boards):
+def test_a_board_that_does_not_reveal_in_time_is_away_and_then_abandons_the_game(boards):
     white, black = boards
     deliver(white.roll(SECRET_W, 100.0), black, 100.0)
     black_commit, black_reveal = sent(black.roll(SECRET_B, 100.0))
@@ -344,10 +345,33 @@ def test_a_board_that_does_not_reveal_in_time_is_away_not_beaten(boards):
         SetLink("away", f"the other board (black) did not reveal its dice for roll 1 within {REVEAL_SECONDS:g} s: "
                         f"waiting for it")]
     assert white.peer.tick(200.0) == []  # said once
-    assert white.peer.deadline is None
     assert white.peer.disagreement is None  # the connection is lost, not the game
-    assert white.hear(black_reveal, 300.0) == [FeedRolled(*dice.dice_of("g1", 1, SECRET_W, SECRET_B)),
-                                               SetLink("connected", "the other board (black) is back")]
+    assert white.peer.deadline == 100.0 + REVEAL_SECONDS + CLAIM_SECONDS
+    assert white.peer.tick(100.0 + REVEAL_SECONDS + CLAIM_SECONDS) == [
+        SetLink("abandoned", f"the other board (black) has been away for {CLAIM_SECONDS:g} s: the game may be "
+                             f"claimed here (hold turn, then turn)")]
+    assert white.peer.deadline is None and white.peer.tick(1000.0) == []  # said once
+    assert white.hear(black_reveal, 1000.0) == [FeedRolled(*dice.dice_of("g1", 1, SECRET_W, SECRET_B)),
+                                                SetLink("connected", "the other board (black) is back")]
+
+
+def test_a_claim_goes_across_as_an_action(boards):
+    white, black = boards
+    assert black.peer.presence(False)[0].link == "away"
+    black.peer.tick(CLAIM_SECONDS)
+    assert black.peer.link == "abandoned"
+    claim = ev.Claimed(BLACK, ResultKind.BACKGAMMON)
+    (action,) = sent(black.commit([claim], START))
+    assert isinstance(action, Action) and action.event == claim and action.at == 0
+    assert fed(white.hear(action)) == [FeedRemote(claim)]
+
+
+def test_a_board_that_played_on_while_its_messages_were_lost_disagrees_with_a_claim(boards):
+    white, black = boards
+    (action,) = sent(black.commit([ev.Claimed(BLACK, ResultKind.BACKGAMMON)], START))
+    white.commit([ev.Double(WHITE, 2)], AFTER)  # white doubled; black never heard of it
+    assert fed(white.hear(action)) == [
+        SetLink("disagree", "the other board's claim came after 0 game events; this board has 1")]
 
 
 def test_presence_and_bye(boards):
