@@ -11,9 +11,10 @@ thread only, and never calling the runner, which asks:
   order, one thing at a time (`_do`): messages journaled then published, lines said, and
   each table input (the other board's decision, the dice, the link) handed over, checked
   against the table as it stands then.  With nothing left to do, the next piece of news
-  is told the peer: what paho's thread queued (messages, the other board's presence,
-  the broker coming and going), each message journaled before the peer acts on it, then
-  the time;
+  is told the peer: what paho's thread queued (the other board's messages, their seals
+  opened there, the other board's presence, the broker coming and going), each message
+  new to this board journaled before the peer acts on it, then the time.  What was
+  dropped (forged, replayed, too big: `bgpi.remote.drops`) is counted, never journaled;
 - `hear` (after each input the table took): the events committed go to the peer, so
   this board's decisions go across, a refused action of the other board is named as
   the boards' disagreement, and the board's retained ``state`` is published;
@@ -34,10 +35,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bgpi.exc import MessageError
-from bgpi.remote import messages
+from bgpi.remote.drops import DropCount, Dropped
 from bgpi.remote.mqtt import Arrived, Broker, Heard, LinkDown, LinkUp, Presence, Transport
 from bgpi.remote.outbox import Outbox
+from bgpi.remote.pairing import Pairing
 from bgpi.remote.peer import (
     Do,
     FeedRemote,
@@ -104,16 +105,18 @@ class LogTopic:
 
 
 class RemoteGame:
-    """The board playing `side` of game `game` with the other board through `broker`,
-    its table `table` as it stands when joined (read for the session and where it stands).
+    """The board playing `side` of the game of `pairing` with the other board through
+    `broker`, its table `table` as it stands when joined (read for the session and where
+    it stands).
 
     `state_dir` holds both journals (the table's, already open and resumed by the caller,
     and the wire's).  `say` hears the lines a person should read; `clock` (seconds) times
     the other board's reveal; `secret` draws each roll's secret (32 bytes; tests seed it)."""
 
-    def __init__(self, table: Table, state_dir: Path, broker: Broker, game: str, side: Side,
+    def __init__(self, table: Table, state_dir: Path, broker: Broker, pairing: Pairing, side: Side,
                  say: Callable[[str], None] = lambda line: None, clock: Callable[[], float] = time.monotonic,
                  secret: Callable[[], bytes] = lambda: secrets.token_bytes(32)) -> None:
+        game = pairing.game
         self.game, self.side = game, side
         self.say, self.clock, self.secret = say, clock, secret
         self.outbox, read = Outbox.open(state_dir)
@@ -123,7 +126,8 @@ class RemoteGame:
         self._history = journal  # the session so far, for the log topic once connected (`start`)
         self.peer, todo = Peer.rebuild(game, side, table.config, read.lines, journal,
                                        standing(table.state_event()), clock())
-        self.transport = Transport(broker, game, side)
+        self.transport = Transport(broker, pairing, side)
+        self.drops = DropCount()  # what was heard and dropped before anything acted on it
         self.log = LogTopic(self.transport, len(journal))
         self._dice: tuple[int, int] | None = None  # made by both boards, not yet taken by the table
         self.arrivals = 0  # the other board's decisions and the dice handed over so far (`awaited`)
@@ -212,12 +216,16 @@ class RemoteGame:
         """Tell the peer one piece of news; what it asks to do."""
         match news:
             case TimeNow():
-                return list(self.peer.tick(self.clock()))
-            case Arrived(raw=raw):
-                try:
-                    message = messages.parse(raw)
-                except MessageError as error:
-                    return [Note(f"a message from the other board that is not one: {error}")]
+                now = self.clock()
+                summed = self.drops.due(now)
+                return [*([] if summed is None else [Note(summed)]), *self.peer.tick(now)]
+            case Dropped():
+                line = self.drops.drop(news, self.clock())
+                return [] if line is None else [Note(line)]
+            case Arrived(message=message):
+                why = self.peer.unwanted(message)
+                if why is not None:  # had already, or too far ahead: never journaled
+                    return self._told(Dropped(why, f"message {message.seq} of the other board ({why.value})"))
                 self.outbox.received(message)  # on the disk before the peer acts on it
                 return list(self.peer.received(message, self.clock()))
             case Presence(online=online):

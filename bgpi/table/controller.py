@@ -198,6 +198,8 @@ class Table:
                 self.remoting.received(event)
             case LinkChanged(link=link):
                 self.board.link = link
+                if link != Link.ABANDONED:
+                    self.state.claimer = None  # the other board is back (or the link is lost)
             case ComputerUnavailable():
                 self.advising.computer_unavailable()
         self.advising.computer_turn()
@@ -259,6 +261,8 @@ class Table:
         side = Side.parse(owner)
         phase = self.state.phase
         if self._played_elsewhere(side):
+            return
+        if self.board.link == Link.ABANDONED and self.resigning.claiming(side, kind, long):
             return
         if kind == "cube" and long and phase in OPENS_FROM:
             self.resigning.open(side)

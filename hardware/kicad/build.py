@@ -224,7 +224,7 @@ def render(board_file: Path, picture: Path, scale: float) -> None:
     def at(x: int, y: int) -> tuple[float, float]:
         return 10 + pcbnew.ToMM(x) * scale, 10 + pcbnew.ToMM(y) * scale
 
-    def text(item: "pcbnew.EDA_TEXT") -> None:  # centred on its position, as KiCad draws it
+    def text(item: pcbnew.EDA_TEXT) -> None:  # centred on its position, as KiCad draws it
         x, y = at(item.GetPosition().x, item.GetPosition().y)
         left, top, right, bottom = draw.textbbox((0, 0), item.GetText())
         draw.text((x - (right - left) / 2, y - (bottom - top) / 2), item.GetText(), fill=(255, 255, 255))

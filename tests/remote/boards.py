@@ -26,6 +26,7 @@ from bgpi.hardware.board import open_sim_board
 from bgpi.hardware.profile import load_profile
 from bgpi.remote.game import RemoteGame
 from bgpi.remote.mqtt import Broker
+from bgpi.remote.pairing import Pairing, new_code, pair
 from bgpi.rules.ids import position_from_id
 from bgpi.rules.play import Play
 from bgpi.rules.position import Position, Side
@@ -42,10 +43,17 @@ from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.phases import Phase
 from bgpi.table.tracker import Sensing
-from tests.remote.conftest import Mosquitto
+from tests.remote.conftest import DOCS_USERS, GAME, Mosquitto
 
 PROFILE = load_profile()
-GAME = "g1"
+SECRET = bytes(range(16))
+"""The pairing code's secret both boards of the tests share."""
+CODE = new_code(SECRET)
+
+
+def pairing(game: str = GAME) -> Pairing:
+    """The two boards' pairing in game `game`, as a tampered board would have it too."""
+    return Pairing(game, SECRET)
 WAIT_S = 30.0  # only ever reached when something is broken
 MAX_LINES = 20_000  # a bound, so that a board stuck in a phase fails the test
 
@@ -83,7 +91,8 @@ class Board:
             self.secrets.append(dice_rng.randbytes(32))
             return self.secrets[-1]
 
-        self.remote = RemoteGame(table, folder, broker, game, side, say=self.said.append, secret=secret)
+        paired, _ = pair(folder, game, CODE)  # kept in the state directory, as `bgpi run` does
+        self.remote = RemoteGame(table, folder, broker, paired, side, say=self.said.append, secret=secret)
         self.remote.start()
         self.sim.sinks.append(self.remote.log)
         self.sim.join(self.remote, dice=self.remote)
@@ -226,11 +235,23 @@ def scan_until(boards: tuple[Board, ...], done: Callable[[Board], bool], what: s
         time.sleep(boards[0].sim.period)
 
 
-def boards(folder: Path, broker: Mosquitto, config: dict, seed: int = 1, game: str = GAME) -> tuple[Board, Board]:
-    """The two boards of game `game`, white's and black's, in `folder`'s ``white`` and ``black``."""
-    where = Broker(broker.host, broker.port)
-    return (Board(folder / "white", Side.WHITE, where, config, seed, game),
-            Board(folder / "black", Side.BLACK, where, config, seed, game))
+def login(broker: Mosquitto, user: str | None, folder: Path) -> Broker:
+    """`broker`, logged in as `user` (one of DOCS_USERS: its password in a file in `folder`), or anonymous."""
+    if user is None:
+        return Broker(broker.host, broker.port)
+    folder.mkdir(parents=True, exist_ok=True)
+    password = folder / f"{user}.password"
+    password.write_text(DOCS_USERS[user] + "\n")
+    return Broker(broker.host, broker.port, user, password)
+
+
+def boards(folder: Path, broker: Mosquitto, config: dict, seed: int = 1, game: str = GAME,
+           users: tuple[str, str] | None = None) -> tuple[Board, Board]:
+    """The two boards of game `game`, white's and black's, in `folder`'s ``white`` and
+    ``black`` (logged in as `users`, white's and black's, where the broker asks)."""
+    white_user, black_user = users or (None, None)
+    return (Board(folder / "white", Side.WHITE, login(broker, white_user, folder), config, seed, game),
+            Board(folder / "black", Side.BLACK, login(broker, black_user, folder), config, seed, game))
 
 
 def play_both(*boards: Board, **until: Any) -> None:
