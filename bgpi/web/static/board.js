@@ -75,7 +75,7 @@ function remember() {
     for (let i = 0; i < stack.count; i++) fresh[loc].push(colours[i] || old[i] || fallbackColour(loc));
   }
   stacks = fresh;
-  if (!view.result) lastCube = view.cube;
+  if (!view.result) lastCube = {...view.cube, offered: null, doubler: null};
   if (!["move", "choose"].includes(view.phase)) drops = [];
 }
 
@@ -186,7 +186,7 @@ function drawCheckers(g, loc, stack) {
     const cy = p.top ? p.y + D / 2 + 2 + i * D : p.y + p.h - D / 2 - 2 - i * D;
     el("circle", {class: `checker ${colour}`, cx: p.x + p.w / 2, cy, r: D / 2 - 1, "data-loc": loc}, g);
     if (i === shown - 1 && stack.count > shown) {
-      el("text", {class: `count ${colour}`, x: p.x + p.w / 2, y: cy}, g).textContent = stack.count;
+      el("text", {class: `count ${colour}`, x: p.x + p.w / 2, y: cy, "data-loc": loc}, g).textContent = stack.count;
     }
   }
 }
@@ -246,9 +246,10 @@ function drawDice(g) {
   });
 }
 
-// The cube as the game has it; after a game, where the game left it.
+// The cube as the game has it; after a game, where the game left it (a double dropped is
+// no longer on offer) until the board is set up for the next game, which starts at 1.
 function shownCube() {
-  if (!view.result) return view.cube;
+  if (!view.result || (view.prompt && view.prompt.asks !== "game_over")) return view.cube;
   return lastCube || {value: view.result.cube, owner: null, offered: null, doubler: null};
 }
 
@@ -530,15 +531,18 @@ function pressButton(name, held) {
 // -- what only the page's hands know ---------------------------------------------------------
 
 // "Set up the board": the simulated checkers go to the set-up position, as hands would
-// move them: each surplus checker to a place that lacks one, of its own colour first.
+// move them, all in one go: on each location the checkers of the wrong colour and those
+// too many stay surplus, and each goes to a place that lacks one, of its own colour first.
 function setupMoves() {
   const target = view.setup || {};
   const surplus = [], lacking = [];
   for (const loc of locations()) {
     const have = (stacks[loc] || []).slice();
     const want = target[loc] ? target[loc].count : 0;
-    for (let n = have.length; n > want; n--) surplus.push({loc, colour: have.pop()});
-    for (let n = have.length; n < want; n++) lacking.push({loc, colour: target[loc].colour});
+    let kept = 0;
+    while (kept < have.length && kept < want && have[kept] === target[loc].colour) kept += 1;
+    for (let n = have.length; n > kept; n--) surplus.push({loc, colour: have[n - 1]});
+    for (let n = kept; n < want; n++) lacking.push({loc, colour: target[loc].colour});
   }
   const moves = [];
   for (const sameColour of [true, false]) {
@@ -547,7 +551,7 @@ function setupMoves() {
       const give = surplus.find((one) => !one.used && (!sameColour || one.colour === need.colour));
       if (!give) continue;
       give.used = need.done = true;
-      moves.push({move: [lineLocation(give.loc), lineLocation(need.loc)]});
+      moves.push([give.loc, need.loc]);
     }
   }
   return moves;
@@ -556,7 +560,9 @@ function setupMoves() {
 document.getElementById("set-up").addEventListener("click", () => {
   if (!handsAllowed() || !view.setup) return;
   const moves = setupMoves();
-  if (moves.length) send(moves);
+  // The page's hands remember what they carried: each checker keeps its colour.
+  for (const [from, to] of moves) (stacks[to] = stacks[to] || []).push(stacks[from].pop());
+  if (moves.length) send(moves.map(([from, to]) => ({move: [lineLocation(from), lineLocation(to)]})));
 });
 
 // The switches cannot tell some plays apart (a checker hidden on a full point); the page
