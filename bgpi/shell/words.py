@@ -17,6 +17,7 @@ from bgpi.board.locations import Location, is_bar
 from bgpi.rules.position import Side
 from bgpi.rules.result import ResultKind
 from bgpi.table import events as ev
+from bgpi.table.doubling import DROP_CONFIRM
 
 
 def _name(player: Side | None) -> str:
@@ -65,7 +66,7 @@ def _session(event: ev.NewSession) -> str:
     match = event.config.get("match")
     what = f"a match to {match}" if match else "a money session"
     practice = f" from position {event.position_id}" if event.position_id is not None else ""
-    return f"New session: {what}{practice}. Set up the board and press a turn button"
+    return f"New session: {what}{practice}"
 
 
 def _tie(event: ev.Tie) -> str:
@@ -116,15 +117,15 @@ def _double(event: ev.Double) -> str:
 def _game_over(event: ev.GameOver) -> str:
     score, points = event.score, event.points
     how = " (resigned)" if event.resigned else ""
-    return (f"{_name(event.winner)} wins {_RESULT[event.result]}{how}, "
+    return (f"{_name(event.winner)} wins {RESULT_WORDS[event.result]}{how}, "
             f"{points} point{'s' if points != 1 else ''}. "
             f"Score: white {score.get('white', 0)}, black {score.get('black', 0)}")
 
 
 def _resign_offered(event: ev.ResignOffered) -> str:
     other = event.player.opponent.label
-    return (f"{_name(event.player)} offers to resign {_RESULT[event.result]}: "
-            f"{other} accepts with {other}.turn, declines with {other}.cube")
+    return (f"{_name(event.player)} offers to resign {RESULT_WORDS[event.result]}: "
+            f"{other} accepts with {other.capitalize()} turn, declines with {other.capitalize()} cube")
 
 
 def _match_over(event: ev.MatchOver) -> str:
@@ -177,7 +178,8 @@ _SENTENCES: dict[type, Callable[[Any], str]] = {
     ev.Ambiguous: _ambiguous,
     ev.Play: _play,
     ev.Double: _double,
-    ev.DropAsked: lambda event: f"{_name(event.player)}: drop? {event.reason}",
+    ev.DropAsked: lambda event: (f"{_name(event.player)}: drop? Press {_name(event.player)} cube again within "
+                                 f"{DROP_CONFIRM:g} s to drop, {_name(event.player)} turn to go back"),
     ev.DropCancelled: lambda event: f"{_name(event.player)} does not drop: take or drop",
     ev.Beaver: lambda event: f"{_name(event.player)} beavers: the cube is offered at {event.cube}",
     ev.Take: lambda event: f"{_name(event.player)} takes: the cube is on {event.cube}",
@@ -200,7 +202,8 @@ _SENTENCES: dict[type, Callable[[Any], str]] = {
 """The sentence of each class of event that says something to the players."""
 
 
-_RESULT = {ResultKind.SINGLE: "a single game", ResultKind.GAMMON: "a gammon", ResultKind.BACKGAMMON: "a backgammon"}
+RESULT_WORDS = {ResultKind.SINGLE: "a single game", ResultKind.GAMMON: "a gammon",
+                ResultKind.BACKGAMMON: "a backgammon"}
 
 
 def tell(event: ev.Event) -> str:
@@ -239,7 +242,7 @@ ASKS = {
     "no_play": "No legal play: pass",
     "choose": "Which play was it?",
     "doubled": "Doubled: take or drop",
-    "confirm_drop": "Drop? Press cube again",
+    "confirm_drop": f"Drop? Press cube again within {DROP_CONFIRM:g} s",
     "mismatch": "Put the checkers right",
     "game_over": "Game over: set up for the next game",
     "match_over": "Match over",

@@ -30,6 +30,9 @@ object.  It is the `state` event of the table log (board-script.md) with extra k
   of a blink, null for dark), dice pips and turn lights included, exactly as the board
   shows them; ``prompt``: what the board waits for (``asks``, ``side``, ``answers``, as
   the ``lights`` event says it) and ``asking``, the same in words.
+* ``dice_left``: during a move, the dice not yet played (high first), else null;
+  ``computers``: the sides the computer plays; ``resigning``: while a resignation is
+  chosen or answered, what (``result``) and the ``points`` at stake, else null.
 * ``cube``: value, owner, and the double on offer; ``match_length`` (0: money play),
   ``crawford`` (this game, or the next, is the Crawford game); ``board`` (``"sim"`` or
   ``"pi"``) and ``actions`` (whether the page may move checkers and press buttons);
@@ -45,9 +48,11 @@ from bgpi.board.colours import Colour
 from bgpi.board.locations import LOCATIONS, Location, checkers_on, is_bar, owner, parse_location, tray
 from bgpi.board.profile import Geometry, LedConfig
 from bgpi.rules.position import Position, Side
+from bgpi.rules.result import ResultKind
 from bgpi.shell.words import ask
 from bgpi.table.controller import Table
 from bgpi.table.lights import Lighting, Look, led_looks, lights_event
+from bgpi.table.phases import Phase
 from bgpi.table.tracker import Sensing
 from bgpi.web.words import Story, prompt_words
 
@@ -213,6 +218,23 @@ def cube_view(table: Table) -> dict[str, Any]:
     }
 
 
+def _resigned(table: Table) -> ResultKind | None:
+    """What is being resigned while a player chooses it or the opponent answers it."""
+    state = table.state
+    if state.phase not in (Phase.RESIGNING, Phase.RESIGNED):
+        return None
+    return state.resignation.result if state.resignation is not None else state.resigning
+
+
+def resigning_view(table: Table) -> dict[str, Any] | None:
+    """What is being resigned (``result``: single, gammon or backgammon) and the points at
+    stake, while a player chooses it or the opponent answers it; else None."""
+    kind = _resigned(table)
+    if kind is None:
+        return None
+    return {"result": kind.value, "points": kind.multiplier * table.state.current_game().cube.value}
+
+
 def table_view(table: Table, geometry: Geometry, leds: LedConfig, story: Story,
                simulated: bool, held: Held | None = None) -> dict[str, Any]:
     """The page's whole view of `table` now (see the module docstring); `held` as for
@@ -235,8 +257,11 @@ def table_view(table: Table, geometry: Geometry, leds: LedConfig, story: Story,
         "leds": leds_view(lighting, leds),
         "prompt": prompt or None,
         "asking": ask(shown) or None,
-        "prompt_words": prompt_words(shown) or None,
+        "prompt_words": prompt_words(shown, table.state.setup.computers, _resigned(table)) or None,
         "cube": cube_view(table),
+        "dice_left": list(table.node.dice_left) if table.node is not None and table.phase == Phase.MOVE else None,
+        "computers": sorted(side.label for side in table.state.setup.computers),
+        "resigning": resigning_view(table),
         "match_length": table.settings.match_length,
         "crawford": table.session.crawford,
         **story.as_dict(),

@@ -158,7 +158,7 @@ def test_the_console_can_be_scripted_through_a_pipe(tmp_path):
     out = done.stdout
     for words in ("Opening roll: white 3, black 1: White starts with 31", "White moves 8/5", "White moves 6/5",
                   "d A B: two dice 1 to 6", "w SECONDS: a number of seconds", "White plays 8/5 6/5",
-                  "Black doubles to 2: white, take or drop", "White: drop? press white.cube again",
+                  "Black doubles to 2: white, take or drop", "White: drop? Press White cube again within 3 s",
                   "White does not drop: take or drop",
                   "[doubled, black on turn, cube 1, score white 0, black 0, money play]"):
         assert words in out, out

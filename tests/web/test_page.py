@@ -51,7 +51,7 @@ def drag(page, source: str, target: str | None = None, hold: bool = False) -> No
     page.mouse.move(*centre(page, f'circle.checker[data-loc="{source}"]'))
     page.mouse.down()
     if target is None:
-        page.mouse.move(640, 420, steps=4)
+        page.mouse.move(5, 5, steps=4)  # off the board, above it
         return
     page.mouse.move(*centre(page, f"#tint-{target}"), steps=6)
     page.mouse.up()
