@@ -189,9 +189,12 @@ def run_live(
                 after_scan(runner)
             if console is not None and not console_turn(runner, console):
                 break
-            if console is not None and console.redraw_at is not None and runner.frames >= console.redraw_at:
+            if console is not None and console.redraw_at is not None and runner.frames >= console.redraw_at \
+                    and runner.switches.settled:  # debouncing has seen the hand: the core has answered it
                 console.redraw_at = None
                 console.draw(runner.table)
+            elif console is not None and console.stale(runner.table):
+                console.redraw_at = runner.frames + 2 * runner.profile.sensors.debounce_frames
             slots = pace.slots(runner, emitted)
             now = clock()
             overruns.add(now - begun)

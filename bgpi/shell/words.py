@@ -224,12 +224,20 @@ def tell(event: ev.Event) -> str:
     return say(event) or json.dumps(event.to_json())
 
 
-def ask(lights: ev.Lights) -> str:
-    """What a ``lights`` event says the board waits for: "white: turn roll, cube double"."""
+def ask(lights: ev.Lights, buttons: Mapping[str, str] | None = None) -> str:
+    """What a ``lights`` event says the board waits for: "To roll (white: white.turn =
+    roll)"; `buttons` names the buttons otherwise (the terminal's ``wt``), a held one
+    as "hold wt"."""
     if lights.asks is None:
         return ""
     side = lights.side.label if lights.side is not None else "either player"
-    answers = ", ".join(f"{button} = {word}" for button, word in lights.answers.items())
+    names = buttons or {}
+
+    def named(button: str) -> str:
+        held, _, name = button.rpartition(" ")
+        return f"{held} {names.get(name, name)}".lstrip()
+
+    answers = ", ".join(f"{named(button)} = {word}" for button, word in lights.answers.items())
     return f"{ASKS[lights.asks]} ({side}{': ' + answers if answers else ''})"
 
 

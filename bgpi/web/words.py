@@ -93,7 +93,7 @@ def prompt_words(lights: ev.Lights, computers: Collection[Side] = (), resigning:
         return ""
     heading = _heading(lights, resigning)
     side = lights.side
-    if side is not None:
+    if side is not None and lights.asks not in ("game_over", "match_over"):  # the banner names the winner
         computer = side in computers
         heading = f"{side.label.capitalize()}{' (the computer)' if computer else ''}: {heading}"
         if computer and lights.asks in ("move", "no_play"):

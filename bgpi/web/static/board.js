@@ -379,8 +379,10 @@ function drawText() {
   drawControls();
   drawBanner();
   document.getElementById("help").textContent = view.actions
-    ? "Drag a checker with the mouse or a finger, from a point, the bar or a tray; click a button to press it, " +
-      "hold it a second for a long press. Point numbers: large in the count of the player on roll, small in the other's."
+    ? "Click a checker to take it and click where it goes (or drag it), from a point, the bar or a tray; " +
+      "Undo puts your last checker back. Click a button to press it, hold it a second for a long press; " +
+      "the controls above the board do what its buttons do. " +
+      "Point numbers: large in the count of the player on roll, small in the other's."
     : "Hands on the board move the checkers: this page shows what the board sees.";
   const words = document.getElementById("words");
   words.replaceChildren(...view.words.slice().reverse().map((text) => {
@@ -395,6 +397,10 @@ function drawText() {
 // -- controls: every button sequence the board answers now, named ----------------------------
 
 const KINDS = ["single", "gammon", "backgammon"];
+// The answers whose word alone would not say what the control does.
+const LABELS = {"new session": "Choose a new session", "choose session": "Choose a new session",
+                "next choice": "Next choice", "start it": "Start this session", "back": "Go back",
+                "next reading": "Show the next reading", "this reading": "Commit this reading"};
 const KIND_WORDS = {single: "a single game", gammon: "a gammon", backgammon: "a backgammon"};
 
 // [{label, lines}]: what the buttons answer now (a drop's two presses, a long press, the
@@ -423,7 +429,7 @@ function controls() {
     } else if (word === "drop (press twice)") {
       list.push({label: "Drop", lines: [{press: name}, {press: name}]});
     } else {
-      list.push({label: cap(word), lines: [hold ? {hold: name} : {press: name}]});
+      list.push({label: LABELS[word] || cap(word), lines: [hold ? {hold: name} : {press: name}]});
     }
   }
   if (["roll", "move", "choose"].includes(view.phase)) {
@@ -470,6 +476,8 @@ function drawBanner() {
   let next;
   if (view.phase === "match_over") {
     next = "Next: a turn button starts a new match of the same length; or choose a new session beside the board.";
+  } else if (view.prompt && view.prompt.asks === "opening") {
+    next = "The board is set up: a turn button rolls the opening. Or a cube button chooses a new session.";
   } else {
     const how = view.actions ? "drag the checkers, or press Set up the board" : "as the lights show";
     next = `Next game: set up the board (${how}); then a turn button rolls the opening. ` +
