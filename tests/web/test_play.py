@@ -172,12 +172,17 @@ def test_a_page_opened_at_game_over_draws_the_stacks_as_the_game_left_them(playe
     assert errors == []
 
 
+def roll_31(player: Player, live, how, what: str) -> None:
+    """White's opening 31, asked for with `how(what)` (a board button or a control)."""
+    live.act({"dice": [3, 1]})
+    how(what)
+    player.page.wait_for_function("() => view.phase === 'move'")
+
+
 def test_click_to_move_undo_and_the_used_dice_greyed(player_at):
     player, live = player_at()
     page = player.page
-    live.act({"dice": [3, 1]})
-    player.press("white.turn")
-    page.wait_for_function("() => view.phase === 'move'")
+    roll_31(player, live, player.press, "white.turn")
     player.take("8")  # a click takes the top checker: it floats, its destinations light
     page.wait_for_selector("#in-hand.held")
     page.wait_for_selector('circle.led.lit[data-loc="5"][data-role="destination"]')
@@ -205,9 +210,7 @@ def test_click_to_move_undo_and_the_used_dice_greyed(player_at):
 def test_a_resignation_offered_and_accepted_with_the_controls(player_at):
     player, live = player_at()
     page = player.page
-    live.act({"dice": [3, 1]})
-    player.control("Opening roll")
-    page.wait_for_function("() => view.phase === 'move'")
+    roll_31(player, live, player.control, "Opening roll")
     player.move("8", "5")
     player.move("6", "5")
     player.control("Commit")
