@@ -138,4 +138,6 @@ def _purpose(word: str) -> str:
         return f"for {word}"
     if word == "back":
         return "to go back"
+    if word == "choose session":
+        return "to choose a new session"
     return f"to {word}"

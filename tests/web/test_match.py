@@ -143,6 +143,9 @@ def play_on(page, live, hands=None) -> None:
         if asks in ("setup", "game_over"):
             hands.click("#set-up")
             page.wait_for_function("() => !['setup', 'game_over'].includes(view.prompt && view.prompt.asks)")
+            if view(page, "phase") == "setup":  # set up, waiting for the opening roll: the last game's cube is gone
+                assert page.locator("#cube-words").text_content() == "cube in the middle"
+                assert "The board is set up" in page.locator("#banner").text_content()
         elif asks == "opening":
             live.act({"dice": [6, 5]})
             hands.press("white.turn")

@@ -120,3 +120,8 @@ def test_prompts_name_the_choice_the_pips_show_and_the_computer():
     assert "Press" not in words and "it commits itself" in words
     assert prompt_words(replace(computer, asks="roll"), computers={B}) == (
         "Black (the computer): To roll. The computer decides.")
+
+
+def test_the_match_over_prompt_says_what_the_cube_chooses():
+    over = ev.Lights({}, "match_over", W, {"white.turn": "new match", "white.cube": "choose session"}, number=3)
+    assert prompt_words(over) == "Match over. Press White turn for a new match; White cube to choose a new session."
