@@ -142,6 +142,8 @@ class Console:
         """The scan after which to draw the board: once debouncing has seen the last hand."""
         self._drawn: object = None
         """What the last drawing showed (`shown`): a board that has changed since is drawn again."""
+        self._looked: object = None
+        """The events emitted and the switches when `stale` last looked."""
         self._lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._read, args=(source,), daemon=True)
         self._thread.start()
@@ -180,10 +182,15 @@ class Console:
         print(f"[{status(table)}] > ", end="", file=self.out, flush=True)
         self._drawn = shown(table)
 
-    def stale(self, table: Table) -> bool:
+    def stale(self, table: Table, emitted: int) -> bool:
         """Whether the board has changed since it was drawn (an event said, a light
-        lit a moment after the hand): then it is drawn again, without a hand typed."""
-        return self.redraw_at is None and self._drawn != shown(table)
+        lit a moment after the hand): then it is drawn again, without a hand typed.
+        Looked at only when an event was emitted (`emitted`, the runner's count) or the
+        switches changed since the last look, which costs nothing on an idle board."""
+        if self.redraw_at is not None or (emitted, table.seen) == self._looked:
+            return False
+        self._looked = (emitted, table.seen)
+        return self._drawn != shown(table)
 
 
 def shown(table: Table) -> object:

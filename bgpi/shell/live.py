@@ -193,7 +193,7 @@ def run_live(
                     and runner.switches.settled:  # debouncing has seen the hand: the core has answered it
                 console.redraw_at = None
                 console.draw(runner.table)
-            elif console is not None and console.stale(runner.table):
+            elif console is not None and console.stale(runner.table, runner.emitted):
                 console.redraw_at = runner.frames + 2 * runner.profile.sensors.debounce_frames
             slots = pace.slots(runner, emitted)
             now = clock()
