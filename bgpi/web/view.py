@@ -113,7 +113,7 @@ def checkers_view(table: Table, geometry: Geometry, held: Held | None = None) ->
 
 def _explained(table: Table) -> Position:
     """The checkers as the game explains them: the partial play during a move, between
-    games where the last game left them (until the board is set up), else the position."""
+    games where the last game left them, else the position."""
     if table.node is not None:
         return table.node.position
     left = table.state.left
@@ -243,12 +243,16 @@ def table_view(table: Table, geometry: Geometry, leds: LedConfig, story: Story,
     checkers = checkers_view(table, geometry, held)
     shown = lights_event(lighting)
     prompt = {key: value for key, value in shown.to_json().items() if key not in ("event", "roles")}
+    colours = colours_view(table, checkers)
+    if table.game is None:  # between games a stack has the colour its checkers are known to have
+        for key, stack in checkers.items():
+            stack["colour"] = colours[key][-1]
     return {
         **table.state_event().to_json(),
         "board": "sim" if simulated else "pi",
         "actions": simulated,
         "checkers": checkers,
-        "colours": colours_view(table, checkers),
+        "colours": colours,
         **side_counts(table, checkers),
         "setup": setup_view(table),
         "result": result_view(table),

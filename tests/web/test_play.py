@@ -146,6 +146,7 @@ def test_a_dropped_double_then_set_up_in_one_click(player_at):
     page.wait_for_function("() => view.prompt && view.prompt.asks === 'opening'")
     settle(page)
     assert checkers(page, "1", "black") == 2 and checkers(page, "1", "white") == 0  # black's back checkers (item 2)
+    assert view(page, "checkers")["1"] == {"count": 2, "colour": "black"}
     assert checkers(page, "24", "white") == 2 and checkers(page, "6", "white") == 5
     assert page.locator("circle.checker.unknown").count() == 0
     assert page.locator("#cube text").text_content() == "64"
