@@ -1,7 +1,7 @@
 """The terminal simulator's hands: lines typed at a keyboard become board-script actions.
 
 `bgpi run` on the simulated board reads one hand per line (`parse_hand`) from a terminal
-or a pipe, carries it out between scans (`console_turn`), says what the board made of it
+or a pipe, carries it out between scans (`console_turn`, in `console_frame`), says what the board made of it
 in words (`bgpi.shell.words`; JSON with `--json`), and draws the board as its switches
 read it, with its lights and a status line, once the debouncer has seen what the hand
 did (`Console.draw`).
@@ -101,10 +101,7 @@ def parse_hand(text: str) -> Action | Quit:
         if verb == "u" and len(args) == 1:
             return Place(_location(args[0]))
         if verb in ("p", "h") and len(args) == 1:
-            button = BUTTONS.get(args[0], args[0])
-            if button not in SHORT and button != "hint":
-                raise HandError(f"unknown button {args[0]!r}: expected wt, wc, bt, bc or hint")
-            return ShortPress(button) if verb == "p" else Hold(button)
+            return _press(verb, args[0])
         if verb == "d":
             return SetDice(*_numbers(args, 2, int, "d A B: two dice 1 to 6, e.g. d 3 1"))
         if verb == "w":
@@ -113,6 +110,14 @@ def parse_hand(text: str) -> Action | Quit:
     except ValueError as error:
         raise HandError(str(error)) from None
     raise HandError(f"{text.strip()!r}: type ? for help")
+
+
+def _press(verb: str, typed: str) -> ShortPress | Hold:
+    """`p wt` or `h wc`: a press or a hold of the button typed, as the help names them."""
+    button = BUTTONS.get(typed, typed)
+    if button not in SHORT and button != "hint":
+        raise HandError(f"unknown button {typed!r}: expected wt, wc, bt, bc or hint")
+    return ShortPress(button) if verb == "p" else Hold(button)
 
 
 def _numbers(args: list[str], count: int, kind: Callable[[str], Number], usage: str) -> list[Number]:
@@ -274,6 +279,20 @@ def console_turn(runner: TableRunner, console: Console) -> bool:
             print(f"  {error}", file=console.out)
         # Debouncing takes a few scans: draw once the core has seen what the hand did.
         console.redraw_at = runner.frames + settle
+    return True
+
+
+def console_frame(runner: TableRunner, console: Console) -> bool:
+    """The terminal's part of a live frame: the next hand typed, then the board drawn
+    once debouncing has seen it (the core has answered it), or again once it changed
+    by itself; False once the player quits."""
+    if not console_turn(runner, console):
+        return False
+    if console.redraw_at is not None and runner.frames >= console.redraw_at and runner.switches.settled:
+        console.redraw_at = None
+        console.draw(runner.table)
+    elif console.stale(runner.table, runner.emitted):
+        console.redraw_at = runner.frames + 2 * runner.profile.sensors.debounce_frames
     return True
 
 
