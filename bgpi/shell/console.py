@@ -1,10 +1,10 @@
 """The terminal simulator's hands: lines typed at a keyboard become board-script actions.
 
 `bgpi run` on the simulated board reads one hand per line (`parse_hand`) from a terminal
-or a pipe, carries it out between scans (`console_turn`, in `console_frame`), says what the board made of it
+or a pipe, carries it out between scans (`console_turn`), says what the board made of it
 in words (`bgpi.shell.words`; JSON with `--json`), and draws the board as its switches
 read it, with its lights and a status line, once the debouncer has seen what the hand
-did (`Console.draw`).
+did and again whenever the board changes by itself (`console_frame`, `Console.draw`).
 """
 
 from __future__ import annotations
