@@ -35,9 +35,16 @@ def parse_location(text: str | int) -> Location:
     )
 
 
-def describe(location: Location) -> str:
-    """How messages name a location: "point 7", "bar:white"."""
-    return f"point {location}" if isinstance(location, int) else location
+def describe(location: Location, side: Side | None = None) -> str:
+    """How messages name a location: "point 7", "bar:white"; with `side`, a point in that
+    player's own count, as the page's labels and gnubg's notation name it for them.
+
+    >>> describe(19), describe(19, Side.BLACK), describe("bar:black", Side.BLACK)
+    ('point 19', 'point 6', 'bar:black')
+    """
+    if not isinstance(location, int):
+        return location
+    return f"point {location if side is not Side.BLACK else 25 - location}"
 
 
 def bar(side: Side) -> str:

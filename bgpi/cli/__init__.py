@@ -13,10 +13,12 @@ import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 from bgpi import __version__
 from bgpi.exc import UsageError
+
+T = TypeVar("T")
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -25,6 +27,20 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def argument_type(parse: Callable[[str], T]) -> Callable[[str], T]:
+    """`parse` as an argument's type whose ValueError says what is wrong in the one-line
+    error (argparse would say only "invalid ... value")."""
+
+    def parsed(text: str) -> T:
+        try:
+            return parse(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    parsed.__name__ = parse.__name__
+    return parsed
 
 
 Handler = Callable[[argparse.Namespace], int]

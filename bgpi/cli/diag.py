@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from bgpi.cli import argument_type
 from bgpi.exc import LocationError, UsageError
 from bgpi.hardware.board import board_kind
 
@@ -54,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--boot-config", metavar="FILE", type=Path,
                         help="with --check: the Pi's config.txt to check (default: "
                              "/boot/firmware/config.txt or /boot/config.txt on the real board)")
-    parser.add_argument("--board", type=board_kind, metavar="BOARD",
+    parser.add_argument("--board", type=argument_type(board_kind), metavar="BOARD",
                         help="pi: the real board; sim: a simulated one; serial:DEVICE: a board behind "
                              "a Pico co-processor (serial:/dev/ttyACM0); pty: the simulated board in "
                              "the real firmware behind a pseudo-terminal (default: pi on a Raspberry "

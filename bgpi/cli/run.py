@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bgpi.board.profile import Profile
+from bgpi.cli import argument_type
 from bgpi.cli.broker import add_broker_options, broker_of
 from bgpi.cli.config import SETTINGS_HELP, check_config, parse_config
 from bgpi.cli.settings import RunSettings, load_settings
@@ -71,7 +72,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--settings", metavar="FILE", type=Path,
                         help="the service's settings file (board, profile, brightness, session "
                              "rules; see systemd/bgpi.toml); options given here win over it")
-    parser.add_argument("--board", type=board_kind, default=None, metavar="BOARD",
+    parser.add_argument("--board", type=argument_type(board_kind), default=None, metavar="BOARD",
                         help="pi: the real board; sim: the simulated one; serial:DEVICE: a board "
                              "behind a Pico co-processor (firmware/README.md), e.g. "
                              "serial:/dev/ttyACM0 (default: pi on a Raspberry Pi, else sim)")
@@ -167,12 +168,12 @@ def _service_settings(args: argparse.Namespace) -> tuple[ServiceSettings, BoardP
     profile = _profile(args.profile or file.profile, file.brightness)
     remote = _remote(args, file, state)
     new = _new_session(args, file, remote)
-    _check_state(state, args, new, profile)
+    fresh = _check_state(state, args, new, profile)
     try:
         shown = page_settings(args, file.page)
     except PageSettingsError as error:
         raise UsageError(f"cannot serve the page: {error}") from None
-    settings = ServiceSettings(kind, profile, state, new.setup, args.new, args.seed, args.record,
+    settings = ServiceSettings(kind, profile, state, new.setup, fresh, args.seed, args.record,
                                hands=kind.simulated and _interactive(stdin_is_terminal()), words=not args.json,
                                remote=remote)
     return settings, None if shown is None else BoardPage(shown, profile.geometry, state)
@@ -188,41 +189,53 @@ def _profile(path: str | None, brightness: float | None) -> Profile:
     return dataclasses.replace(profile, leds=dataclasses.replace(profile.leds, brightness=brightness))
 
 
-def _check_state(state: Path, args: argparse.Namespace, new: _NewSession, profile: Profile) -> None:
-    """A new session's arguments are refused where a session with other settings is in
-    progress, unless --new; the same settings resume it."""
+def _check_state(state: Path, args: argparse.Namespace, new: _NewSession, profile: Profile) -> bool:
+    """Whether to start a new session (setting the journal aside): --new, or a new
+    session's arguments after a finished match.  They are refused where a session with
+    other settings is in progress, unless --new; the same settings resume it."""
     if state.exists() and not state.is_dir():
         raise UsageError(f"the state directory {state} is not a directory")
     journal_exists = journal_path(state).exists()
     asked = new.asked or args.turn or args.config is not None
     if journal_exists and not args.new and asked:
         differ = _differences(state, new.setup, profile)
+        if differ and differ[-1] == _OVER:
+            return True  # the match is over: nothing is in progress
         if differ:
             raise UsageError(f"a session with other settings ({', '.join(differ)}) is in progress in {state}: "
                              "run with its settings, or without --match, --config, --position, --turn and "
                              "--opponent, to resume it, or add --new to start a new one (the old journal is kept)")
     if args.new and journal_exists and not os.access(state, os.W_OK):
         raise UsageError(f"cannot set the journal in {state} aside: permission denied")
+    return bool(args.new)
+
+
+_OVER = "over"
+"""The last of `_differences` when the session in the journal is a finished match."""
 
 
 def _differences(state: Path, setup: SessionSetup, profile: Profile) -> list[str]:
     """What the session `setup` describes differently from the session in progress in
-    `state` (its last `session` event): the settings' names, "position"; empty when the
-    same session would begin (then it is resumed)."""
+    `state` (its last `session` event): the settings' names, "position", and last
+    `_OVER` if that session is a finished match; empty when the same session would
+    begin (then it is resumed)."""
     try:
         events = read_journal(state).events
     except JournalError:
         return ["unreadable journal"]
-    sessions = [event for event in events if isinstance(event, ev.NewSession)]
-    if not sessions:
+    starts = [n for n, event in enumerate(events) if isinstance(event, ev.NewSession)]
+    if not starts:
         return ["no session"]
-    now = sessions[-1]
+    now = events[starts[-1]]
+    assert isinstance(now, ev.NewSession)
     _, (wanted,) = setup.table(Sensing(profile.geometry))
     assert isinstance(wanted, ev.NewSession)  # a new table's first event
     config, before = wanted.config, now.config
     differ = sorted(key for key in config.keys() | before.keys() if config.get(key) != before.get(key))
     if (wanted.position_id, wanted.turn, wanted.match_id) != (now.position_id, now.turn, now.match_id):
         differ.append("position")
+    if differ and any(isinstance(event, ev.MatchOver) for event in events[starts[-1]:]):
+        differ.append(_OVER)
     return differ
 
 

@@ -4,7 +4,7 @@
 or a pipe, carries it out between scans (`console_turn`), says what the board made of it
 in words (`bgpi.shell.words`; JSON with `--json`), and draws the board as its switches
 read it, with its lights and a status line, once the debouncer has seen what the hand
-did (`Console.draw`).
+did and again whenever the board changes by itself (`console_frame`, `Console.draw`).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from bgpi.shell.script import (
     parse_script,
 )
 from bgpi.shell.textboard import draw
-from bgpi.shell.words import ask, roll_text, tell
+from bgpi.shell.words import ASKS, ask, roll_text, tell
 from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.lights import legend, lights_event, marks
@@ -54,12 +54,17 @@ Hands on the simulated board, one per line:
   or any board-script line, e.g. {"move": [13, 7]}
 Locations: points 1..24 (white's count), bar:white, bar:black, off:white, off:black.
 The buttons: turn rolls, commits a play, takes a double, passes a roll that cannot be
-played; cube doubles, and drops when doubled: press it twice (the first press asks,
-turn goes back); hold cube to beaver. Between games cube chooses a new match or money
-play (cube: next, turn: start, hold cube: back). The line under the board says what
-the board waits for and which buttons answer (hardware/legend.md is the card)."""
+played; cube doubles, and drops when doubled: press it twice within 3 s (the first press
+asks, turn goes back); hold cube to beaver. Hold your cube to resign (cube: single,
+gammon, backgammon; turn: offer it; hold cube: back). Between games cube chooses a new
+match or money play (cube: next, turn: start, hold cube: back).
+The line under the board says what the board waits for and which buttons answer now
+(hardware/legend.md is the card); what it may ask:
+""" + "\n".join(f"  {words}" for words in ASKS.values())
 
 BUTTONS = {"wt": "white.turn", "wc": "white.cube", "bt": "black.turn", "bc": "black.cube"}
+SHORT = {name: short for short, name in BUTTONS.items()}
+"""Each button as the terminal writes it: "white.turn" is "wt"."""
 
 
 @dataclass(frozen=True)
@@ -96,8 +101,7 @@ def parse_hand(text: str) -> Action | Quit:
         if verb == "u" and len(args) == 1:
             return Place(_location(args[0]))
         if verb in ("p", "h") and len(args) == 1:
-            button = BUTTONS.get(args[0], args[0])
-            return ShortPress(button) if verb == "p" else Hold(button)
+            return _press(verb, args[0])
         if verb == "d":
             return SetDice(*_numbers(args, 2, int, "d A B: two dice 1 to 6, e.g. d 3 1"))
         if verb == "w":
@@ -106,6 +110,14 @@ def parse_hand(text: str) -> Action | Quit:
     except ValueError as error:
         raise HandError(str(error)) from None
     raise HandError(f"{text.strip()!r}: type ? for help")
+
+
+def _press(verb: str, typed: str) -> ShortPress | Hold:
+    """`p wt` or `h wc`: a press or a hold of the button typed, as the help names them."""
+    button = BUTTONS.get(typed, typed)
+    if button not in SHORT and button != "hint":
+        raise HandError(f"unknown button {typed!r}: expected wt, wc, bt, bc or hint")
+    return ShortPress(button) if verb == "p" else Hold(button)
 
 
 def _numbers(args: list[str], count: int, kind: Callable[[str], Number], usage: str) -> list[Number]:
@@ -133,6 +145,10 @@ class Console:
         self.words = words
         self.redraw_at: int | None = None
         """The scan after which to draw the board: once debouncing has seen the last hand."""
+        self._drawn: object = None
+        """What the last drawing showed (`shown`): a board that has changed since is drawn again."""
+        self._looked: object = None
+        """The events emitted and the switches when `stale` last looked."""
         self._lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._read, args=(source,), daemon=True)
         self._thread.start()
@@ -151,8 +167,9 @@ class Console:
             return []
 
     def say(self, event: ev.Event) -> None:
-        """Show one table-log event: in words, or as JSON."""
+        """Show one table-log event: in words, or as JSON (the board is drawn again after it)."""
         print(f"  {tell(event) if self.words else json.dumps(event.to_json())}", file=self.out)
+        self._drawn = None
 
     def hear(self, event: ev.Event) -> None:
         """A sink of the runner's (`bgpi.shell.sinks`): each event, said."""
@@ -164,10 +181,26 @@ class Console:
         game = table.node.position if table.node is not None else table.position
         print("\n".join(draw(as_read(table), marks(lighting), game)), file=self.out)
         print(legend(), file=self.out)
-        asked = ask(lights_event(lighting))
+        asked = ask(lights_event(lighting), SHORT)
         if asked:
             print(asked, file=self.out)
         print(f"[{status(table)}] > ", end="", file=self.out, flush=True)
+        self._drawn = shown(table)
+
+    def stale(self, table: Table, emitted: int) -> bool:
+        """Whether the board has changed since it was drawn (an event said, a light
+        lit a moment after the hand): then it is drawn again, without a hand typed.
+        Looked at only when an event was emitted (`emitted`, the runner's count) or the
+        switches changed since the last look, which costs nothing on an idle board."""
+        if self.redraw_at is not None or (emitted, table.seen) == self._looked:
+            return False
+        self._looked = (emitted, table.seen)
+        return self._drawn != shown(table)
+
+
+def shown(table: Table) -> object:
+    """What a drawing of the board shows that can change: the switches, the lights, the state."""
+    return table.seen, table.lighting(), table.state_event()
 
 
 def status(table: Table) -> str:
@@ -232,7 +265,8 @@ def console_turn(runner: TableRunner, console: Console) -> bool:
             return False
         if text.strip() in ("?", "help"):
             print(HELP, file=console.out)
-            continue
+            console.redraw_at = runner.frames  # and the board, with what it asks now
+            return True
         settle = 2 * runner.profile.sensors.debounce_frames
         try:
             hand = parse_hand(text)
@@ -245,6 +279,20 @@ def console_turn(runner: TableRunner, console: Console) -> bool:
             print(f"  {error}", file=console.out)
         # Debouncing takes a few scans: draw once the core has seen what the hand did.
         console.redraw_at = runner.frames + settle
+    return True
+
+
+def console_frame(runner: TableRunner, console: Console) -> bool:
+    """The terminal's part of a live frame: the next hand typed, then the board drawn
+    once debouncing has seen it (the core has answered it), or again once it changed
+    by itself; False once the player quits."""
+    if not console_turn(runner, console):
+        return False
+    if console.redraw_at is not None and runner.frames >= console.redraw_at and runner.switches.settled:
+        console.redraw_at = None
+        console.draw(runner.table)
+    elif console.stale(runner.table, runner.emitted):
+        console.redraw_at = runner.frames + 2 * runner.profile.sensors.debounce_frames
     return True
 
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from bgpi.shell import sdnotify
-from bgpi.shell.console import HELP, Console, console_turn
+from bgpi.shell.console import HELP, Console, console_frame
 from bgpi.shell.runner import TableRunner
 
 REPORT_SECONDS = 60.0
@@ -187,11 +187,8 @@ def run_live(
                 started += period
             if after_scan is not None:
                 after_scan(runner)
-            if console is not None and not console_turn(runner, console):
+            if console is not None and not console_frame(runner, console):
                 break
-            if console is not None and console.redraw_at is not None and runner.frames >= console.redraw_at:
-                console.redraw_at = None
-                console.draw(runner.table)
             slots = pace.slots(runner, emitted)
             now = clock()
             overruns.add(now - begun)

@@ -17,6 +17,7 @@ from bgpi.board.locations import Location, is_bar
 from bgpi.rules.position import Side
 from bgpi.rules.result import ResultKind
 from bgpi.table import events as ev
+from bgpi.table.doubling import DROP_CONFIRM
 
 
 def _name(player: Side | None) -> str:
@@ -65,7 +66,7 @@ def _session(event: ev.NewSession) -> str:
     match = event.config.get("match")
     what = f"a match to {match}" if match else "a money session"
     practice = f" from position {event.position_id}" if event.position_id is not None else ""
-    return f"New session: {what}{practice}. Set up the board and press a turn button"
+    return f"New session: {what}{practice}"
 
 
 def _tie(event: ev.Tie) -> str:
@@ -116,19 +117,19 @@ def _double(event: ev.Double) -> str:
 def _game_over(event: ev.GameOver) -> str:
     score, points = event.score, event.points
     how = " (resigned)" if event.resigned else ""
-    return (f"{_name(event.winner)} wins {_RESULT[event.result]}{how}, "
+    return (f"{_name(event.winner)} wins {RESULT_WORDS[event.result]}{how}, "
             f"{points} point{'s' if points != 1 else ''}. "
             f"Score: white {score.get('white', 0)}, black {score.get('black', 0)}")
 
 
 def _resign_offered(event: ev.ResignOffered) -> str:
     other = event.player.opponent.label
-    return (f"{_name(event.player)} offers to resign {_RESULT[event.result]}: "
-            f"{other} accepts with {other}.turn, declines with {other}.cube")
+    return (f"{_name(event.player)} offers to resign {RESULT_WORDS[event.result]}: "
+            f"{other} accepts with {other.capitalize()} turn, declines with {other.capitalize()} cube")
 
 
 def _claimed(event: ev.Claimed) -> str:
-    return f"{_name(event.player)} claims the game the other board abandoned: {_RESULT[event.result]} resigned"
+    return f"{_name(event.player)} claims the game the other board abandoned: {RESULT_WORDS[event.result]} resigned"
 
 
 def _match_over(event: ev.MatchOver) -> str:
@@ -181,7 +182,8 @@ _SENTENCES: dict[type, Callable[[Any], str]] = {
     ev.Ambiguous: _ambiguous,
     ev.Play: _play,
     ev.Double: _double,
-    ev.DropAsked: lambda event: f"{_name(event.player)}: drop? {event.reason}",
+    ev.DropAsked: lambda event: (f"{_name(event.player)}: drop? Press {_name(event.player)} cube again within "
+                                 f"{DROP_CONFIRM:g} s to drop, {_name(event.player)} turn to go back"),
     ev.DropCancelled: lambda event: f"{_name(event.player)} does not drop: take or drop",
     ev.Beaver: lambda event: f"{_name(event.player)} beavers: the cube is offered at {event.cube}",
     ev.Take: lambda event: f"{_name(event.player)} takes: the cube is on {event.cube}",
@@ -205,7 +207,8 @@ _SENTENCES: dict[type, Callable[[Any], str]] = {
 """The sentence of each class of event that says something to the players."""
 
 
-_RESULT = {ResultKind.SINGLE: "a single game", ResultKind.GAMMON: "a gammon", ResultKind.BACKGAMMON: "a backgammon"}
+RESULT_WORDS = {ResultKind.SINGLE: "a single game", ResultKind.GAMMON: "a gammon",
+                ResultKind.BACKGAMMON: "a backgammon"}
 
 
 def tell(event: ev.Event) -> str:
@@ -226,12 +229,20 @@ def tell(event: ev.Event) -> str:
     return say(event) or json.dumps(event.to_json())
 
 
-def ask(lights: ev.Lights) -> str:
-    """What a ``lights`` event says the board waits for: "white: turn roll, cube double"."""
+def ask(lights: ev.Lights, buttons: Mapping[str, str] | None = None) -> str:
+    """What a ``lights`` event says the board waits for: "To roll (white: white.turn =
+    roll)"; `buttons` names the buttons otherwise (the terminal's ``wt``), a held one
+    as "hold wt"."""
     if lights.asks is None:
         return ""
     side = lights.side.label if lights.side is not None else "either player"
-    answers = ", ".join(f"{button} = {word}" for button, word in lights.answers.items())
+    names = buttons or {}
+
+    def named(button: str) -> str:
+        held, _, name = button.rpartition(" ")
+        return f"{held} {names.get(name, name)}".lstrip()
+
+    answers = ", ".join(f"{named(button)} = {word}" for button, word in lights.answers.items())
     return f"{ASKS[lights.asks]} ({side}{': ' + answers if answers else ''})"
 
 
@@ -244,7 +255,7 @@ ASKS = {
     "no_play": "No legal play: pass",
     "choose": "Which play was it?",
     "doubled": "Doubled: take or drop",
-    "confirm_drop": "Drop? Press cube again",
+    "confirm_drop": f"Drop? Press cube again within {DROP_CONFIRM:g} s",
     "mismatch": "Put the checkers right",
     "game_over": "Game over: set up for the next game",
     "match_over": "Match over",

@@ -180,6 +180,7 @@ class TableState:
     drop_asked: float | None = None  # board time of a first press of drop, awaiting the second
     dropper: Side | None = None  # who dropped the cube, until the game_over
     last_result: ev.GameOver | None = None  # the last game_over, shown until the next game starts
+    left: Position | None = None  # where the last game left the checkers, until the next game starts
     guessed: bool = False  # a reading was chosen among several this game: counts may hide a wrong one
     choosing: int | None = None  # the match length shown by the session chooser (0: money)
     chooser_from: Phase = Phase.SETUP  # the phase the chooser goes back to
@@ -322,7 +323,7 @@ class TableState:
 
     def _start_game(self) -> None:
         self.position = self.start_position()
-        self.last_result = None
+        self.last_result = self.left = None
         self.guessed = False
         if self.practice_turn is None:
             self.phase = Phase.OPENING
@@ -378,6 +379,7 @@ class TableState:
         self.resignation = self.resigner = self.declined = None
         self.session = self.session.record(event.game_result())
         self.last_result = event
+        self.left = self.position
         self.game = None
         self.dice = None
         self.position = self.start_position()

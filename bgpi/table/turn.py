@@ -143,17 +143,17 @@ class FollowingTurn:
     def _why_not(self, moving: Moving, source: Location, destination: Location) -> str:
         """Why the mover's checker may not go from `source` to `destination` now."""
         side, node = self.state.current_turn(), moving.node
-        name = describe(destination)
+        name = describe(destination, side)  # in the mover's count, as the page labels the points
         if node.position.checkers(side)[24] and source != bar(side):
             return "a checker on the bar must enter first"
         if destination in (bar(side), bar(side.opponent), tray(side.opponent)):
             return f"a checker may not be put on {name}"
         if isinstance(source, str) and source != bar(side):
-            return f"a checker may not be taken from {describe(source)}"  # the opponent's tray
+            return f"a checker may not be taken from {describe(source, side)}"  # the opponent's tray
         start = BAR if source == bar(side) else absolute_point(side, int(source))
         end = OFF if destination == tray(side) else absolute_point(side, int(destination))
         if end >= start:
-            return f"checkers move forward only: {describe(source)} to {name} goes backwards"
+            return f"checkers move forward only: {describe(source, side)} to {name} goes backwards"
         if end != OFF and node.position.checkers(side.opponent)[24 - end] >= 2:
             return f"{name} is blocked: {side.opponent.label} holds it"
         if end == OFF and not node.position.all_home(side):
@@ -166,7 +166,7 @@ class FollowingTurn:
                     return "that leaves a die unplayable: the play must use as many dice as possible"
                 return "the larger die must be played"
         dice = " and ".join(str(d) for d in node.dice_left) or "none"
-        return f"no die moves a checker from {describe(source)} to {name} (dice left: {dice})"
+        return f"no die moves a checker from {describe(source, side)} to {name} (dice left: {dice})"
 
     def _moved(self, moving: Moving, before: PartialPlay, after: PartialPlay) -> None:
         """Step (or undo) events for the board going from `before` to `after`."""
@@ -272,7 +272,7 @@ class FollowingTurn:
         missing, extra = sensing.difference(self._seen(), sensing.of(reading.node.position))
         self.state.trouble.unexplained_since = self.board.now
         self.watch.pause(missing, extra, reason=(
-            f"the board has fewer checkers on {describe(hand)} than the game: a reading "
+            f"the board has fewer checkers on {describe(hand, self.state.current_turn())} than the game: a reading "
             "chosen earlier this game was not the play made; put the checkers as lit"))
         return True
 

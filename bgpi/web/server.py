@@ -17,7 +17,8 @@ Routes (the page uses nothing else; the tests drive the same):
   answer lists the events of those that were.  A request whose asker goes away is
   cancelled the same way.
 * ``POST /api/session``: ``{"config": {...}}`` (a board script's config line) starts a new
-  session, on either board; 400 for bad settings; 409 for a session this board cannot
+  session, on either board; 400 for bad settings or any other shape (nothing else ends
+  the session in progress); 409 for a session this board cannot
   play (a computer opponent without an engine), which is never journaled.
 
 Bodies are at most `MAX_BODY` bytes of UTF-8 (415 for another charset), read within
@@ -291,7 +292,12 @@ async def new_session(request: web.Request) -> web.StreamResponse:
         body = json.loads(await _body(request))
     except (ValueError, RecursionError):
         return web.json_response({"problems": ["expected JSON such as {\"config\": {\"match\": 5}}"]}, status=400)
-    config = body.get("config", {}) if isinstance(body, dict) else None
+    # Only {"config": {...}}: anything else is a mistake, and a new session would end the one in progress.
+    if not isinstance(body, dict) or set(body) != {"config"} or not isinstance(body["config"], dict):
+        return web.json_response({"problems": [
+            "expected {\"config\": {...}}, the new session's settings (such as {\"config\": {\"match\": 5}}; "
+            "{\"config\": {}} for money play), and nothing else"]}, status=400)
+    config = body["config"]
     try:
         script = parse_script(json.dumps({"config": config}), "the request")
     except ScriptError as error:

@@ -6,14 +6,16 @@ object.  It is the `state` event of the table log (board-script.md) with extra k
 
 * ``checkers``: ``{LOC: {"count": n, "colour": "white" | "black" | null}}`` for every
   location holding checkers, as the switches read them.  A point reading full may hold
-  more: then the count is the game's.  Colour comes from the game, as on the real board;
+  more: then the count is the simulated board's (its hands know), else the game's (between
+  games: as the last game left it).  Colour comes from the game, as on the real board;
   a checker the game cannot explain on a point is the mover's during a move, else null.
   Trays without switches show the game's count, or on the simulated board the checkers
   its hands left there.
 * ``colours``: ``{LOC: [colour, ...]}``, each checker's colour, bottom first: a hit
   blot still on its point is the bottom one, in its own colour; a checker the game
-  cannot explain is null (the page knows where it dropped it).  Between games the game
-  cannot tell colours at all: all null.
+  cannot explain is null (the page knows where it dropped it).  Between games the
+  switches cannot tell colours apart: a board set up has the set-up's colours, a stack as
+  the last game left it (or as the set-up wants it) that stack's, any other null.
 * ``pips`` and ``off``: each player's pip count and checkers borne off, as the game has
   them (between games: ``pips`` null, ``off`` the checkers in the trays); ``setup``:
   between games, the position to set up (``{LOC: {"count", "colour"}}``), else null;
@@ -28,6 +30,9 @@ object.  It is the `state` event of the table log (board-script.md) with extra k
   of a blink, null for dark), dice pips and turn lights included, exactly as the board
   shows them; ``prompt``: what the board waits for (``asks``, ``side``, ``answers``, as
   the ``lights`` event says it) and ``asking``, the same in words.
+* ``dice_left``: during a move, the dice not yet played (high first), else null;
+  ``computers``: the sides the computer plays; ``resigning``: while a resignation is
+  chosen or answered, what (``result``) and the ``points`` at stake, else null.
 * ``cube``: value, owner, and the double on offer; ``match_length`` (0: money play),
   ``crawford`` (this game, or the next, is the Crawford game); ``board`` (``"sim"`` or
   ``"pi"``) and ``actions`` (whether the page may move checkers and press buttons);
@@ -40,12 +45,14 @@ from collections.abc import Callable
 from typing import Any
 
 from bgpi.board.colours import Colour
-from bgpi.board.locations import LOCATIONS, Location, checkers_on, owner, parse_location, tray
+from bgpi.board.locations import LOCATIONS, Location, checkers_on, is_bar, owner, parse_location, tray
 from bgpi.board.profile import Geometry, LedConfig
 from bgpi.rules.position import Position, Side
+from bgpi.rules.result import ResultKind
 from bgpi.shell.words import ask
 from bgpi.table.controller import Table
 from bgpi.table.lights import Lighting, Look, led_looks, lights_event
+from bgpi.table.phases import Phase
 from bgpi.table.tracker import Sensing
 from bgpi.web.words import Story, prompt_words
 
@@ -84,7 +91,7 @@ def checkers_view(table: Table, geometry: Geometry, held: Held | None = None) ->
     `held` tells how many checkers the simulated board's hands left on a location that
     has no switches (its trays); without it such a location shows the game's count.
     """
-    explained = table.node.position if table.node is not None else table.position
+    explained = _explained(table)
     sensing: Sensing = table.sensing
     seen = dict(zip(sensing.locations, table.seen, strict=True)) if table.seen is not None else {}
     mover = table.turn.label if table.phase in ("move", "choose") and table.turn is not None else None
@@ -95,16 +102,29 @@ def checkers_view(table: Table, geometry: Geometry, held: Held | None = None) ->
             count = seen.get(location, game)
         else:
             count = held(location) if held is not None else game
-        if count and count == geometry.slots(location) and game > count:
-            count = game  # the switches read full: the game knows how many stand there
+        if count and count == geometry.slots(location):
+            # The switches read full and more may stand there: the simulated board's hands
+            # know how many, else the game (between games: as the last one left them).
+            count = held(location) if held is not None else max(count, game)
         if count:
             view[str(location)] = {"count": count, "colour": _colour(explained, location, game, mover)}
     return view
 
 
+def _explained(table: Table) -> Position:
+    """The checkers as the game explains them: the partial play during a move, between
+    games where the last game left them, else the position."""
+    if table.node is not None:
+        return table.node.position
+    left = table.state.left
+    return left if table.game is None and left is not None else table.position
+
+
 def colours_view(table: Table, checkers: dict[str, dict[str, Any]]) -> dict[str, list[str | None]]:
     """Each checker's colour on each location of `checkers` (`checkers_view`), bottom first."""
-    explained = table.node.position if table.node is not None else table.position
+    if table.game is None:
+        return _colours_between_games(table, checkers)
+    explained = _explained(table)
     moving = table.state.moving
     pending = set()
     if moving is not None and table.phase == "move":
@@ -124,13 +144,32 @@ def _colours(table: Table, position: Position, location: Location, count: int, h
     """Each checker's colour, bottom first (see the module docstring)."""
     if isinstance(location, str):
         return [owner(location).label] * count
-    if table.game is None:
-        return [None] * count  # between games: the switches cannot tell colours apart
     side, game = position.at(location)
     known = [side.label] * game if side is not None else []
     if hit and side is not None:  # the hit blot still stands under the hitter
         known.insert(0, side.opponent.label)
     return (known + [None] * count)[:count]
+
+
+def _colours_between_games(table: Table, checkers: dict[str, dict[str, Any]]) -> dict[str, list[str | None]]:
+    """Between games the switches cannot tell colours apart: a board set up has the set-up's
+    colours; else a stack as the last game left it has its colour, a stack as the set-up
+    wants it the set-up's, and any other is unknown (null: the page knows where it put them)."""
+    target = table.position
+    set_up = all(checkers.get(str(location), {}).get("count", 0) == checkers_on(target, location)
+                 for location in LOCATIONS if not isinstance(location, str) or is_bar(location))
+    left = table.state.left
+    colours: dict[str, list[str | None]] = {}
+    for key, stack in checkers.items():
+        location, count = parse_location(key), stack["count"]
+        if isinstance(location, str):
+            colours[key] = [owner(location).label] * count
+            continue
+        known = [position for position in ((target,) if set_up else (left, target))
+                 if position is not None and checkers_on(position, location) == count]
+        side = known[0].at(location)[0] if known else None
+        colours[key] = [None if side is None else side.label] * count
+    return colours
 
 
 def side_counts(table: Table, checkers: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -179,6 +218,23 @@ def cube_view(table: Table) -> dict[str, Any]:
     }
 
 
+def _resigned(table: Table) -> ResultKind | None:
+    """What is being resigned while a player chooses it or the opponent answers it."""
+    state = table.state
+    if state.phase not in (Phase.RESIGNING, Phase.RESIGNED):
+        return None
+    return state.resignation.result if state.resignation is not None else state.resigning
+
+
+def resigning_view(table: Table) -> dict[str, Any] | None:
+    """What is being resigned (``result``: single, gammon or backgammon) and the points at
+    stake, while a player chooses it or the opponent answers it; else None."""
+    kind = _resigned(table)
+    if kind is None:
+        return None
+    return {"result": kind.value, "points": kind.multiplier * table.state.current_game().cube.value}
+
+
 def table_view(table: Table, geometry: Geometry, leds: LedConfig, story: Story,
                simulated: bool, held: Held | None = None) -> dict[str, Any]:
     """The page's whole view of `table` now (see the module docstring); `held` as for
@@ -187,12 +243,16 @@ def table_view(table: Table, geometry: Geometry, leds: LedConfig, story: Story,
     checkers = checkers_view(table, geometry, held)
     shown = lights_event(lighting)
     prompt = {key: value for key, value in shown.to_json().items() if key not in ("event", "roles")}
+    colours = colours_view(table, checkers)
+    if table.game is None:  # between games a stack has the colour its checkers are known to have
+        for key, stack in checkers.items():
+            stack["colour"] = colours[key][-1]
     return {
         **table.state_event().to_json(),
         "board": "sim" if simulated else "pi",
         "actions": simulated,
         "checkers": checkers,
-        "colours": colours_view(table, checkers),
+        "colours": colours,
         **side_counts(table, checkers),
         "setup": setup_view(table),
         "result": result_view(table),
@@ -201,8 +261,11 @@ def table_view(table: Table, geometry: Geometry, leds: LedConfig, story: Story,
         "leds": leds_view(lighting, leds),
         "prompt": prompt or None,
         "asking": ask(shown) or None,
-        "prompt_words": prompt_words(shown) or None,
+        "prompt_words": prompt_words(shown, table.state.setup.computers, _resigned(table)) or None,
         "cube": cube_view(table),
+        "dice_left": list(table.node.dice_left) if table.node is not None and table.phase == Phase.MOVE else None,
+        "computers": sorted(side.label for side in table.state.setup.computers),
+        "resigning": resigning_view(table),
         "match_length": table.settings.match_length,
         "crawford": table.session.crawford,
         **story.as_dict(),

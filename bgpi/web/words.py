@@ -9,12 +9,15 @@ sentences and the current game's plays and cube actions.  Pure: no clock, no I/O
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bgpi.rules.position import Side
+from bgpi.rules.result import ResultKind
 from bgpi.shell.words import (
     ASKS,  # the board's questions, worded once for terminal and page
+    RESULT_WORDS,
     say,
 )
 from bgpi.table import events as ev
@@ -76,14 +79,28 @@ def button_name(button: str) -> str:
     return f"{held} {label}" if held else label
 
 
-def prompt_words(lights: ev.Lights) -> str:
+def prompt_words(lights: ev.Lights, computers: Collection[Side] = (), resigning: ResultKind | None = None) -> str:
     """What the board waits for, in words a player reads: "White: To move, then commit.
-    Press White turn to commit." (from the ``lights`` event's prompt)."""
+    Press White turn to commit." (from the ``lights`` event's prompt).  A player the
+    computer plays (`computers`) is named so, and its play, which it commits itself, asks
+    nobody to press anything; what is resigned (`resigning`) and the session the chooser
+    shows are named, not left to the dice's pips.
+
+    >>> prompt_words(ev.Lights({}, "new_session", None, {"white.turn": "start it"}, number=3))
+    'Choose the next session: a match to 3. Press White turn to start it.'
+    """
     if lights.asks is None:
         return ""
-    heading = ASKS[lights.asks] + "."
-    if lights.side is not None:
-        heading = f"{lights.side.label.capitalize()}: {heading}"
+    heading = _heading(lights, resigning)
+    side = lights.side
+    if side is not None and lights.asks not in ("game_over", "match_over"):  # the banner names the winner
+        computer = side in computers
+        heading = f"{side.label.capitalize()}{' (the computer)' if computer else ''}: {heading}"
+        if computer and lights.asks in ("move", "no_play"):
+            return (f"{heading} The computer's play shows in blue: move its checkers as the lights show; "
+                    "it commits itself.")
+        if computer and lights.asks not in ("game_over", "match_over"):
+            return f"{heading} The computer decides."
     buttons: dict[str, list[str]] = {}  # the same answer from both players' buttons is said once
     for button, word in lights.answers.items():
         buttons.setdefault(word, []).append(button_name(button))
@@ -91,6 +108,24 @@ def prompt_words(lights: ev.Lights) -> str:
     if not presses:
         return heading
     return f"{heading} Press {'; '.join(presses)}."
+
+
+def _heading(lights: ev.Lights, resigning: ResultKind | None) -> str:
+    """The situation as a sentence, naming what the dice's pips show where they show a choice."""
+    asks, number = lights.asks, lights.number
+    if asks == "new_session" and number is not None:
+        return f"Choose the next session: {f'a match to {number}' if number else 'money play'}."
+    if asks == "resigning" and resigning is not None:
+        return f"Resign {RESULT_WORDS[resigning]} ({_points(number)} at stake)?"
+    if asks == "resign_offered" and resigning is not None and lights.side is not None:
+        return (f"{lights.side.opponent.label.capitalize()} offers to resign {RESULT_WORDS[resigning]} "
+                f"({_points(number)}): accept or decline.")
+    heading = ASKS[str(asks)]
+    return heading if heading.endswith("?") else f"{heading}."
+
+
+def _points(number: int | None) -> str:
+    return f"{number} point{'' if number == 1 else 's'}"
 
 
 def _purpose(word: str) -> str:
@@ -101,4 +136,8 @@ def _purpose(word: str) -> str:
         return f"for the {word}"
     if word.startswith("this "):
         return f"for {word}"
+    if word == "back":
+        return "to go back"
+    if word == "choose session":
+        return "to choose a new session"
     return f"to {word}"

@@ -70,6 +70,7 @@ def test_a_bad_position_with_new_is_refused_before_the_session_is_set_aside(sess
      "leave out --match"),
     (["--record", "/nonexistent/x.jsonl"], "--record: cannot write /nonexistent/x.jsonl"),
     (["--board", "pi"], "cannot open the pi board"),
+    (["--board", "foo"], "--board: unknown board 'foo': expected sim, pi, pty or serial:DEVICE"),
 ])
 def test_bad_arguments_leave_the_state_directory_alone(tmp_path, argv, words):
     state = tmp_path / "state"
@@ -167,7 +168,7 @@ def test_the_console_can_be_scripted_through_a_pipe(tmp_path):
     out = done.stdout
     for words in ("Opening roll: white 3, black 1: White starts with 31", "White moves 8/5", "White moves 6/5",
                   "d A B: two dice 1 to 6", "w SECONDS: a number of seconds", "White plays 8/5 6/5",
-                  "Black doubles to 2: white, take or drop", "White: drop? press white.cube again",
+                  "Black doubles to 2: white, take or drop", "White: drop? Press White cube again within 3 s",
                   "White does not drop: take or drop",
                   "[doubled, black on turn, cube 1, score white 0, black 0, money play]"):
         assert words in out, out
@@ -187,3 +188,16 @@ def test_the_json_flag_keeps_the_table_log(tmp_path):
     done = bgpi("run", "--board", "sim", "--state", str(tmp_path / "state"), "--json", stdin="p wt\nq\n")
     assert done.returncode == 0, done.stderr
     assert '{"event": "start"' in done.stdout
+
+
+def test_a_new_sessions_settings_after_a_finished_match_start_it(tmp_path):
+    # Issue 32, item 7: a match over is no session in progress.
+    state = tmp_path / "state"
+    played = bgpi("run", "--board", "sim", "--state", str(state), "--match", "1", "--position", "BQBAIAQAAAAAAA",
+                  stdin="d 6 6\np wt\nm 6 off:white\nm 2 off:white\np wt\nq\n")
+    assert "White wins the match 1-0" in played.stdout, played.stdout + played.stderr
+    done = bgpi("run", "--board", "sim", "--state", str(state), "--config", '{"beavers": true}', stdin="q\n")
+    assert done.returncode == 0, done.stderr
+    assert "New session: a money session" in done.stdout
+    assert (state / "journal.1.jsonl").exists()  # the finished match is kept, as --new keeps it
+    assert '"beavers": true' in (state / "journal.jsonl").read_text()

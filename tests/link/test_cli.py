@@ -44,7 +44,8 @@ def test_diag_checks_the_board_through_the_firmware() -> None:
 
 
 def test_run_refuses_a_board_it_cannot_run() -> None:
-    for board, words in (("pty", "is for `bgpi replay --link pty`"), ("usb", "invalid board_kind value")):
+    for board, words in (("pty", "is for `bgpi replay --link pty`"),
+                         ("usb", "unknown board 'usb': expected sim, pi, pty or serial:DEVICE")):
         done = bgpi("run", "--board", board, "--state", "/nonexistent/never-used")
         assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr, done.stderr
 

@@ -69,6 +69,24 @@ def test_an_illegal_placement_is_answered_and_lit_red(live):
     assert state["words"][-1].startswith("Illegal: no die moves a checker from point 8 to point 2")
 
 
+def test_a_refusal_in_blacks_turn_names_the_points_in_blacks_count(live):
+    status, answer = live.act({"dice": [1, 3]}, {"press": "white.turn"}, {"move": [17, 22]})  # black's 8 to its 3
+    assert status == 200
+    assert answer["events"][-1]["points"] == [22]  # the table log keeps the board's own numbering
+    _, state = live.request("GET", "/api/state")
+    assert state["words"][-1] == "Illegal: no die moves a checker from point 8 to point 3 (dice left: 3 and 1)"
+
+
+def test_a_request_of_the_wrong_shape_leaves_the_session_alone(live):
+    live.act({"dice": [3, 1]}, {"press": "white.turn"})
+    for body in ('{"match": -3}', '{"config": {"match": 3}, "other": 1}', '[]', '{"config": 3}', '{}'):
+        status, answer = live.request("POST", "/api/session", body)
+        assert status == 400, body
+        assert len(answer["problems"]) == 1 and "config" in answer["problems"][0], body
+    assert [event.kind for event in live.log].count("session") == 1
+    assert live.request("GET", "/api/state")[1]["phase"] == "move"
+
+
 def test_bad_lines_are_refused_with_every_problem_listed(live):
     status, answer = live.request("POST", "/api/actions", '{"lift": 30}\n{"press": "white.roll"}\nnot json')
     assert status == 400

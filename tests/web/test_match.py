@@ -87,9 +87,27 @@ def wait_words(page, text: str) -> None:
     wait_for_text(page, "#words", text)
 
 
-def play_by_the_rules(page, side: str) -> None:
+class Mouse:
+    """Hands at the page with a mouse: drags the checkers, clicks the buttons."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+
+    def move(self, source: str, target: str) -> None:
+        drag(self.page, source, target)
+
+    def press(self, button: str) -> None:
+        press(self.page, button)
+
+    def click(self, selector: str) -> None:
+        self.page.click(selector)
+
+
+def play_by_the_rules(page, side: str, hands=None) -> None:
     """Play the roll on the board as a person would: decide a legal play (the first the
-    rules list), drag its checkers one step at a time, each hit blot to the bar, commit."""
+    rules list), move its checkers one step at a time, each hit blot to the bar, commit
+    (`hands`: how, `Mouse` by default)."""
+    hands = hands or Mouse(page)
     mover = Side.parse(side)
     position = position_from_id(view(page, "position_id"), mover)
     first, second = view(page, "dice")
@@ -97,21 +115,23 @@ def play_by_the_rules(page, side: str) -> None:
     steps = plays[0].steps if plays else ()
     for step in steps:
         target = location_of(mover, step.destination)
-        drag(page, str(location_of(mover, step.source)), str(target))
+        hands.move(str(location_of(mover, step.source)), str(target))
         if step.hit:
-            drag(page, str(target), bar(mover.opponent))
+            hands.move(str(target), bar(mover.opponent))
     if not steps:
         page.wait_for_timeout(500)  # a person looks at the dice before passing (a quicker press is a bounce)
-    press(page, f"{side}.turn")
+    hands.press(f"{side}.turn")
     try:
         page.wait_for_function("side => view.phase !== 'move' || view.turn !== side", arg=side, timeout=10_000)
     except playwright.Error as error:
         raise AssertionError(f"{side} played {plays[0] if plays else 'nothing'}: {view(page, 'words')[-4:]}") from error
 
 
-def play_on(page, live) -> None:
+def play_on(page, live, hands=None) -> None:
     """Play to the end of the match: white rolls 66, black 21; black doubles once a game
-    when it may, white takes; between games the set-up action sets the board."""
+    when it may, white takes; between games the set-up action sets the board (`hands`:
+    who does it, `Mouse` by default)."""
+    hands = hands or Mouse(page)
     doubled = set()
     for _ in range(200):
         settle(page)
@@ -121,25 +141,28 @@ def play_on(page, live) -> None:
         asks, side = (prompt or {}).get("asks"), (prompt or {}).get("side")
         games = [event.kind for event in live.log].count("start")
         if asks in ("setup", "game_over"):
-            page.click("#set-up")
+            hands.click("#set-up")
             page.wait_for_function("() => !['setup', 'game_over'].includes(view.prompt && view.prompt.asks)")
+            if view(page, "phase") == "setup":  # set up, waiting for the opening roll: the last game's cube is gone
+                assert page.locator("#cube-words").text_content() == "cube in the middle"
+                assert "The board is set up" in page.locator("#banner").text_content()
         elif asks == "opening":
             live.act({"dice": [6, 5]})
-            press(page, "white.turn")
+            hands.press("white.turn")
             page.wait_for_function("() => view.phase === 'move'")
         elif asks == "roll_or_double" and side == "black" and games not in doubled:
             doubled.add(games)
-            press(page, "black.cube")
+            hands.press("black.cube")
             page.wait_for_function("() => view.phase === 'doubled'")
         elif asks in ("roll", "roll_or_double"):
             live.act({"dice": [6, 6] if side == "white" else [2, 1]})
-            press(page, f"{side}.turn")
+            hands.press(f"{side}.turn")
             page.wait_for_function("() => view.phase === 'move'")
         elif asks == "doubled":
-            press(page, f"{side}.turn")
+            hands.press(f"{side}.turn")
             page.wait_for_function("() => view.phase !== 'doubled'")
         elif asks in ("move", "no_play"):
-            play_by_the_rules(page, side)
+            play_by_the_rules(page, side, hands)
         else:
             raise AssertionError(f"the page asks {prompt} in {phase}")
     raise AssertionError("the match did not end")

@@ -51,7 +51,7 @@ def drag(page, source: str, target: str | None = None, hold: bool = False) -> No
     page.mouse.move(*centre(page, f'circle.checker[data-loc="{source}"]'))
     page.mouse.down()
     if target is None:
-        page.mouse.move(640, 420, steps=4)
+        page.mouse.move(5, 5, steps=4)  # off the board, above it
         return
     page.mouse.move(*centre(page, f"#tint-{target}"), steps=6)
     page.mouse.up()
@@ -174,5 +174,9 @@ def test_a_real_board_is_a_live_view_the_page_cannot_move(real_board_page):
     page.click("#button-white-turn")
     page.wait_for_timeout(300)
     assert page.locator("#in-hand").count() == 0
+    page.click('circle.checker[data-loc="8"]')  # a click takes nothing either
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => held") is None
+    assert page.locator("#controls button").count() == 0 and page.locator("#undo").is_hidden()
     assert board.request("GET", "/api/state")[1]["phase"] == "setup"  # nothing moved, nothing pressed
     assert page.locator('circle.checker[data-loc="8"]').count() == 3

@@ -135,10 +135,13 @@ def test_an_unexplained_checker_has_no_colour_in_the_list():
 def test_the_simulated_trays_show_what_the_hands_left_there_and_between_games_the_setup():
     sensing = Sensing(PROFILE.geometry)
     table, _ = Table.new(sensing, {})
-    held = {"off:white": 15}.get
+    held = {"off:white": 15, "6": 5, "13": 6}.get  # a sixth checker on the 13-point: its switches read full
     checkers = checkers_view(table, PROFILE.geometry, held=lambda location: held(str(location), 0))
     assert checkers["off:white"] == {"count": 15, "colour": "white"}
-    assert colours_view(table, checkers)["6"] == [None] * 5  # no game: the switches cannot tell colours
+    assert checkers["13"]["count"] == 6  # the hands know how many stand there
+    # No game: the switches cannot tell colours, but a stack as the set-up wants it has its colour.
+    assert colours_view(table, checkers)["6"] == ["white"] * 5
+    assert colours_view(table, checkers)["13"] == [None] * 6
     assert setup_view(table)["6"] == {"count": 5, "colour": "white"}
     assert side_counts(table, checkers) == {"pips": None, "off": {"white": 15, "black": 0}}
     assert result_view(table) is None

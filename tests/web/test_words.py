@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bgpi.rules.position import Side
@@ -40,7 +42,7 @@ MATCH_ID = "cAkAAAAAAAAA"
     (ev.ComputerCube(B, CubeWord.NO_DOUBLE, {}), "The computer (black): no double"),
     (ev.Mismatch({8: 1}, {9: 1}),
      "The board does not show the game: put back a checker on point 8; take away a checker from point 9. Play pauses"),
-    (ev.NewSession({"match": 5}), "New session: a match to 5. Set up the board and press a turn button"),
+    (ev.NewSession({"match": 5}), "New session: a match to 5"),
 ])
 def test_events_in_words(event, sentence):
     assert say(event) == sentence
@@ -95,3 +97,31 @@ def test_the_story_keeps_the_recent_sentences():
 def test_prompts_in_words(prompt, words):
     assert prompt_words(prompt) == words
     assert "white.turn" not in words and " = " not in words
+
+
+def test_prompts_name_the_choice_the_pips_show_and_the_computer():
+    chooser = ev.Lights({}, "new_session", None, {"white.cube": "next choice", "white.turn": "start it"}, number=3)
+    assert prompt_words(chooser).startswith("Choose the next session: a match to 3. Press White cube for the next")
+    assert prompt_words(replace(chooser, number=0)).startswith("Choose the next session: money play.")
+    resigning = ev.Lights({}, "resigning", W, {"white.cube": "single, gammon, backgammon", "white.turn": "offer",
+                                              "hold white.cube": "back"}, number=2)
+    words = prompt_words(resigning, resigning=ResultKind.GAMMON)
+    assert words.startswith("White: Resign a gammon (2 points at stake)? Press")
+    assert "hold White cube to go back" in words and "?." not in words
+    offered = ev.Lights({}, "resign_offered", B, {"black.turn": "accept", "black.cube": "decline"}, number=1)
+    assert prompt_words(offered, resigning=ResultKind.SINGLE).startswith(
+        "Black: White offers to resign a single game (1 point): accept or decline. Press Black turn to accept")
+    drop = ev.Lights({}, "confirm_drop", B, {"black.cube": "drop", "black.turn": "back"})
+    assert prompt_words(drop) == ("Black: Drop? Press cube again within 3 s. Press Black cube to drop; "
+                                  "Black turn to go back.")
+    computer = ev.Lights({}, "move", B, {"black.turn": "commit"})
+    words = prompt_words(computer, computers={B})
+    assert words.startswith("Black (the computer): To move, then commit. The computer's play shows in blue")
+    assert "Press" not in words and "it commits itself" in words
+    assert prompt_words(replace(computer, asks="roll"), computers={B}) == (
+        "Black (the computer): To roll. The computer decides.")
+
+
+def test_the_match_over_prompt_says_what_the_cube_chooses():
+    over = ev.Lights({}, "match_over", W, {"white.turn": "new match", "white.cube": "choose session"}, number=3)
+    assert prompt_words(over) == "Match over. Press White turn for a new match; White cube to choose a new session."

@@ -23,6 +23,7 @@ let queue = Promise.resolve();
 // every checker between games), which the switches cannot tell apart.
 let stacks = {};
 let drops = [];           // this turn's [from, to] of the page's own hands (the "which play" answer)
+let held = null;          // the checker a click took ({from, colour, ghost}), until the next click
 let lastCube = null;      // the cube as the game left it, drawn where it was after the game
 const pressing = new Set(); // buttons whose press the board is still answering: clicks on them are ignored
 let quietUntil = 0;       // ... and on the last one pressed for a moment after its answer
@@ -75,7 +76,7 @@ function remember() {
     for (let i = 0; i < stack.count; i++) fresh[loc].push(colours[i] || old[i] || fallbackColour(loc));
   }
   stacks = fresh;
-  if (!view.result) lastCube = view.cube;
+  if (!view.result) lastCube = {...view.cube, offered: null, doubler: null};
   if (!["move", "choose"].includes(view.phase)) drops = [];
 }
 
@@ -186,7 +187,7 @@ function drawCheckers(g, loc, stack) {
     const cy = p.top ? p.y + D / 2 + 2 + i * D : p.y + p.h - D / 2 - 2 - i * D;
     el("circle", {class: `checker ${colour}`, cx: p.x + p.w / 2, cy, r: D / 2 - 1, "data-loc": loc}, g);
     if (i === shown - 1 && stack.count > shown) {
-      el("text", {class: `count ${colour}`, x: p.x + p.w / 2, y: cy}, g).textContent = stack.count;
+      el("text", {class: `count ${colour}`, x: p.x + p.w / 2, y: cy, "data-loc": loc}, g).textContent = stack.count;
     }
   }
 }
@@ -232,23 +233,44 @@ function drawLeds(g) {
   }
 }
 
+// Which of the two dice are played: a die whose number is no longer left; of a double's
+// four moves, the first die once two are played, the second once all four are.
+function diceUsed() {
+  if (!view.dice || !view.dice_left) return [false, false];
+  const [first, second] = view.dice, left = view.dice_left;
+  if (first === second) return [left.length <= 2, left.length === 0];
+  const shown = diceShown();
+  return shown.map((die) => !left.includes(die));
+}
+
+// The dice in the order the LEDs show them (`die:1` first).
+function diceShown() {
+  const [first, second] = view.dice;
+  const lit = (die) => (view.leds.targets[die] || []).filter((index) => view.leds.looks[index]).length;
+  // The LEDs show the playable die first when only one can be played: follow them.
+  return lit("die:1") === second && lit("die:2") === first && first !== second ? [second, first] : [first, second];
+}
+
 function drawDice(g) {
   const centre = X_RIGHT + 3 * W;
   ["die:1", "die:2"].forEach((die, n) => {
     const cx = centre + (n ? 32 : -32);
     // While a double waits for its answer the dice's pips light the question, not a roll.
     const asking = ["doubled"].includes(view.phase) ? " asking" : "";
-    el("rect", {class: `die${asking}`, x: cx - 22, y: Y_MID - 22, width: 44, height: 44, rx: 7, id: `die-${n + 1}`}, g);
+    const used = diceUsed()[n] ? " used" : "";
+    el("rect", {class: `die${asking}${used}`, x: cx - 22, y: Y_MID - 22, width: 44, height: 44, rx: 7,
+                id: `die-${n + 1}`}, g);
     (view.leds.targets[die] || []).forEach((index, pip) => {
       const [dx, dy] = PIP_SPOTS[pip];
-      drawLed(g, cx + dx * 12, Y_MID + dy * 12, index, 4.5, `pip die-${n + 1}`, {"data-loc": die});
+      drawLed(g, cx + dx * 12, Y_MID + dy * 12, index, 4.5, `pip die-${n + 1}${used}`, {"data-loc": die});
     });
   });
 }
 
-// The cube as the game has it; after a game, where the game left it.
+// The cube as the game has it; after a game, where the game left it (a double dropped is
+// no longer on offer) until the board is set up for the next game, which starts at 1.
 function shownCube() {
-  if (!view.result) return view.cube;
+  if (!view.result || (view.prompt && view.prompt.asks !== "game_over")) return view.cube;
   return lastCube || {value: view.result.cube, owner: null, offered: null, doubler: null};
 }
 
@@ -331,6 +353,7 @@ function draw() {
   drawCube(g);
   drawButtons(g);
   for (const drag of drags.values()) board.appendChild(drag.ghost);
+  showHeld();
   drawText();
 }
 
@@ -349,10 +372,17 @@ function drawText() {
   }
   const unset = view.prompt && ["setup", "game_over"].includes(view.prompt.asks);
   document.getElementById("set-up").hidden = !(view.actions && view.setup && unset);
+  document.getElementById("undo").hidden = !(view.actions && view.phase === "move" && drops.length);
+  const computers = view.computers || [];
+  document.getElementById("players").textContent = computers.length
+    ? ["white", "black"].map((side) => `${side}: ${computers.includes(side) ? "the computer" : "you"}`).join(" · ") : "";
+  drawControls();
   drawBanner();
   document.getElementById("help").textContent = view.actions
-    ? "Drag a checker with the mouse or a finger, from a point, the bar or a tray; click a button to press it, " +
-      "hold it a second for a long press. Point numbers: large in the count of the player on roll, small in the other's."
+    ? "Click a checker to take it and click where it goes (or drag it), from a point, the bar or a tray; " +
+      "Undo puts your last checker back. Click a button to press it, hold it a second for a long press; " +
+      "the controls above the board do what its buttons do. " +
+      "Point numbers: large in the count of the player on roll, small in the other's."
     : "Hands on the board move the checkers: this page shows what the board sees.";
   const words = document.getElementById("words");
   words.replaceChildren(...view.words.slice().reverse().map((text) => {
@@ -362,6 +392,76 @@ function drawText() {
     return item;
   }));
   drawPlays();
+}
+
+// -- controls: every button sequence the board answers now, named ----------------------------
+
+const KINDS = ["single", "gammon", "backgammon"];
+// The answers whose word alone would not say what the control does.
+const LABELS = {"new session": "Choose a new session", "choose session": "Choose a new session",
+                "next choice": "Next choice", "start it": "Start this session", "back": "Go back",
+                "next reading": "Show the next reading", "this reading": "Commit this reading"};
+const KIND_WORDS = {single: "a single game", gammon: "a gammon", backgammon: "a backgammon"};
+
+// [{label, lines}]: what the buttons answer now (a drop's two presses, a long press, the
+// presses that step to a resignation's kind and offer it), for the players at this page
+// (not the computer's), and a way to resign whenever a held cube would open one.
+function controls() {
+  const prompt = view.prompt;
+  if (!view.actions || !prompt) return [];
+  const humans = ["white", "black"].filter((side) => !(view.computers || []).includes(side));
+  const list = [], words = new Set();
+  for (const [button, word] of Object.entries(prompt.answers)) {
+    const name = button.replace("hold ", ""), hold = button.startsWith("hold ");
+    const side = name.split(".")[0];
+    if (!humans.includes(side) || words.has(word)) continue;
+    words.add(word);
+    if (word === "single, gammon, backgammon") {
+      const now = KINDS.indexOf(view.resigning ? view.resigning.result : "single");
+      KINDS.forEach((kind, k) => {
+        const steps = (k - now + KINDS.length) % KINDS.length;
+        const points = (k + 1) * view.cube.value;
+        list.push({label: `Offer ${KIND_WORDS[kind]} (${points} point${points === 1 ? "" : "s"})`,
+                   lines: [...Array(steps).fill({press: name}), {press: `${side}.turn`}]});
+      });
+    } else if (prompt.asks === "resigning" && word === "offer") {
+      continue;  // the offers above say what they offer
+    } else if (word === "drop (press twice)") {
+      list.push({label: "Drop", lines: [{press: name}, {press: name}]});
+    } else {
+      list.push({label: LABELS[word] || cap(word), lines: [hold ? {hold: name} : {press: name}]});
+    }
+  }
+  if (["roll", "move", "choose"].includes(view.phase)) {
+    for (const side of humans) list.push({label: `${cap(side)} resigns…`, lines: [{hold: `${side}.cube`}]});
+  }
+  return list;
+}
+
+function drawControls() {
+  document.getElementById("controls").replaceChildren(...controls().map(({label, lines}) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = label;
+    button.title = lines.map((line) => `${line.hold ? "hold " : ""}${buttonLabel(line.press || line.hold)}`).join(", then ");
+    button.addEventListener("click", () => pressLines(lines));
+    return button;
+  }));
+}
+
+function buttonLabel(name) {
+  const [side, kind] = name.split(".");
+  return kind ? `${cap(side)} ${kind}` : cap(side);
+}
+
+// A control's presses, sent together (the board hears them in order, a moment apart).
+function pressLines(lines) {
+  if (pressing.size || held || drags.size) return;
+  const name = lines[0].press || lines[0].hold;
+  pressing.add(name);
+  lastPressed = name;
+  movedSince = false;
+  send(lines).then(() => { pressing.delete(name); quietUntil = performance.now() + QUIET_MS; });
 }
 
 // Game over and match over: who won, the score, and what to do next.
@@ -376,10 +476,12 @@ function drawBanner() {
   let next;
   if (view.phase === "match_over") {
     next = "Next: a turn button starts a new match of the same length; or choose a new session beside the board.";
+  } else if (view.prompt && view.prompt.asks === "opening") {
+    next = "The board is set up: a turn button rolls the opening. Or a cube button chooses a new session.";
   } else {
-    next = view.actions
-      ? "Next game: set up the board (drag the checkers, or press Set up the board), then press a turn button for the opening roll."
-      : "Next game: set up the board as the lights show, then press a turn button for the opening roll.";
+    const how = view.actions ? "drag the checkers, or press Set up the board" : "as the lights show";
+    next = `Next game: set up the board (${how}); then a turn button rolls the opening. ` +
+      "Or a cube button chooses a new session.";
   }
   document.getElementById("banner-title").textContent = view.phase === "match_over"
     ? `${cap(result.winner)} wins the match` : `${cap(result.winner)} wins ${kinds[result.result] || "the game"}: ${points}`;
@@ -436,18 +538,20 @@ board.addEventListener("pointerdown", (event) => {
   if (!handsAllowed() || drags.has(event.pointerId) || presses.has(event.pointerId)) return;
   const button = event.target.closest("[data-button]");
   if (button) { pressStart(button, event); return; }
-  const loc = event.target.getAttribute("data-loc");
+  const {x, y} = boardPoint(event);
+  if (held) { event.preventDefault(); putDown(held, locationAt(x, y) || held.from); held = null; return; }
+  // A checker, or anywhere on its point's column: its top checker.
+  const loc = event.target.getAttribute("data-loc") || locationAt(x, y);
   if (!loc || !view.checkers[loc] || !(stacks[loc] || []).length) return;
   event.preventDefault();
   board.setPointerCapture(event.pointerId);
-  const {x, y} = boardPoint(event);
   // The checker in this hand keeps its colour: the top one, or on a point where a hit blot
   // still stands under the hitter, the blot (the rules send it to the bar first).
   const hit = view.lights[loc] && view.lights[loc].role === "hit";
   const colour = hit ? stacks[loc].shift() : stacks[loc].pop();
   const ghost = el("circle", {class: `checker ghost ${colour}`, cx: x, cy: y, r: D / 2 - 1,
                               id: drags.size ? `in-hand-${event.pointerId}` : "in-hand"});
-  drags.set(event.pointerId, {from: loc, colour, ghost});
+  drags.set(event.pointerId, {from: loc, colour, ghost, x, y, moved: false});
   board.appendChild(ghost);
   send([{lift: lineLocation(loc)}]);
 });
@@ -456,23 +560,49 @@ board.addEventListener("pointermove", (event) => {
   const drag = drags.get(event.pointerId);
   if (!drag) return;
   const {x, y} = boardPoint(event);
+  drag.moved = drag.moved || Math.hypot(x - drag.x, y - drag.y) > D / 4;
   drag.ghost.setAttribute("cx", x);
   drag.ghost.setAttribute("cy", y);
 });
 
 // Only the finger that holds a checker puts it down: another finger's lift is not a drop.
+// A click (a checker let go where it was taken, unmoved) keeps it in hand: the next click
+// puts it down, on a point, the bar or a tray, or back where it came from.
 function drop(event) {
   const drag = drags.get(event.pointerId);
   if (!drag) return;
   const {x, y} = boardPoint(event);
   const to = event.type === "pointercancel" ? drag.from : locationAt(x, y) || drag.from;  // off the board: back
-  drag.ghost.remove();
   drags.delete(event.pointerId);
-  (stacks[to] = stacks[to] || []).push(drag.colour);
-  if (to !== drag.from) drops.push([drag.from, to]);
+  if (to === drag.from && !drag.moved && event.type === "pointerup") {
+    held = drag;
+    showHeld();
+    return;
+  }
+  putDown(drag, to);
+}
+
+function putDown(hand, to) {
+  hand.ghost.remove();
+  (stacks[to] = stacks[to] || []).push(hand.colour);
+  if (to !== hand.from) drops.push([hand.from, to, hand.colour]);
   quietUntil = 0;  // the hands moved since the last press: the next press is meant
   movedSince = true;
   send([{place: lineLocation(to)}]);
+}
+
+// The checker a click took floats over its point, raised, until the next click.
+function showHeld() {
+  if (!held) return;
+  const p = place(held.from);
+  const count = (stacks[held.from] || []).length;
+  const slots = held.from.startsWith("off") ? 0 : Math.min(count, held.from.startsWith("bar") ? view.slots.bar : view.slots.point);
+  const cy = p.top ? p.y + D / 2 + 2 + slots * D + 6 : p.y + p.h - D / 2 - 2 - slots * D - 6;
+  held.ghost.setAttribute("cx", p.x + p.w / 2 + 6);
+  held.ghost.setAttribute("cy", Math.max(p.y + D / 2, Math.min(p.y + p.h - D / 2, cy)));
+  held.ghost.id = "in-hand";
+  held.ghost.classList.add("held");
+  board.appendChild(held.ghost);
 }
 board.addEventListener("pointerup", (event) => { if (drags.has(event.pointerId)) drop(event); else pressEnd(event); });
 board.addEventListener("pointercancel", (event) => {
@@ -530,15 +660,18 @@ function pressButton(name, held) {
 // -- what only the page's hands know ---------------------------------------------------------
 
 // "Set up the board": the simulated checkers go to the set-up position, as hands would
-// move them: each surplus checker to a place that lacks one, of its own colour first.
+// move them, all in one go: on each location the checkers of the wrong colour and those
+// too many stay surplus, and each goes to a place that lacks one, of its own colour first.
 function setupMoves() {
   const target = view.setup || {};
   const surplus = [], lacking = [];
   for (const loc of locations()) {
     const have = (stacks[loc] || []).slice();
     const want = target[loc] ? target[loc].count : 0;
-    for (let n = have.length; n > want; n--) surplus.push({loc, colour: have.pop()});
-    for (let n = have.length; n < want; n++) lacking.push({loc, colour: target[loc].colour});
+    let kept = 0;
+    while (kept < have.length && kept < want && have[kept] === target[loc].colour) kept += 1;
+    for (let n = have.length; n > kept; n--) surplus.push({loc, colour: have[n - 1]});
+    for (let n = kept; n < want; n++) lacking.push({loc, colour: target[loc].colour});
   }
   const moves = [];
   for (const sameColour of [true, false]) {
@@ -547,7 +680,7 @@ function setupMoves() {
       const give = surplus.find((one) => !one.used && (!sameColour || one.colour === need.colour));
       if (!give) continue;
       give.used = need.done = true;
-      moves.push({move: [lineLocation(give.loc), lineLocation(need.loc)]});
+      moves.push([give.loc, need.loc]);
     }
   }
   return moves;
@@ -556,7 +689,22 @@ function setupMoves() {
 document.getElementById("set-up").addEventListener("click", () => {
   if (!handsAllowed() || !view.setup) return;
   const moves = setupMoves();
-  if (moves.length) send(moves);
+  // The page's hands remember what they carried: each checker keeps its colour.
+  for (const [from, to] of moves) (stacks[to] = stacks[to] || []).push(stacks[from].pop());
+  if (moves.length) send(moves.map(([from, to]) => ({move: [lineLocation(from), lineLocation(to)]})));
+});
+
+// Undo: the page's hands take back their last move of this turn, as hands would: the
+// checker of that move's colour goes back where it came from.
+document.getElementById("undo").addEventListener("click", () => {
+  if (!handsAllowed() || !drops.length || held || drags.size) return;
+  const [from, to, colour] = drops.pop();
+  const stack = stacks[to] || [];
+  const at = stack.lastIndexOf(colour);
+  (stacks[from] = stacks[from] || []).push(stack.splice(at < 0 ? stack.length - 1 : at, 1)[0]);
+  movedSince = true;
+  quietUntil = 0;
+  send([{move: [lineLocation(to), lineLocation(from)]}]);
 });
 
 // The switches cannot tell some plays apart (a checker hidden on a full point); the page
@@ -590,6 +738,8 @@ function showSession(first) {
   const form = document.getElementById("session");
   form.elements.kind.value = first.match_length ? "match" : "money";
   if (first.match_length) form.querySelector("input[name=length]").value = first.match_length;
+  const computers = first.computers || [];
+  form.elements.opponent.value = computers.length === 1 ? computers[0] : "";
 }
 
 // A new session ends the one in progress: the page asks first, in its own words.
@@ -603,6 +753,7 @@ function startSession() {
   const config = {};
   if (form.get("kind") === "match") config.match = Number(form.get("length"));
   else config.beavers = form.get("beavers") === "on";
+  if (form.get("opponent")) { config.opponent = "gnubg"; config.opponent_side = form.get("opponent"); }
   document.getElementById("confirm-session").hidden = true;
   fetch(api("api/session"), {method: "POST", headers: {"Content-Type": "application/json"},
                             body: JSON.stringify({config})})
