@@ -1,4 +1,5 @@
-"""The page and its HTTP API, served by aiohttp on a thread of its own beside the scan loop.
+"""The page and its HTTP API, served by aiohttp on a thread of its own (`bgpi run` runs it
+in a process of its own beside the board's: `bgpi.web.process`).
 
 Routes (the page uses nothing else; the tests drive the same):
 
@@ -672,13 +673,14 @@ class WebServer:
             loop.close()
             return
         hub = self.app[HUB]
-        self.bridge.listener = lambda heard, view: self._call(hub.publish, heard, view)
+        self.bridge.listener = lambda heard, view: self.call(hub.publish, heard, view)
         self._started.set()
         loop.run_forever()
         close_site(loop, self._runner)
         loop.close()
 
-    def _call(self, function: Callable[..., object], *args: object) -> None:
+    def call(self, function: Callable[..., object], *args: object) -> None:
+        """Call `function(*args)` on the server's event loop, soon (from any thread)."""
         with contextlib.suppress(RuntimeError):  # the server has stopped: nobody is watching
             self._loop.call_soon_threadsafe(function, *args)
 
@@ -686,7 +688,7 @@ class WebServer:
         if not self._thread.is_alive():
             return
         self.bridge.listener = None
-        self._call(self.app[HUB].close_all)
-        self._call(self._loop.stop)
+        self.call(self.app[HUB].close_all)
+        self.call(self._loop.stop)
         self._thread.join(timeout=10)
         sys.setswitchinterval(self._switch_interval)

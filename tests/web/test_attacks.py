@@ -250,7 +250,7 @@ def test_the_event_loops_errors_are_one_line_at_most_every_few_seconds(live, cap
 
     capfd.readouterr()
     for _ in range(20):
-        live.server._call(broken)
+        live.server.call(broken)
     time.sleep(0.3)
     (line,) = quiet(capfd, most=1).splitlines()
     assert line.startswith("bgpi run: the page: Exception in callback") and line.endswith("KeyError: 'broken'")

@@ -1,0 +1,214 @@
+"""The page in a process of its own: no load on the page can slow the scan.
+
+Python threads share one interpreter lock.  Served on a thread beside the scan loop, a
+page under a flood of requests held that lock half the time, and was preempted by the
+machine while holding it: the scan waited whole time slices for it (issue 33:
+benchmarks/scanload.py).  So the server (`bgpi.web.server`) runs in a child process,
+at a lower priority than the board (`PAGE_NICE`), and the board's process keeps only
+the `Bridge`, which its scan loop feeds as before.  Two threads of the board's process
+carry the bridge's traffic over a pipe, and hold the lock only for what the board
+itself makes, never for what a client sends:
+
+* ``bgpi-page-out`` sends what the listener hears (the events and each new view) and the
+  answers to the page's requests;
+* ``bgpi-page-in`` takes the page's requests (board-script lines, at most
+  `bgpi.web.bridge.MAX_PENDING` at once: the page's process counts them too) and their
+  cancellations, and submits them to the bridge.
+
+In the page's process a `ForwardingBridge` stands in for the bridge: its view and its
+listener are fed from the pipe, and a request submitted to it is forwarded.  The page's
+process ends when the pipe closes (the board stopped, or died), and ignores Ctrl-C,
+which is the board's to hear.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import itertools
+import multiprocessing
+import os
+import queue
+import signal
+import threading
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from bgpi.board.profile import Geometry
+from bgpi.shell.script import Action
+from bgpi.table import events as ev
+from bgpi.web.bridge import MAX_PENDING, Bridge, NewSession, Request
+
+PAGE_NICE = 10
+"""How much lower the page's process runs than the board's: on a busy machine the scan
+comes first."""
+START_SECONDS = 30.0
+"""How long the page's process may take to start (to import aiohttp, on a Pi Zero some
+seconds) and bind its port."""
+
+STOP_SECONDS = 5.0
+"""How long the page's process may take to end its connections once the board stops."""
+
+Lines = tuple[Action | NewSession, ...]
+
+
+class ForwardingBridge(Bridge):
+    """The bridge as the page's process sees it: `view` and the listener are fed by
+    `feed` (from the board's process), and a submitted request is forwarded to the
+    board's bridge by `send`; `done` comes back through `settle`."""
+
+    def __init__(self, send: Callable[[tuple[Any, ...]], None], sessions: bool) -> None:
+        super().__init__(start_session=_on_the_board if sessions else None)
+        self._send = send
+        self._waiting: dict[int, Request] = {}
+        self._numbers = itertools.count()
+
+    def submit(self, request: Request) -> bool:
+        """Forward `request`; False when `MAX_PENDING` requests already wait."""
+        with self._count_lock:
+            if len(self._waiting) >= MAX_PENDING:
+                return False
+            number = next(self._numbers)
+            self._waiting[number] = request
+        request.on_cancel = lambda reason: self._send(("cancel", number, reason))
+        self._send(("request", number, request.lines))
+        return True
+
+    def feed(self, heard: list[ev.Event], view: dict[str, Any]) -> None:
+        """What the board's bridge told its listener."""
+        self.view = view
+        if self.listener is not None:
+            self.listener(heard, view)
+
+    def settle(self, number: int, caused: list[ev.Event], problem: str | None) -> None:
+        """The board carried out request `number` (or gave it up)."""
+        with self._count_lock:
+            request = self._waiting.pop(number, None)
+        if request is not None:
+            request.events[:] = caused
+            request.done(caused, problem)
+
+
+def _on_the_board(runner: object, config: dict[str, Any]) -> None:
+    raise AssertionError("a new session is started by the board's process")  # never called here
+
+
+def serve_page(board: Connection, bridge_sessions: bool, geometry: Geometry, host: str, ports: list[int],
+               token: str | None, state_dir: Path) -> None:
+    """The page's process: serve on the first of `ports` free, say where (or why not)
+    to `board`, and carry the bridge's traffic until `board` closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(OSError):
+        os.nice(PAGE_NICE)
+    from bgpi.web.server import WebServer  # aiohttp: only in this process
+
+    bridge = ForwardingBridge(board.send, bridge_sessions)
+    server = None
+    for port in ports:
+        server = WebServer(bridge, geometry, host, port, token, state_dir)
+        try:
+            server.start()
+        except OSError as error:
+            if port == ports[-1] or error.errno != errno.EADDRINUSE:
+                board.send(("failed", error.errno, error.strerror or str(error)))
+                return
+            continue
+        break
+    assert server is not None
+    board.send(("serving", server.port, server.url))
+    try:
+        while (message := board.recv())[0] != "stop":
+            if message[0] == "heard":
+                server.call(bridge.feed, message[1], message[2])
+            elif message[0] == "done":
+                server.call(bridge.settle, message[1], message[2], message[3])
+    except (EOFError, OSError):
+        pass  # the board has stopped
+    finally:
+        server.stop()
+
+
+class PageProcess:
+    """The board's side of the page's process: start it (`start`), carry the bridge's
+    traffic, stop it (`stop`)."""
+
+    def __init__(self, bridge: Bridge, geometry: Geometry, host: str, ports: list[int], token: str | None,
+                 state_dir: Path) -> None:
+        self.bridge = bridge
+        self.port = ports[0]
+        self.url = ""
+        context = multiprocessing.get_context("spawn")  # never fork a process with threads
+        self._connection, theirs = context.Pipe()
+        self._process = context.Process(
+            target=serve_page, name="bgpi-page", daemon=True,
+            args=(theirs, bridge.start_session is not None, geometry, host, ports, token, state_dir))
+        self._theirs = theirs
+        self._outbox: queue.SimpleQueue[tuple[Any, ...] | None] = queue.SimpleQueue()
+        self._requests: dict[int, Request] = {}
+        self._threads: list[threading.Thread] = []
+
+    def start(self) -> None:
+        """Start the page's process; once it serves, its port and address are `port` and
+        `url`.  OSError if it cannot bind a port, or does not start."""
+        self._process.start()
+        self._theirs.close()
+        if not self._connection.poll(START_SECONDS):
+            self._process.kill()
+            raise OSError(f"the page's process did not start within {START_SECONDS:g} s")
+        try:
+            message = self._connection.recv()
+        except EOFError:
+            raise OSError("the page's process ended as it started") from None
+        if message[0] == "failed":
+            self._process.join()
+            raise OSError(message[1], message[2])
+        _, self.port, self.url = message
+        self.bridge.listener = lambda heard, view: self._outbox.put(("heard", heard, view))
+        for target, name in ((self._send, "bgpi-page-out"), (self._receive, "bgpi-page-in")):
+            thread = threading.Thread(target=target, name=name, daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def _send(self) -> None:
+        while (message := self._outbox.get()) is not None:
+            try:
+                self._connection.send(message)
+            except OSError:  # the page's process is gone: the board plays on without it
+                self.bridge.listener = None  # and keeps nothing more for it
+                return
+
+    def _receive(self) -> None:
+        try:
+            while True:
+                message = self._connection.recv()
+                if message[0] == "request":
+                    self._forward(message[1], message[2])
+                elif message[0] == "cancel" and (request := self._requests.get(message[1])) is not None:
+                    request.cancel(str(message[2]))
+        except (EOFError, OSError):
+            pass  # the page's process is gone, or `stop` closed the pipe
+
+    def _forward(self, number: int, lines: Lines) -> None:
+        def done(caused: list[ev.Event], problem: str | None) -> None:  # on the scan loop's thread
+            self._requests.pop(number, None)
+            self._outbox.put(("done", number, caused, problem))
+
+        request = Request(lines, done)
+        self._requests[number] = request
+        if not self.bridge.submit(request):  # never, while the page counts as the bridge does
+            done([], "the board's hands are busy with other requests: try again in a moment")
+
+    def stop(self) -> None:
+        """End the page's process (its streams, its connections) and the threads that talk to it."""
+        self.bridge.listener = None
+        self._outbox.put(("stop",))
+        self._outbox.put(None)
+        self._process.join(timeout=STOP_SECONDS)
+        if self._process.is_alive():
+            self._process.kill()
+            self._process.join()
+        for thread in self._threads:  # the pipe's other end is closed now: they end
+            thread.join(timeout=STOP_SECONDS)
+        self._connection.close()
