@@ -10,7 +10,9 @@ carry the bridge's traffic over a pipe, and hold the lock only for what the boar
 itself makes, never for what a client sends:
 
 * ``bgpi-page-out`` sends what the listener hears (the events and each new view) and the
-  answers to the page's requests;
+  answers to the page's requests.  The page's process handles each message before it
+  reads the next; while it is slow to, what the board hands over waits as one message
+  (every event, the latest view only): a page that cannot keep up costs the board a view;
 * ``bgpi-page-in`` takes the page's requests (board-script lines, at most
   `bgpi.web.bridge.MAX_PENDING` at once: the page's process counts them too) and their
   cancellations, and submits them to the bridge.
@@ -28,7 +30,6 @@ import errno
 import itertools
 import multiprocessing
 import os
-import queue
 import signal
 import threading
 from collections.abc import Callable
@@ -120,10 +121,12 @@ def serve_page(board: Connection, bridge_sessions: bool, geometry: Geometry, hos
     board.send(("serving", server.port, server.url))
     try:
         while (message := board.recv())[0] != "stop":
+            # Each handled before the next is read: a page too busy to keep up lets the
+            # pipe fill, and the board's side keeps only the latest view (`PageProcess`).
             if message[0] == "heard":
-                server.call(bridge.feed, message[1], message[2])
+                server.call_and_wait(bridge.feed, message[1], message[2])
             elif message[0] == "done":
-                server.call(bridge.settle, message[1], message[2], message[3])
+                server.call_and_wait(bridge.settle, message[1], message[2], message[3])
     except (EOFError, OSError):
         pass  # the board has stopped
     finally:
@@ -145,7 +148,13 @@ class PageProcess:
             target=serve_page, name="bgpi-page", daemon=True,
             args=(theirs, bridge.start_session is not None, geometry, host, ports, token, state_dir))
         self._theirs = theirs
-        self._outbox: queue.SimpleQueue[tuple[Any, ...] | None] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._ready = threading.Event()
+        """Set when there is something to send (`_outbox`)."""
+        self._heard: list[ev.Event] = []
+        self._view: dict[str, Any] | None = None
+        self._answers: list[tuple[Any, ...]] = []
+        self._stopping = False
         self._requests: dict[int, Request] = {}
         self._threads: list[threading.Thread] = []
 
@@ -165,16 +174,44 @@ class PageProcess:
             self._process.join()
             raise OSError(message[1], message[2])
         _, self.port, self.url = message
-        self.bridge.listener = lambda heard, view: self._outbox.put(("heard", heard, view))
+        self.bridge.listener = self._hear
         for target, name in ((self._send, "bgpi-page-out"), (self._receive, "bgpi-page-in")):
             thread = threading.Thread(target=target, name=name, daemon=True)
             thread.start()
             self._threads.append(thread)
 
+    def _hear(self, heard: list[ev.Event], view: dict[str, Any]) -> None:
+        """The bridge's listener (on the scan loop's thread): kept for the sender, the view
+        in place of one not yet sent, so that a page slow to read costs the board one view."""
+        with self._lock:
+            self._heard += heard
+            self._view = view
+        self._ready.set()
+
+    def _answer(self, message: tuple[Any, ...]) -> None:
+        with self._lock:
+            self._answers.append(message)
+        self._ready.set()
+
+    def _outbox(self) -> tuple[list[tuple[Any, ...]], bool]:
+        """What there is to send, taken; and whether to stop after it."""
+        self._ready.wait()
+        with self._lock:
+            self._ready.clear()
+            messages = [] if self._view is None else [("heard", self._heard, self._view)]
+            messages += self._answers  # after the view: an answer's events are on the page by then
+            self._heard, self._view, self._answers = [], None, []
+            return messages, self._stopping
+
     def _send(self) -> None:
-        while (message := self._outbox.get()) is not None:
+        stopping = False
+        while not stopping:
+            messages, stopping = self._outbox()
             try:
-                self._connection.send(message)
+                for message in messages:
+                    self._connection.send(message)
+                if stopping:
+                    self._connection.send(("stop",))
             except OSError:  # the page's process is gone: the board plays on without it
                 self.bridge.listener = None  # and keeps nothing more for it
                 return
@@ -193,7 +230,7 @@ class PageProcess:
     def _forward(self, number: int, lines: Lines) -> None:
         def done(caused: list[ev.Event], problem: str | None) -> None:  # on the scan loop's thread
             self._requests.pop(number, None)
-            self._outbox.put(("done", number, caused, problem))
+            self._answer(("done", number, caused, problem))
 
         request = Request(lines, done)
         self._requests[number] = request
@@ -203,8 +240,9 @@ class PageProcess:
     def stop(self) -> None:
         """End the page's process (its streams, its connections) and the threads that talk to it."""
         self.bridge.listener = None
-        self._outbox.put(("stop",))
-        self._outbox.put(None)
+        with self._lock:
+            self._stopping = True
+        self._ready.set()
         self._process.join(timeout=STOP_SECONDS)
         if self._process.is_alive():
             self._process.kill()

@@ -684,6 +684,15 @@ class WebServer:
         with contextlib.suppress(RuntimeError):  # the server has stopped: nobody is watching
             self._loop.call_soon_threadsafe(function, *args)
 
+    def call_and_wait(self, function: Callable[..., object], *args: object) -> None:
+        """Call `function(*args)` on the server's event loop, from another thread, and
+        return once it has run (at once if the server has stopped)."""
+        async def run() -> None:
+            function(*args)
+
+        with contextlib.suppress(RuntimeError):  # the server has stopped
+            asyncio.run_coroutine_threadsafe(run(), self._loop).result()
+
     def stop(self) -> None:
         if not self._thread.is_alive():
             return

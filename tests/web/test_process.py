@@ -17,9 +17,9 @@ import pytest
 from bgpi.hardware.profile import load_profile
 from bgpi.shell.service import BoardService, ServiceSettings
 from bgpi.table import events as ev
-from bgpi.web.bridge import MAX_PENDING, Request
+from bgpi.web.bridge import MAX_PENDING, Bridge, Request
 from bgpi.web.page import BoardPage, PageSettings
-from bgpi.web.process import ForwardingBridge
+from bgpi.web.process import ForwardingBridge, PageProcess
 
 
 @contextmanager
@@ -127,3 +127,15 @@ def test_the_pages_view_and_streams_are_fed_from_the_board():
     bridge.feed([ev.NewSession({})], {"phase": "opening"})
     assert heard == [([ev.NewSession({})], {"phase": "opening"})] and bridge.view == {"phase": "opening"}
     assert ForwardingBridge(lambda message: None, sessions=False).start_session is None  # the page says so
+
+
+def test_a_page_slow_to_read_costs_the_board_one_view_and_the_events(tmp_path):
+    """What the scan loop hands over while the page's process reads nothing is kept as one
+    message: every event, and the latest view only."""
+    page = PageProcess(Bridge(), load_profile().geometry, "127.0.0.1", [0], None, tmp_path)  # never started
+    heard = [ev.Start(f"{number}") for number in range(1000)]
+    for number, event in enumerate(heard):
+        page._hear([event], {"view": number})
+    page._answer(("done", 0, [], None))
+    messages, stopping = page._outbox()
+    assert messages == [("heard", heard, {"view": 999}), ("done", 0, [], None)] and not stopping
