@@ -17,6 +17,10 @@ itself makes, never for what a client sends:
   `bgpi.web.bridge.MAX_PENDING` at once: the page's process counts them too) and their
   cancellations, and submits them to the bridge.
 
+The board's process binds the page's port (so that its address is known, and a busy
+or forbidden one said, at once) and hands the socket to the page's process, which
+serves on it once it has started (importing aiohttp takes seconds on a Pi Zero: the
+board does not wait for it; connections made meanwhile wait in the socket's backlog).
 In the page's process a `ForwardingBridge` stands in for the bridge: its view and its
 listener are fed from the pipe, and a request submitted to it is forwarded.  The page's
 process ends when the pipe closes (the board stopped, or died), and ignores Ctrl-C,
@@ -31,6 +35,8 @@ import itertools
 import multiprocessing
 import os
 import signal
+import socket
+import sys
 import threading
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -40,14 +46,12 @@ from typing import Any
 from bgpi.board.profile import Geometry
 from bgpi.shell.script import Action
 from bgpi.table import events as ev
+from bgpi.web import page_url
 from bgpi.web.bridge import MAX_PENDING, Bridge, NewSession, Request
 
 PAGE_NICE = 10
 """How much lower the page's process runs than the board's: on a busy machine the scan
 comes first."""
-START_SECONDS = 30.0
-"""How long the page's process may take to start (to import aiohttp, on a Pi Zero some
-seconds) and bind its port."""
 
 STOP_SECONDS = 5.0
 """How long the page's process may take to end its connections once the board stops."""
@@ -96,29 +100,22 @@ def _on_the_board(runner: object, config: dict[str, Any]) -> None:
     raise AssertionError("a new session is started by the board's process")  # never called here
 
 
-def serve_page(board: Connection, bridge_sessions: bool, geometry: Geometry, host: str, ports: list[int],
+def serve_page(board: Connection, bridge_sessions: bool, geometry: Geometry, sock: socket.socket, host: str,
                token: str | None, state_dir: Path) -> None:
-    """The page's process: serve on the first of `ports` free, say where (or why not)
-    to `board`, and carry the bridge's traffic until `board` closes."""
+    """The page's process: serve on `sock` (bound to `host` by the board's process) and
+    carry the bridge's traffic until `board` closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.nice(PAGE_NICE)
     from bgpi.web.server import WebServer  # aiohttp: only in this process
 
     bridge = ForwardingBridge(board.send, bridge_sessions)
-    server = None
-    for port in ports:
-        server = WebServer(bridge, geometry, host, port, token, state_dir)
-        try:
-            server.start()
-        except OSError as error:
-            if port == ports[-1] or error.errno != errno.EADDRINUSE:
-                board.send(("failed", error.errno, error.strerror or str(error)))
-                return
-            continue
-        break
-    assert server is not None
-    board.send(("serving", server.port, server.url))
+    server = WebServer(bridge, geometry, host, sock.getsockname()[1], token, state_dir, sock)
+    try:
+        server.start()
+    except OSError as error:  # the board plays on without its page
+        print(f"bgpi run: the page cannot be served: {error.strerror or error}", file=sys.stderr, flush=True)
+        return
     try:
         while (message := board.recv())[0] != "stop":
             # Each handled before the next is read: a page too busy to keep up lets the
@@ -133,6 +130,19 @@ def serve_page(board: Connection, bridge_sessions: bool, geometry: Geometry, hos
         server.stop()
 
 
+def bind(host: str, ports: list[int]) -> socket.socket:
+    """A socket listening on `host` at the first of `ports` no other program holds (0: a
+    free one); OSError if none can be bound."""
+    for port in ports:
+        try:
+            return socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET,
+                                        backlog=128)
+        except OSError as error:
+            if port == ports[-1] or error.errno != errno.EADDRINUSE:
+                raise
+    raise OSError(errno.EINVAL, "no port to serve on")
+
+
 class PageProcess:
     """The board's side of the page's process: start it (`start`), carry the bridge's
     traffic, stop it (`stop`)."""
@@ -142,12 +152,11 @@ class PageProcess:
         self.bridge = bridge
         self.port = ports[0]
         self.url = ""
-        context = multiprocessing.get_context("spawn")  # never fork a process with threads
-        self._connection, theirs = context.Pipe()
-        self._process = context.Process(
-            target=serve_page, name="bgpi-page", daemon=True,
-            args=(theirs, bridge.start_session is not None, geometry, host, ports, token, state_dir))
-        self._theirs = theirs
+        self._host, self._ports, self._token = host, ports, token
+        self._geometry, self._state_dir = geometry, state_dir
+        self._context = multiprocessing.get_context("spawn")  # never fork a process with threads
+        self._connection, self._theirs = self._context.Pipe()
+        self._process: multiprocessing.process.BaseProcess | None = None
         self._lock = threading.Lock()
         self._ready = threading.Event()
         """Set when there is something to send (`_outbox`)."""
@@ -159,21 +168,22 @@ class PageProcess:
         self._threads: list[threading.Thread] = []
 
     def start(self) -> None:
-        """Start the page's process; once it serves, its port and address are `port` and
-        `url`.  OSError if it cannot bind a port, or does not start."""
-        self._process.start()
-        self._theirs.close()
-        if not self._connection.poll(START_SECONDS):
-            self._process.kill()
-            raise OSError(f"the page's process did not start within {START_SECONDS:g} s")
+        """Bind the page's port (its address is `url` then) and start the page's process,
+        which serves on it once it has started: the board does not wait for it.  OSError
+        if no port can be bound, or no process started."""
+        sock = bind(self._host, self._ports)
+        self.port = sock.getsockname()[1]
+        self.url = page_url(self._host, self.port, self._token)
+        process = self._context.Process(
+            target=serve_page, name="bgpi-page", daemon=True,
+            args=(self._theirs, self.bridge.start_session is not None, self._geometry, sock, self._host, self._token,
+                  self._state_dir))
         try:
-            message = self._connection.recv()
-        except EOFError:
-            raise OSError("the page's process ended as it started") from None
-        if message[0] == "failed":
-            self._process.join()
-            raise OSError(message[1], message[2])
-        _, self.port, self.url = message
+            process.start()
+        finally:
+            sock.close()  # the process has its own
+            self._theirs.close()
+        self._process = process
         self.bridge.listener = self._hear
         for target, name in ((self._send, "bgpi-page-out"), (self._receive, "bgpi-page-in")):
             thread = threading.Thread(target=target, name=name, daemon=True)
@@ -243,10 +253,12 @@ class PageProcess:
         with self._lock:
             self._stopping = True
         self._ready.set()
-        self._process.join(timeout=STOP_SECONDS)
-        if self._process.is_alive():
-            self._process.kill()
-            self._process.join()
+        process = self._process
+        if process is not None:
+            process.join(timeout=STOP_SECONDS)
+            if process.is_alive():
+                process.kill()
+                process.join()
         for thread in self._threads:  # the pipe's other end is closed now: they end
             thread.join(timeout=STOP_SECONDS)
         self._connection.close()

@@ -53,6 +53,7 @@ import hmac
 import json
 import logging
 import secrets
+import socket
 import sys
 import threading
 import time
@@ -74,7 +75,7 @@ from bgpi.shell.journal import journal_path
 from bgpi.shell.script import LINE_SECONDS, Action, StartingBoard, Wait, parse_script
 from bgpi.shell.sessions import sessions
 from bgpi.table import events as ev
-from bgpi.web import DEFAULT_HOST, DEFAULT_PORT
+from bgpi.web import DEFAULT_HOST, DEFAULT_PORT, page_url
 from bgpi.web.bridge import Bridge, NewSession, Request
 
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
@@ -577,8 +578,10 @@ def app_runner(app: web.Application) -> web.AppRunner:
                          keepalive_timeout=IDLE_SECONDS, lingering_time=LINGER_SECONDS, handler_cancellation=True)
 
 
-def open_site(loop: asyncio.AbstractEventLoop, runner: web.AppRunner, host: str, port: int) -> int:
-    """Serve `runner`'s `guarded_app` on `host`:`port` (0: a free port), its connections
+def open_site(loop: asyncio.AbstractEventLoop, runner: web.AppRunner, host: str, port: int,
+              sock: socket.socket | None = None) -> int:
+    """Serve `runner`'s `guarded_app` on `host`:`port` (0: a free port), or on `sock` (bound
+    and listening already) if given, its connections
     capped (`cap_connections`), what aiohttp and `loop` would log written to its
     `ErrorLog` until `close_site`; returns the port.  On failure the runner is cleaned up
     and the error raised."""
@@ -591,7 +594,8 @@ def open_site(loop: asyncio.AbstractEventLoop, runner: web.AppRunner, host: str,
         loop.run_until_complete(runner.setup())
         assert runner.server is not None  # made by setup
         cap_connections(runner.server)
-        site = web.TCPSite(runner, host, port, reuse_address=True)
+        site = web.SockSite(runner, sock) if sock is not None else web.TCPSite(runner, host, port,
+                                                                                reuse_address=True)
         loop.run_until_complete(site.start())
     except BaseException:
         close_site(loop, runner)
@@ -632,13 +636,15 @@ class WebServer:
     """
 
     def __init__(self, bridge: Bridge, geometry: Geometry, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
-                 token: str | None = None, state_dir: Path | None = None) -> None:
+                 token: str | None = None, state_dir: Path | None = None, sock: socket.socket | None = None) -> None:
         if host not in LOOPBACK_NAMES and token is None:
             raise ValueError(f"listening on {host} needs an access token")
         self.bridge = bridge
         self.host = host
         self.port = port
         self.token = token
+        self.sock = sock
+        """A socket bound to `host`:`port` and listening, to serve on (None: bound by `start`)."""
         self.app = make_app(bridge, geometry, token, state_dir)
         self._loop = asyncio.new_event_loop()
         self._runner = app_runner(self.app)
@@ -650,8 +656,7 @@ class WebServer:
     @property
     def url(self) -> str:
         """The page's address, with the token when one is needed."""
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}/" + (f"?token={self.token}" if self.token else "")
+        return page_url(self.host, self.port, self.token)
 
     def start(self) -> None:
         self._switch_interval = sys.getswitchinterval()
@@ -666,7 +671,7 @@ class WebServer:
         loop = self._loop
         asyncio.set_event_loop(loop)
         try:
-            self.port = open_site(loop, self._runner, self.host, self.port)
+            self.port = open_site(loop, self._runner, self.host, self.port, self.sock)
         except BaseException as error:  # noqa: BLE001 (handed to the starting thread)
             self._failure = error
             self._started.set()
