@@ -72,6 +72,7 @@ from bgpi.exc import JournalError, JournalStartError, MatError, ScriptError, Sgf
 from bgpi.records.matfile import mat_record
 from bgpi.records.sgffile import sgf_record
 from bgpi.shell.journal import journal_path
+from bgpi.shell.live import SWITCH_INTERVAL  # served on a thread beside the scan loop, the server keeps to it too
 from bgpi.shell.script import LINE_SECONDS, Action, StartingBoard, Wait, parse_script
 from bgpi.shell.sessions import sessions
 from bgpi.table import events as ev
@@ -102,10 +103,6 @@ ERROR_LOG_SECONDS = 10.0
 not push the board's own messages past journald's rate limit)."""
 SHUTDOWN_SECONDS = 1.0
 """How long requests still being answered may take once the board stops."""
-SWITCH_INTERVAL = 0.0005
-"""Seconds a thread may hold the interpreter lock while another waits for it, while the
-page is served (Python's default is 5 ms, a whole scan period: a busy server thread
-could make a frame that late; benchmarks/web.py measures it)."""
 STARTING_SECONDS = 5
 """How long a request waits for the board's first scan before it is told to come back."""
 MAX_LINES = 200
