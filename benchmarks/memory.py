@@ -49,13 +49,15 @@ from pathlib import Path
 from hostile import HostileLoad
 
 from bgpi.board.locations import bar, location_of
+from bgpi.hardware.board import SIM
 from bgpi.hardware.profile import load_profile
 from bgpi.rules.play import Dice, Play
 from bgpi.rules.position import Position, Side
 from bgpi.rules.reference import legal_plays
+from bgpi.shell.boardfile import position_checkers
+from bgpi.shell.hands import TableHands
 from bgpi.shell.script import LINE_SECONDS
 from bgpi.shell.service import BoardService, ServiceSettings, SessionSetup
-from bgpi.shell.simtable import SimulatedTable, position_checkers
 from bgpi.table.phases import Phase
 from bgpi.web.page import BoardPage, PageSettings
 
@@ -81,35 +83,36 @@ class Hands:
 
     def __init__(self, service: BoardService, seed: int) -> None:
         runner = service.runner
-        assert isinstance(runner, SimulatedTable)
-        self.sim = runner
+        assert runner is not None
+        self.runner = runner
+        self.hands = TableHands(runner)
         self.rng = random.Random(seed)
         self.played: Play | None = None
 
     def advance(self, seconds: float = LINE_SECONDS) -> None:
-        self.sim.advance(seconds)
+        self.runner.advance(seconds)
 
     def lift(self, location: str | int) -> None:
-        self.sim.lift(location)
+        self.hands.lift(location)
         self.advance(LINE_SECONDS / 2)
 
     def place(self, location: str | int) -> None:
-        self.sim.place(location)
+        self.hands.place(location)
         self.advance(LINE_SECONDS / 2)
 
     def press(self, button: str) -> None:
-        self.sim.press_button(button)
+        self.hands.press(button)
         self.advance()
 
     def roll(self, button: str, dice: Dice) -> None:
-        self.sim.dice.append((dice.first, dice.second))
+        self.runner.dice.add(dice.first, dice.second)
         self.press(button)
 
     def play_game(self) -> None:
         """Set up, then play one game to its end (money play, no cube)."""
-        games = self.sim.table.session.games
+        games = self.runner.table.session.games
         for _ in range(5_000):
-            table = self.sim.table
+            table = self.runner.table
             phase = table.phase
             if table.session.games > games:
                 return
@@ -129,7 +132,7 @@ class Hands:
 
     def set_up(self) -> None:
         wanted = position_checkers(Position.start())
-        board = {location: self.sim.sim.checkers(location) for location in wanted}
+        board = {location: self.hands.board.checkers(location) for location in wanted}
         extra = [loc for loc in wanted for _ in range(board[loc] - wanted[loc])]
         missing = [loc for loc in wanted for _ in range(wanted[loc] - board[loc])]
         for source, destination in zip(extra, missing, strict=True):
@@ -142,7 +145,7 @@ class Hands:
         self.roll(f"{self.rng.choice(list(Side)).label}.turn", Dice(white, black))
 
     def move(self) -> None:
-        table = self.sim.table
+        table = self.runner.table
         side, dice = table.turn, table.dice
         assert side is not None and dice is not None
         play = self.rng.choice(legal_plays(table.position, side, dice))
@@ -157,7 +160,7 @@ class Hands:
         self.press(f"{side.label}.turn")
 
     def choose(self) -> None:
-        table = self.sim.table
+        table = self.runner.table
         assert table.turn is not None and self.played is not None
         for _ in range(len(table.candidates)):
             if table.candidates[table.choice].position == self.played.position:
@@ -228,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     shm = Path("/dev/shm")
     with tempfile.TemporaryDirectory(dir=shm if shm.is_dir() else None) as temp:
         state = Path(temp)
-        settings = ServiceSettings("sim", profile, state, SessionSetup({}), seed=args.seed)
+        settings = ServiceSettings(SIM, profile, state, SessionSetup({}), seed=args.seed)
         page = BoardPage(PageSettings(port=0), profile.geometry, state)
         stop = threading.Event()
         with open(os.devnull, "w") as log, BoardService(settings, stop, page, out=log) as service:

@@ -41,6 +41,7 @@ from pathlib import Path
 
 from hostile import HostileLoad
 
+from bgpi.hardware.board import SIM
 from bgpi.hardware.profile import load_profile
 from bgpi.shell.live import run_live
 from bgpi.shell.service import BoardService, ServiceSettings, SessionSetup
@@ -122,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     period = 1 / profile.sensors.scan_hz
     with tempfile.TemporaryDirectory(dir=args.state) as temp:
         state = Path(temp)
-        settings = ServiceSettings("sim", profile, state, SessionSetup({}), seed=args.seed)
+        settings = ServiceSettings(SIM, profile, state, SessionSetup({}), seed=args.seed)
         page = BoardPage(PageSettings(port=0), profile.geometry, state)
         stop = threading.Event()
         with open(os.devnull, "w") as out, BoardService(settings, stop, page, out=out) as service:

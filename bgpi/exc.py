@@ -24,8 +24,8 @@ The families:
   or written.
 * `RecordError`: what is written down of play cannot be read or made: table-log events,
   a journal's first event, .mat and SGF files, positions read from them, board scripts.
-* `RemoteError`: the other board and the broker: the wire's messages, the dice, the broker's
-  settings, a team match and the boards' messages watched.
+* `RemoteError`: the other board and the broker: the wire's messages and their seals, the
+  dice, the pairing code, the broker's settings, a team match and the boards' messages watched.
 * `EngineError`: the engine could not answer.
 
 A family's base is a `BgpiError` alone, but for the families that grew from an error that
@@ -317,6 +317,16 @@ class MessageError(RemoteError, ValueError):
 
 class DiceCheatError(RemoteError, ValueError):
     """The other board's dice secret does not match the commitment it sent first."""
+
+
+class PairingError(RemoteError, ValueError):
+    """A pairing code that does not check out (a letter mistyped), or a board's stored
+    pairing that cannot be read or is for another game (`bgpi.remote.pairing`)."""
+
+
+class SealError(RemoteError, ValueError):
+    """Bytes from the broker that are not sealed with the game's key for this place: forged,
+    for another game, another side or another topic, or cut short (`bgpi.remote.sealing`)."""
 
 
 class BrokerSetupError(RemoteError, ValueError):

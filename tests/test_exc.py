@@ -17,9 +17,9 @@ WAS = {
     ValueError: """BatchLineError BoardKindError BoardStateError BrokerSetupError CubeError DiceCheatError
         DiceError DiceInputError EngineKindError EventError HandError HandsError HardwareSettingError
         HeaderPinError JournalStartError LightingError LocationError MatError MatchIdError MessageError
-        NoGameError PageSettingsError PinoutError PlayNotationError PositionError PositionIdError
+        NoGameError PageSettingsError PairingError PinoutError PlayNotationError PositionError PositionIdError
         ProfileError RecordError RecordFileError ReplayError ResultError ScriptError ScriptLineError
-        ServiceError SessionError SettingsError SettingsFileError SideError StrengthError TeamMatchError
+        SealError ServiceError SessionError SettingsError SettingsFileError SideError StrengthError TeamMatchError
         UnknownLinkError UnreadableBoardError UsageError WatchedLogError XgidError""",
     RuntimeError: """BoardError EngineError EngineTimeoutError FirmwareRefusedError LinkUnavailableError
         NoEngineError PinsBusyError SimPicoError""",

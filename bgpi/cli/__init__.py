@@ -30,7 +30,7 @@ class OneLineParser(argparse.ArgumentParser):
 Handler = Callable[[argparse.Namespace], int]
 """A subcommand (its parser's ``handler``): the parsed arguments in, the exit status out."""
 
-COMMANDS = ("run", "replay", "rules", "hint", "analyse", "diag", "export", "selfplay", "team")
+COMMANDS = ("run", "replay", "rules", "hint", "analyse", "diag", "export", "selfplay", "team", "pair", "acl")
 """The subcommands, each a module of this package, in the order --help lists them."""
 
 

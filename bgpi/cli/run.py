@@ -33,6 +33,7 @@ from bgpi.exc import (
     JournalError,
     MatchIdError,
     PageSettingsError,
+    PairingError,
     ProfileError,
     RecordFileError,
     ScriptLineError,
@@ -41,12 +42,12 @@ from bgpi.exc import (
     UsageError,
     XgidError,
 )
-from bgpi.hardware.board import default_board_kind
+from bgpi.hardware.board import board_kind, default_board_kind
 from bgpi.hardware.profile import load_profile
-from bgpi.link.board import PTY, board_kind
 from bgpi.records.reading import RECORD_KINDS, recorded_position
 from bgpi.remote.joining import RemoteSettings
 from bgpi.remote.messages import GAME_ID
+from bgpi.remote.pairing import CODE_ENV, pair
 from bgpi.rules.position import Side
 from bgpi.rules.xgid import read_ids
 from bgpi.shell import sdnotify
@@ -111,6 +112,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "_) with another board through an MQTT broker (docs/remote.md); with --side and --broker")
     parser.add_argument("--side", choices=("white", "black"),
                         help="with --remote: the side played at this board (the other board plays the other)")
+    parser.add_argument("--pairing-code-file", metavar="F", type=Path,
+                        help=f"with --remote: a file holding the game's pairing code (`bgpi pair` draws one; both "
+                             f"boards are given the same; else ${CODE_ENV}; never on the command line); kept in "
+                             "the state directory, so that a board once paired needs it no more")
     add_broker_options(parser, what="with --remote: the")
     add_page_options(parser)
     parser.set_defaults(handler=_run)
@@ -155,12 +160,12 @@ def _service_settings(args: argparse.Namespace) -> tuple[ServiceSettings, BoardP
     except SettingsFileError as error:
         raise UsageError(str(error)) from None
     kind = args.board or file.board or default_board_kind()
-    if kind == PTY:
-        raise UsageError("--board pty (the simulated Pico) is for `bgpi replay --link pty` and "
+    if not kind.live:
+        raise UsageError(f"--board {kind} (the simulated Pico) is for `bgpi replay --link {kind}` and "
                          "`bgpi diag`; `bgpi run` takes sim, pi or serial:DEVICE")
     state = args.state or default_state_dir()
     profile = _profile(args.profile or file.profile, file.brightness)
-    remote = _remote(args, file)
+    remote = _remote(args, file, state)
     new = _new_session(args, file, remote)
     _check_state(state, args, new, profile)
     try:
@@ -168,7 +173,7 @@ def _service_settings(args: argparse.Namespace) -> tuple[ServiceSettings, BoardP
     except PageSettingsError as error:
         raise UsageError(f"cannot serve the page: {error}") from None
     settings = ServiceSettings(kind, profile, state, new.setup, args.new, args.seed, args.record,
-                               hands=kind == "sim" and _interactive(stdin_is_terminal()), words=not args.json,
+                               hands=kind.simulated and _interactive(stdin_is_terminal()), words=not args.json,
                                remote=remote)
     return settings, None if shown is None else BoardPage(shown, profile.geometry, state)
 
@@ -234,21 +239,39 @@ def _stdin_is_null() -> bool:
         return True
 
 
-def _remote(args: argparse.Namespace, settings: RunSettings) -> RemoteSettings | None:
+def _remote(args: argparse.Namespace, settings: RunSettings, state: Path) -> RemoteSettings | None:
     """The remote game the arguments (over the settings file's [remote]) name; None for
-    none; UsageError for a fault."""
+    none; UsageError for a fault.  Its pairing code, read and checked here, is kept in
+    `state` only once the board joins."""
     file = settings.remote
     game: str | None = args.remote or file.game
     side: str | None = args.side or file.side
     if game is None:
-        if args.side or args.broker:
-            raise UsageError("--side and --broker are for a remote game: give --remote GAME too")
+        if args.side or args.broker or args.pairing_code_file:
+            raise UsageError("--side, --broker and --pairing-code-file are for a remote game: give --remote GAME too")
         return None
     if GAME_ID.fullmatch(game) is None:
         raise UsageError(f"--remote {game!r}: a game ID is 1 to 64 letters, digits, - and _")
     if side not in ("white", "black"):
         raise UsageError("--remote GAME needs --side white or --side black: the side played at this board")
-    return RemoteSettings(game, Side.parse(side), broker_of(args, file))
+    code = _pairing_code(args.pairing_code_file or file.pairing_code_file)
+    try:
+        pair(state, game, code, keep=False)
+    except PairingError as error:
+        raise UsageError(str(error)) from None
+    return RemoteSettings(game, Side.parse(side), broker_of(args, file), code)
+
+
+def _pairing_code(path: Path | None) -> str | None:
+    """The pairing code in the file `path`, else in $BGPI_PAIRING_CODE; None for none."""
+    if path is None:
+        return os.environ.get(CODE_ENV) or None
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except OSError as error:
+        raise UsageError(f"cannot read the pairing code file {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise UsageError(f"the pairing code file {path} is not UTF-8 text (byte {error.start})") from None
 
 
 def _new_session(args: argparse.Namespace, settings: RunSettings, remote: RemoteSettings | None = None) -> _NewSession:

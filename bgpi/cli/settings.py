@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from bgpi.exc import BoardKindError, SettingsFileError
-from bgpi.link.board import board_kind
+from bgpi.hardware.board import BoardKind, board_kind
 
 TOP_KEYS = ("board", "profile", "brightness", "session", "money", "page", "remote")
 SESSION_KEYS = ("match", "lenient", "engine", "opponent", "hint_level", "coach")
 MONEY_KEYS = ("jacoby", "beavers", "auto_doubles")
 PAGE_KEYS = ("enabled", "listen", "port")
-REMOTE_KEYS = ("game", "side", "broker", "user", "password_file", "tls", "ca")
+REMOTE_KEYS = ("game", "side", "pairing_code_file", "broker", "user", "password_file", "tls", "ca")
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,7 @@ class RemoteFile:
 
     game: str | None = None
     side: str | None = None
+    pairing_code_file: Path | None = None
     broker: str | None = None
     user: str | None = None
     password_file: Path | None = None
@@ -55,7 +56,7 @@ def _remote_file(table: dict[str, Any], problems: list[str]) -> RemoteFile:
     if tls is not None and not isinstance(tls, bool):
         problems.append(f"remote.tls: expected true or false, got {tls!r}")
         tls = None
-    return RemoteFile(text("game", "a game ID"), text("side", '"white" or "black"'),
+    return RemoteFile(text("game", "a game ID"), text("side", '"white" or "black"'), path("pairing_code_file"),
                       text("broker", '"HOST" or "HOST:PORT"'), text("user", "a user name"), path("password_file"),
                       tls, path("ca"))
 
@@ -64,7 +65,7 @@ def _remote_file(table: dict[str, Any], problems: list[str]) -> RemoteFile:
 class RunSettings:
     """What the file sets; None where it leaves the choice to `bgpi run`'s defaults."""
 
-    board: str | None = None
+    board: BoardKind | None = None
     profile: str | None = None
     brightness: float | None = None
     session: dict[str, Any] = field(default_factory=dict)
@@ -75,7 +76,7 @@ class RunSettings:
     """The [page] table: enabled, listen, port (`bgpi.web.page`); None without a settings
     file, where the page is served on 127.0.0.1 unless --no-page."""
     remote: RemoteFile = field(default_factory=lambda: RemoteFile())
-    """The [remote] table: a remote game's game ID, side and broker (`bgpi.cli.broker`)."""
+    """The [remote] table: a remote game's game ID, side, pairing code file and broker (`bgpi.cli.broker`)."""
 
     def config(self, given: dict[str, Any]) -> dict[str, Any]:
         """A new session's settings (as ``--config`` takes them): `given` (from the
@@ -99,9 +100,10 @@ def load_settings(path: Path) -> RunSettings:
     problems: list[str] = []
     _known(document, TOP_KEYS, "", problems)
     board = document.get("board")
+    kind = None
     if board is not None:
         try:
-            board_kind(board if isinstance(board, str) else "")
+            kind = board_kind(board if isinstance(board, str) else "")
         except BoardKindError:
             problems.append(f"board: expected \"pi\", \"sim\" or \"serial:DEVICE\", got {board!r}")
     profile = document.get("profile", "")
@@ -123,7 +125,7 @@ def load_settings(path: Path) -> RunSettings:
     remote_file = _remote_file(remote, problems)
     if problems:
         raise SettingsFileError(f"settings {path}: " + "; ".join(problems))
-    return RunSettings(board, profile or None, brightness, session, money, page, remote_file)
+    return RunSettings(kind, profile or None, brightness, session, money, page, remote_file)
 
 
 def _known(table: dict[str, Any], keys: tuple[str, ...], prefix: str, problems: list[str]) -> None:

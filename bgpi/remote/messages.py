@@ -22,12 +22,14 @@ from bgpi.table import events as ev
 VERSION = 1
 MAX_BYTES = 8 * 1024
 """The largest message read: a session and one event fit many times over."""
+MAX_LINE = 500
+"""The longest line a `Disagree` carries."""
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 ActionEvent = ev.Double | ev.Take | ev.Drop | ev.Beaver | ev.Play | ev.ResignOffered | ev.ResignAccepted \
-    | ev.ResignDeclined
+    | ev.ResignDeclined | ev.Claimed
 """The table-log events a board sends as its own side's actions: the decisions of its players."""
 
 ACTION_KINDS: frozenset[str] = frozenset(cls.kind for cls in get_args(ActionEvent))
@@ -121,7 +123,18 @@ class Bye(_Message):
     kind: ClassVar[str] = "bye"
 
 
-Message = Hello | Action | Commit | Reveal | Bye
+@dataclass(frozen=True, slots=True)
+class Disagree(_Message):
+    """The sender found the boards disagree (its `line` says how): play stops on both boards."""
+
+    kind: ClassVar[str] = "disagree"
+    line: str
+
+    def _body(self) -> dict[str, Any]:
+        return {"line": self.line}
+
+
+Message = Hello | Action | Commit | Reveal | Bye | Disagree
 
 
 # -- reading ---------------------------------------------------------------------------
@@ -194,6 +207,12 @@ class _Fields:
             raise TypeError(f"{key} must be a JSON object")
         return value
 
+    def line(self) -> str:
+        value = self.data["line"]
+        if not isinstance(value, str) or not value.isprintable() or len(value) > MAX_LINE:
+            raise ValueError(f"line must be one printable line of at most {MAX_LINE} characters")
+        return value
+
     def optional_text(self, key: str) -> str | None:
         value = self.data[key]
         if value is not None and not isinstance(value, str):
@@ -229,4 +248,5 @@ _READERS: dict[str, Callable[[_Fields, str, Side, int], Message]] = {
     "commit": lambda f, game, sender, seq: Commit(game, sender, seq, f.whole("roll", 1), f.text("hash", _HEX64)),
     "reveal": _reveal,
     "bye": lambda f, game, sender, seq: Bye(game, sender, seq),
+    "disagree": lambda f, game, sender, seq: Disagree(game, sender, seq, f.line()),
 }

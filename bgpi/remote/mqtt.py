@@ -4,17 +4,25 @@ A `Client` is one connection to the broker: the login and TLS of the `Broker` va
 subscriptions its user names, a session the broker keeps across a dropped connection,
 reconnection with a growing delay and, where its user asks, a retained ``online``
 presence whose last will is a retained ``offline`` (the broker publishes it when the
-client vanishes).  paho runs the connection in its own thread; its callbacks only hand
-what happened to the user's `tell` (a queue's put): a message (`Received`), the link up
-once the broker has acknowledged the subscriptions (`LinkUp`), the link down or refused
-with its one line (`LinkDown`).  Nothing here touches a table or a page.
+client vanishes), both made anew for each connection.  It tells the broker the largest
+packet it takes (MQTT 5's Maximum Packet Size, `MAX_PACKET`): the broker drops a bigger
+message for it rather than send it, and a payload over `MAX_PAYLOAD` that comes anyway
+is dropped before anything reads it.  paho runs the connection in its own thread; its
+callbacks only hand what happened to the user's `tell` (a queue's put): a message
+(`Received`), the link up once the broker has acknowledged the subscriptions (`LinkUp`),
+the link down or refused with its one line (`LinkDown`), a payload dropped (`Dropped`).
+Nothing here touches a table or a page.
 
 Both users speak MQTT 5, not 3.1.1: its session expiry bounds how long a broker keeps
 the session of a client that went away (3.1.1 keeps it for ever), and its CONNACK, SUBACK
 and DISCONNECT carry a reason the one line names (Debian's mosquitto 2 speaks it).
 
-`Transport`, below, is the board's use of it; `bgpi.web.team.TeamWatcher` is the
-watcher's.  Topics are built and read in `bgpi.remote.topics`.
+`Transport`, below, is the board's use of it: everything it publishes on its ``msg`` and
+``presence`` topics is sealed with its pairing's key (`bgpi.remote.sealing`), and
+everything it hears there is opened and checked on paho's thread before it is queued, so
+that what is forged, of another game or too big never reaches the board's journal.
+`bgpi.web.team.TeamWatcher` is the watcher's.  Topics are built and read in
+`bgpi.remote.topics`.
 """
 
 from __future__ import annotations
@@ -35,8 +43,13 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from bgpi.exc import BrokerSetupError
+from bgpi.exc import BrokerSetupError, MessageError, SealError
+from bgpi.remote import messages
+from bgpi.remote.drops import Drop, Dropped
 from bgpi.remote.messages import Message
+from bgpi.remote.pairing import Pairing
+from bgpi.remote.presence import Announcement, Believed
+from bgpi.remote.sealing import MAX_SEALED, Seal
 from bgpi.remote.topics import Channel, Topic
 from bgpi.rules.position import Side
 from bgpi.table import events as ev
@@ -52,7 +65,11 @@ watcher, gets what was sent meanwhile; the boards resend in any case (docs/remot
 PASSWORD_ENV = "BGPI_BROKER_PASSWORD"
 MAX_PASSWORD = 65535
 """Bytes an MQTT password may hold (its length is two bytes on the wire)."""
-ONLINE, OFFLINE = b"online", b"offline"  # a presence
+MAX_PAYLOAD = MAX_SEALED
+"""The largest payload read: a sealed message (a watcher's state and log are smaller)."""
+MAX_PACKET = 16 * 1024
+"""The largest MQTT packet taken (the payload with its topic and headers), told the broker
+on CONNECT (MQTT 5's Maximum Packet Size): it sends nothing bigger."""
 
 REFUSALS = frozenset({"Bad user name or password", "Not authorized", "Bad authentication method", "Banned",
                       "Client identifier not valid", "Unsupported protocol version"})
@@ -136,29 +153,36 @@ class LinkDown:
     line: str
 
 
-News = Received | LinkUp | LinkDown
+News = Received | LinkUp | LinkDown | Dropped
+
+
+Announce = Callable[[], tuple[bytes, bytes]]
+"""Makes a new connection's presences: its ``online`` and its last will's ``offline`` payloads."""
 
 
 class Client:
     """One connection to `broker` as `client_id`, subscribed at QoS 1 to `subscriptions`
     (topics or filters); `tell` hears what happens, on paho's thread.  With `presence` (a
-    topic), the client keeps a retained ``online`` there and its last will is ``offline``.
+    topic), the client keeps a retained ``online`` there and its last will is ``offline``,
+    the payloads `announce` makes for each connection.
 
     :raises BrokerSetupError: for a password file that cannot be read, a CA file missing,
         unreadable or holding no certificate.
     """
 
     def __init__(self, broker: Broker, client_id: str, subscriptions: Sequence[str],
-                 tell: Callable[[News], None], presence: str | None = None) -> None:
+                 tell: Callable[[News], None], presence: str | None = None,
+                 announce: Announce = lambda: (b"online", b"offline")) -> None:
         self.broker, self.subscriptions, self.presence = broker, tuple(subscriptions), presence
-        self._tell = tell
+        self._tell, self._announce = tell, announce
         self._last: LinkUp | LinkDown | None = None  # paho's thread only: the last link news told
         self._subscribing: int | None = None  # the mid of the subscription that ends a connect
         self._stopping = False
+        self._online = self._offline = b""  # this connection's presences
         paho = PahoClient(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=MQTTProtocolVersion.MQTTv5)
         paho.reconnect_delay_set(*RECONNECT_S)
-        if presence is not None:
-            paho.will_set(presence, OFFLINE, qos=1, retain=True)
+        self._paho = paho
+        self._arm()
         if broker.user is not None:
             paho.username_pw_set(broker.user, broker.password())
         if broker.tls:
@@ -174,12 +198,18 @@ class Client:
         paho.on_disconnect = self._disconnected
         paho.on_subscribe = self._subscribed
         paho.on_message = self._message
-        self._paho = paho
+
+    def _arm(self) -> None:
+        """The next connection's presences: its last will set, its ``online`` kept to publish."""
+        if self.presence is not None:
+            self._online, self._offline = self._announce()
+            self._paho.will_set(self.presence, self._offline, qos=1, retain=True)
 
     def start(self) -> None:
         """Connect in paho's thread (returns at once; `LinkUp` or `LinkDown` follows)."""
         properties = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
         properties.SessionExpiryInterval = SESSION_S
+        properties.MaximumPacketSize = MAX_PACKET
         # No clean start: a client that comes back within the session's expiry (a board
         # restarted, its client ID the same) gets what the broker kept for it.
         self._paho.connect_async(self.broker.host, self.broker.port_used, keepalive=KEEPALIVE_S,
@@ -196,7 +226,7 @@ class Client:
         the last will is not sent."""
         self._stopping = True
         if self.presence is not None:
-            self._paho.publish(self.presence, OFFLINE, qos=1, retain=True)
+            self._paho.publish(self.presence, self._offline, qos=1, retain=True)
         self._paho.disconnect()
         self._paho.loop_stop()
 
@@ -214,7 +244,7 @@ class Client:
                                            "trying again"))
             return
         if self.presence is not None:
-            paho.publish(self.presence, ONLINE, qos=1, retain=True)
+            paho.publish(self.presence, self._online, qos=1, retain=True)
         if not self.subscriptions:
             self._link(LinkUp())
             return
@@ -241,6 +271,7 @@ class Client:
                       properties: Properties | None) -> None:
         if self._stopping:
             return
+        self._arm()  # the next connection is another one: a replay of this one's last will is known
         if flags.is_disconnect_packet_from_server:
             self._link(LinkDown(False, f"the broker at {self.broker} closed the connection ({reason.getName()}): "
                                        "trying again"))
@@ -248,6 +279,11 @@ class Client:
             self._link(self._unreachable())
 
     def _message(self, paho: PahoClient, userdata: Any, message: MQTTMessage) -> None:
+        size = len(message.payload)
+        if size > MAX_PAYLOAD:
+            self._tell(Dropped(Drop.TOO_BIG, f"a message of {size} bytes on {message.topic[:120]}: at most "
+                                             f"{MAX_PAYLOAD} are read"))
+            return
         self._tell(Received(message.topic, bytes(message.payload)))
 
     def _unreachable(self) -> LinkDown:
@@ -270,43 +306,47 @@ class Client:
 
 @dataclass(frozen=True, slots=True)
 class Arrived:
-    """A message from the other board, as it came (`messages.parse` it)."""
+    """A message from the other board: its seal opened, read, and where it claims to be from checked."""
 
-    raw: bytes
+    message: Message
 
 
 @dataclass(frozen=True, slots=True)
 class Presence:
-    """The other board's presence: ``online`` (True) or its last will ``offline``."""
+    """The other board's presence, believed: ``online`` (True) or its last will ``offline``."""
 
     online: bool
 
 
-Heard = Arrived | Presence | LinkUp | LinkDown
+Heard = Arrived | Presence | LinkUp | LinkDown | Dropped
 
 
 class Transport:
-    """One board's connection to the broker for game `game`, playing `side`: it publishes
-    on its own side's topics, hears the other side's ``msg`` and ``presence``
-    (`Transport.heard`, drained by the board's live loop), and keeps its own presence."""
+    """One board's connection to the broker for the game of `pairing`, playing `side`: it
+    publishes on its own side's topics, hears the other side's ``msg`` and ``presence``
+    (`Transport.heard`, drained by the board's live loop), and keeps its own presence.
+    Its client ID is the pairing's: another client cannot take it over.  The ``state``
+    and ``log`` topics, for watchers, are not sealed (docs/remote.md, "What others see")."""
 
-    def __init__(self, broker: Broker, game: str, side: Side) -> None:
-        self.broker, self.game, self.side = broker, game, side
+    def __init__(self, broker: Broker, pairing: Pairing, side: Side) -> None:
+        self.broker, self.game, self.side = broker, pairing.game, side
+        self.seal = Seal(pairing)
         self.heard: queue.Queue[Heard] = queue.Queue()
-        self._msg, self._state, self._log = (str(Topic(game, side, channel))
+        self._msg, self._state, self._log = (str(Topic(self.game, side, channel))
                                              for channel in (Channel.MSG, Channel.STATE, Channel.LOG))
-        self._their_presence = str(Topic(game, side.opponent, Channel.PRESENCE))
-        self.client = Client(broker, f"bgpi-{game}-{side.label}",
-                             [str(Topic(game, side.opponent, Channel.MSG)), self._their_presence], self._hear,
-                             presence=str(Topic(game, side, Channel.PRESENCE)))
+        self._their_msg, self._their_presence = (str(Topic(self.game, side.opponent, channel))
+                                                 for channel in (Channel.MSG, Channel.PRESENCE))
+        self._believed = Believed()  # paho's thread only
+        self.client = Client(broker, pairing.client_id(side), [self._their_msg, self._their_presence], self._hear,
+                             presence=str(Topic(self.game, side, Channel.PRESENCE)), announce=self._announce)
 
     def start(self) -> None:
         """Connect in paho's thread (returns at once; `LinkUp` or `LinkDown` follows)."""
         self.client.start()
 
     def publish(self, message: Message) -> None:
-        """Send a message (already journaled) to the other board."""
-        self.client.publish(self._msg, message.to_bytes())
+        """Send a message (already journaled) to the other board, sealed."""
+        self.client.publish(self._msg, self.seal.seal(self.side, Channel.MSG, message.seq, message.to_bytes()))
 
     def publish_log(self, event: ev.Event, seq: int) -> None:
         """A committed table-log event, for watchers: its JSON form, with ``"seq"``, its
@@ -330,11 +370,51 @@ class Transport:
         """Leave on purpose: ``offline`` retained, then disconnect (the last will is not sent)."""
         self.client.stop()
 
+    def _announce(self) -> tuple[bytes, bytes]:
+        """A new connection's presences, sealed: ``online``, and ``offline`` for its last will."""
+        online = Announcement.fresh()
+        online_bytes, offline_bytes = (self.seal.seal(self.side, Channel.PRESENCE, 0, said.to_bytes())
+                                       for said in (online, online.gone()))
+        return online_bytes, offline_bytes
+
+    # -- paho's thread: open, check, queue ------------------------------------------------------
+
     def _hear(self, news: News) -> None:
-        """On paho's thread: the other board's presence told from its messages, queued."""
         if not isinstance(news, Received):
             self.heard.put(news)
         elif news.topic == self._their_presence:
-            self.heard.put(Presence(news.payload == ONLINE))
+            self.heard.put(self._presence(news.payload))
         else:
-            self.heard.put(Arrived(news.payload))  # checked by messages.parse, size first
+            self.heard.put(self._message(news.payload))
+
+    def _message(self, payload: bytes) -> Arrived | Dropped:
+        """A payload of the other side's ``msg`` topic: its message, or why it is dropped."""
+        other = self.side.opponent
+        try:
+            number, plain = self.seal.open(other, Channel.MSG, payload)
+        except SealError as error:
+            return Dropped(Drop.FORGED, str(error))
+        try:
+            message = messages.parse(plain)
+        except MessageError as error:
+            return Dropped(Drop.MALFORMED, f"a message from the other board that is not one: {error}")
+        if message.seq != number or message.game != self.game or message.sender is not other:
+            return Dropped(Drop.MALFORMED, f"message {number} of the other board says it is {message.sender.label}'s "
+                                           f"message {message.seq} of game {message.game!r}")
+        return Arrived(message)
+
+    def _presence(self, payload: bytes) -> Presence | Dropped:
+        """A payload of the other side's ``presence`` topic: the presence believed, or why not."""
+        try:
+            _, plain = self.seal.open(self.side.opponent, Channel.PRESENCE, payload)
+            said = Announcement.parse(plain)
+        except SealError as error:
+            return Dropped(Drop.FORGED, str(error))
+        except MessageError as error:
+            return Dropped(Drop.MALFORMED, str(error))
+        if said.online and said == self._believed.last:  # the broker's retained copy again, or a replay
+            return Dropped(Drop.REPEATED, "the other board's online presence, again")
+        if not self._believed.hear(said):
+            return Dropped(Drop.OLD_PRESENCE, f"an {'online' if said.online else 'offline'} presence of an earlier "
+                                              f"connection of the other board ({self.side.opponent.label}): a replay")
+        return Presence(said.online)

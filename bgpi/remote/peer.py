@@ -28,13 +28,29 @@ from typing import Any
 
 from bgpi.exc import DiceCheatError
 from bgpi.remote import dice
-from bgpi.remote.messages import Action, ActionEvent, Bye, Commit, Hello, Message, Reveal, shared_session
+from bgpi.remote.drops import Drop
+from bgpi.remote.messages import (
+    MAX_LINE,
+    Action,
+    ActionEvent,
+    Bye,
+    Commit,
+    Disagree,
+    Hello,
+    Message,
+    Reveal,
+    shared_session,
+)
 from bgpi.rules.position import Side
 from bgpi.table import events as ev
 from bgpi.table.phases import Link
 
 REVEAL_SECONDS = 10.0
 """How long the other board has to reveal its dice secret once both are committed."""
+
+CLAIM_SECONDS = 300.0
+"""How long the other board may be away (gone, stopped, or its reveal overdue) before the
+player here may claim the game (`Link.ABANDONED`; `bgpi.table.resigning`)."""
 
 MAX_HELD = 256
 """Messages held ahead of a gap at most: more is a board gone wrong, not a slow broker."""
@@ -162,7 +178,9 @@ class Peer:
         self.roll = DiceRoll(1)
         self.last_dice: tuple[int, int] | None = None
         self.link = Link.CONNECTING
+        self.away_since = 0.0  # when the link last became away: the claim's clock
         self.disagreement: str | None = None
+        self._theirs = False  # the other board found the disagreement, and told this one
         self.now = 0.0  # the latest time told: when a reveal sent now falls due
         self._replayed: list[Action] | None = None  # while rebuilding: the actions acted on
 
@@ -197,9 +215,10 @@ class Peer:
         return self._committed(commit, secret)
 
     def reconnected(self) -> list[Do]:
-        """The broker connection is (back) up: greet the other board."""
+        """The broker connection is (back) up: greet the other board (tell it again the
+        boards disagree, if they do)."""
         if self.disagreement is not None:
-            return [SetLink(Link.DISAGREE, self.disagreement)]
+            return [SetLink(Link.DISAGREE, self.disagreement), *([] if self._theirs else [self._tell_disagreement()])]
         self.link = Link.CONNECTING
         return [self._hello()]
 
@@ -209,30 +228,54 @@ class Peer:
         from this board's hello that it is here)."""
         if online and self.disagreement is None:
             return [self._hello()]
-        if online or self.link in (Link.AWAY, Link.DISAGREE):
+        if online:
             return []
-        self.link = Link.AWAY
-        return [SetLink(Link.AWAY, f"the other board ({self.other.label}) is gone: waiting for it to come back")]
+        return self._away(f"the other board ({self.other.label}) is gone: waiting for it to come back")
 
     def tick(self, now: float) -> list[Do]:
-        """The time is `now`: the other board that has not revealed its dice in time is away."""
+        """The time is `now`: the other board that has not revealed its dice in time is
+        away; away for `CLAIM_SECONDS`, it has abandoned the game."""
         self.now = now
         due = self.deadline
         if due is None or now < due:
             return []
-        self.link = Link.AWAY
-        return [SetLink(Link.AWAY, f"the other board ({self.other.label}) did not reveal its dice for roll "
-                              f"{self.roll.number} within {REVEAL_SECONDS:g} s: waiting for it")]
+        if self.link is Link.AWAY:
+            self.link = Link.ABANDONED
+            return [SetLink(Link.ABANDONED, f"the other board ({self.other.label}) has been away for "
+                                            f"{CLAIM_SECONDS:g} s: the game may be claimed here (hold turn, "
+                                            f"then turn)")]
+        return self._away(f"the other board ({self.other.label}) did not reveal its dice for roll "
+                          f"{self.roll.number} within {REVEAL_SECONDS:g} s: waiting for it")
 
     @property
     def deadline(self) -> float | None:
         """When `tick` may next change something; None if time alone changes nothing."""
+        if self.link is Link.AWAY:
+            return self.away_since + CLAIM_SECONDS
         roll = self.roll
-        if roll.due is None or roll.theirs is not None or self.link in (Link.AWAY, Link.DISAGREE):
+        if roll.due is None or roll.theirs is not None or self.link in (Link.ABANDONED, Link.DISAGREE):
             return None
         return roll.due
 
+    def _away(self, line: str) -> list[Do]:
+        """The other board is away (gone, stopped, its reveal overdue): said once, and the
+        claim's clock starts."""
+        if self.link in (Link.AWAY, Link.ABANDONED, Link.DISAGREE):
+            return []
+        self.link, self.away_since = Link.AWAY, self.now
+        return [SetLink(Link.AWAY, line)]
+
     # -- what the other board sent -----------------------------------------------------------
+
+    def unwanted(self, message: Message) -> Drop | None:
+        """Why the other board's `message` (its seal checked) is not taken: this board has it
+        (a resend, a replay), or it is too far ahead of a gap; None for a message to journal
+        and act on (`received`)."""
+        if message.seq <= self.seen or message.seq in self.held:
+            return Drop.REPEATED
+        if message.seq > self.seen + 1 + MAX_HELD:
+            return Drop.TOO_FAR
+        return None
 
     def received(self, message: Message, now: float) -> list[Do]:
         """A message from the broker, already journaled and parsed (`messages.parse`)."""
@@ -252,6 +295,10 @@ class Peer:
         self.held[message.seq] = message
         if isinstance(message, Hello):  # acted on at once: a hello behind a gap must still bring the resend
             out += self._greeted(message)
+        if isinstance(message, Disagree):  # at once too: a board that disagrees resends nothing
+            self._theirs = True
+            return self.disagree(f"the other board ({self.other.label}) found the boards disagree: {message.line}",
+                                 tell=False)
         while self.seen + 1 in self.held:
             self.seen += 1
             self.ready.append(self.held.pop(self.seen))
@@ -280,9 +327,7 @@ class Peer:
             case Reveal():
                 return self._reveal(message)
             case Bye():
-                self.link = Link.AWAY
-                return [SetLink(Link.AWAY,
-                                f"the other board ({self.other.label}) stopped: waiting for it to come back")]
+                return self._away(f"the other board ({self.other.label}) stopped: waiting for it to come back")
         return []  # a hello: acted on when it arrived
 
     def _greeted(self, hello: Hello) -> list[Do]:
@@ -360,7 +405,7 @@ class Peer:
         self.last_dice = dice.dice_of(self.game, roll.number, white, black)
         self.roll = DiceRoll(roll.number + 1)
         out: list[Do] = [FeedRolled(*self.last_dice)]
-        if self.link == Link.AWAY:
+        if self.link in (Link.AWAY, Link.ABANDONED):
             self.link = Link.CONNECTED
             out.append(SetLink(Link.CONNECTED, f"the other board ({self.other.label}) is back"))
         return out
@@ -375,14 +420,22 @@ class Peer:
     def _hello(self) -> Send:
         return self._send(Hello(self.game, self.side, self.sent + 1, self.seen, self.session, self.game_events))
 
-    def disagree(self, line: str) -> list[Do]:
+    def disagree(self, line: str, tell: bool = True) -> list[Do]:
         """The boards disagree (found here, or the table refused the other's action:
-        `Table.remote_refusal`): say so, and stop for good."""
+        `Table.remote_refusal`; or, not to `tell`, the other board said so): say so, tell
+        the other board, and stop for good."""
         if self.disagreement is not None:
             return []
         self.disagreement = line
         self.link = Link.DISAGREE
-        return [SetLink(Link.DISAGREE, line)]
+        return [SetLink(Link.DISAGREE, line), *([self._tell_disagreement()] if tell else [])]
+
+    def _tell_disagreement(self) -> Send:
+        """The other board told the boards disagree: the message sent before, again, else a new one."""
+        told = next((message for message in self.outbox if isinstance(message, Disagree)), None)
+        if told is not None:
+            return Send(told)
+        return self._send(Disagree(self.game, self.side, self.sent + 1, (self.disagreement or "")[:MAX_LINE]))
 
     # -- resuming -----------------------------------------------------------------------------------
 
@@ -403,7 +456,7 @@ class Peer:
                 case Received(message=message):
                     peer.received(message, now)
                 case Disagreed(line=text):
-                    peer.disagree(text)
+                    peer.disagree(text, tell=False)  # the message that told it follows, if it was sent
         replayed, peer._replayed = peer._replayed, None
         for event in table_events:
             peer._count(event)

@@ -127,6 +127,10 @@ def _resign_offered(event: ev.ResignOffered) -> str:
             f"{other} accepts with {other}.turn, declines with {other}.cube")
 
 
+def _claimed(event: ev.Claimed) -> str:
+    return f"{_name(event.player)} claims the game the other board abandoned: {_RESULT[event.result]} resigned"
+
+
 def _match_over(event: ev.MatchOver) -> str:
     score = event.score
     return f"{_name(event.winner)} wins the match {score.get('white', 0)}-{score.get('black', 0)}"
@@ -186,6 +190,7 @@ _SENTENCES: dict[type, Callable[[Any], str]] = {
     ev.ResignOffered: _resign_offered,
     ev.ResignAccepted: lambda event: f"{_name(event.player)} accepts the resignation",
     ev.ResignDeclined: lambda event: f"{_name(event.player)} declines the resignation: play on",
+    ev.Claimed: _claimed,
     ev.MatchOver: _match_over,
     ev.Mismatch: _mismatch,
     ev.Restored: lambda event: "The board shows the game again: play on",
@@ -248,5 +253,7 @@ ASKS = {
     "resign_offered": "A resignation is offered: accept or decline",
     "remote_turn": "The other board's player decides",
     "remote_away": "Waiting for the other board",
+    "remote_abandoned": "The other board abandoned the game: hold turn to claim it",
+    "remote_claim": "Claim the game? turn claims it, cube backs out",
     "remote_refused": "The other board cannot be played with: see the log",
 }

@@ -29,7 +29,7 @@ from bgpi.rules.session import Game, Session, Settings
 from bgpi.table import events as ev
 from bgpi.table.advice import Advising
 from bgpi.table.doubling import Doubling
-from bgpi.table.inputs import Advised, Input, LinkChanged, Press, Remote, Rolled, Sensed, Tick
+from bgpi.table.inputs import Advised, ComputerUnavailable, Input, LinkChanged, Press, Remote, Rolled, Sensed, Tick
 from bgpi.table.lights import Lighting, Prompt
 from bgpi.table.phases import Link, Phase, RollFor
 from bgpi.table.remoting import Remoting
@@ -198,6 +198,10 @@ class Table:
                 self.remoting.received(event)
             case LinkChanged(link=link):
                 self.board.link = link
+                if link != Link.ABANDONED:
+                    self.state.claimer = None  # the other board is back (or the link is lost)
+            case ComputerUnavailable():
+                self.advising.computer_unavailable()
         self.advising.computer_turn()
         if self._out or not isinstance(happened, Tick):
             self._lights = None  # a tick changes nothing without saying so
@@ -257,6 +261,8 @@ class Table:
         side = Side.parse(owner)
         phase = self.state.phase
         if self._played_elsewhere(side):
+            return
+        if self.board.link == Link.ABANDONED and self.resigning.claiming(side, kind, long):
             return
         if kind == "cube" and long and phase in OPENS_FROM:
             self.resigning.open(side)

@@ -333,6 +333,18 @@ class ResignDeclined(_Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Claimed(_Event):
+    """A remote game: `player` claims the game the other board abandoned (away for
+    `bgpi.remote.peer.CLAIM_SECONDS`): scored as the other player's resignation of
+    `result` (times the cube), the ``game_over`` follows."""
+
+    kind: ClassVar[str] = "claim"
+    game: ClassVar[bool] = True
+    player: Side
+    result: ResultKind
+
+
+@dataclass(frozen=True, slots=True)
 class MatchOver(_Event):
     kind: ClassVar[str] = "match_over"
     game: ClassVar[bool] = True
@@ -531,7 +543,7 @@ class Unknown:
 
 Event = (NewSession | Resumed | Start | Tie | Opening | Roll | Step | Undo | Rejected | Ambiguous | Play
          | Mismatch | Restored | Double | DropAsked | DropCancelled | Beaver | Take | Drop | GameOver
-         | ResignOffered | ResignAccepted | ResignDeclined | MatchOver | Hint | CubeHint | HintOff | Coach
+         | ResignOffered | ResignAccepted | ResignDeclined | Claimed | MatchOver | Hint | CubeHint | HintOff | Coach
          | ComputerPlay | ComputerCube | ComputerStopped | RemotePlay | RemoteRefused | State | SensorFault
          | Lights | Unknown)
 """Every event: a new kind is a class above, named here (`parse` reads every class named)."""

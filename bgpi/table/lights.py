@@ -98,7 +98,7 @@ DIM_BLUE: Colour = (0, 12, 48)
 PROMPTS: tuple[str, ...] = (
     "setup", "opening", "roll", "roll_or_double", "move", "no_play", "choose", "doubled",
     "confirm_drop", "mismatch", "game_over", "match_over", "new_session", "resigning", "resign_offered",
-    "remote_turn", "remote_away", "remote_refused",
+    "remote_turn", "remote_away", "remote_abandoned", "remote_claim", "remote_refused",
 )
 """Every situation in which the board waits for someone (see `Prompt`)."""
 
@@ -166,6 +166,8 @@ PROMPT_LOOKS: Mapping[str, PromptLook] = MappingProxyType({
                               "number", Look(BLUE, "")),
     "remote_turn": PromptLook(Look(BLUE, "", period=2 * _SLOW, other=DIM_BLUE), "roll"),
     "remote_away": PromptLook(Look(CUBE_COLOUR, "", period=_SLOW), "roll"),
+    "remote_abandoned": PromptLook(Look(CUBE_COLOUR, "", period=2 * _SLOW, other=RED), "roll"),
+    "remote_claim": PromptLook(Look(RED, "", period=2 * _FAST, other=CUBE_COLOUR), "roll"),
     "remote_refused": PromptLook(Look(RED, "", period=_FAST)),
 })
 """How each prompt shows (hardware/legend.md is the same table for people)."""

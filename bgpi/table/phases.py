@@ -66,6 +66,7 @@ class Link(StrEnum):
     CONNECTING = "connecting"  # not yet in touch with the other board
     CONNECTED = "connected"
     AWAY = "away"  # the other board is gone: no presence, or it did not reveal its dice in time
+    ABANDONED = "abandoned"  # away for long (`bgpi.remote.peer.CLAIM_SECONDS`): the game may be claimed here
     UNREACHABLE = "unreachable"  # the service that carries the messages cannot be reached: trying again
     REFUSED = "refused"  # that service refused this board (its login or its rules): trying again will not do
     DISAGREE = "disagree"  # the two journals disagree: play stops for good in this session
@@ -73,4 +74,4 @@ class Link(StrEnum):
     @property
     def waiting(self) -> bool:
         """Whether the board waits for the link to come (back): play may go on meanwhile."""
-        return self in (Link.CONNECTING, Link.AWAY, Link.UNREACHABLE)
+        return self in (Link.CONNECTING, Link.AWAY, Link.ABANDONED, Link.UNREACHABLE)

@@ -26,13 +26,13 @@ from bgpi.table.doubling import Doubling
 from bgpi.table.events import Emit
 from bgpi.table.inputs import RollWanted
 from bgpi.table.phases import Phase, RollFor
-from bgpi.table.resigning import OPENS_FROM, Resigning
+from bgpi.table.resigning import CLAIMABLE, OPENS_FROM, Resigning
 from bgpi.table.state import Board, TableState
 from bgpi.table.turn import FollowingTurn, steps_to
 
 CUBE_ACTIONS = (ev.Double, ev.Take, ev.Drop, ev.Beaver)
 ANSWERS = (ev.ResignAccepted, ev.ResignDeclined)
-ACCEPTED = (*CUBE_ACTIONS, *ANSWERS, ev.Play, ev.ResignOffered, RollWanted)
+ACCEPTED = (*CUBE_ACTIONS, *ANSWERS, ev.Play, ev.ResignOffered, ev.Claimed, RollWanted)
 """What the other board may send: its own side's decisions, and its ask for the dice."""
 
 _ROLL = "roll"
@@ -45,8 +45,9 @@ class Remoting:
     Reads the game, the phase and the session's remote side; changes the dice asked for
     (`state.wants_roll`) and ends this board's own choice of what to resign when the
     other board acts; emits ``remote_play`` and ``remote_refused``, and has the remote
-    player's cube actions made by the `Doubling`, their resignations by the `Resigning`
-    and their play committed by the `FollowingTurn` once the board shows it."""
+    player's cube actions made by the `Doubling`, their resignations (and their claim
+    of a game this board abandoned) by the `Resigning` and their play committed by the
+    `FollowingTurn` once the board shows it."""
 
     def __init__(self, state: TableState, board: Board, follower: FollowingTurn, doubling: Doubling,
                  resigning: Resigning, emit: Emit) -> None:
@@ -98,7 +99,7 @@ class Remoting:
         if state.game is None or state.phase not in _PHASES[type(event)]:
             return f"{what} is not allowed now: {self._where()}"
         asked = self._asked()
-        if player is not asked and not isinstance(event, ev.ResignOffered):  # offered in either's turn
+        if player is not asked and not isinstance(event, ev.ResignOffered | ev.Claimed):  # in either's turn
             return f"{what} is not allowed now: {asked.label} decides, not {player.label}"
         if isinstance(event, RollWanted):
             return None if state.wants_roll is None else f"{what} is asked for already"
@@ -196,6 +197,8 @@ class Remoting:
                 self.resigning.answer(player, "turn")
             case ev.ResignDeclined():
                 self.resigning.answer(player, "cube")
+            case ev.Claimed():
+                self.resigning.claim(player)  # this board was away: the other one claimed the game there
             case ev.Play():
                 self._play(event)
 
@@ -221,6 +224,7 @@ _PHASES: dict[type, tuple[Phase, ...]] = {
     ev.ResignOffered: OPENS_FROM,
     ev.ResignAccepted: (Phase.RESIGNED,),
     ev.ResignDeclined: (Phase.RESIGNED,),
+    ev.Claimed: CLAIMABLE,
 }
 """The phases in which the other board may send each kind."""
 

@@ -16,6 +16,12 @@ offers when it cannot win, the lowest kind its opponent is sure of (a single gam
 the opponent cannot win a gammon, a gammon when not a backgammon; a single game while
 the Jacoby rule counts gammons as single ones); an offer declined
 is not made again this game.  Without the engine's chances it plays on, and declines.
+
+A remote game the other board abandoned (away for `bgpi.remote.peer.CLAIM_SECONDS`:
+the link shows `Link.ABANDONED`) may be claimed by the player here: a held *turn* asks,
+*turn* again claims (*cube* backs out).  The claim is scored as the other player's
+resignation of a backgammon (`CLAIMED`) times the cube, the most a game gives, so
+that walking away from a game, or withholding a reveal, never pays.
 """
 
 from __future__ import annotations
@@ -35,6 +41,12 @@ _LEVELS = tuple(ResultKind)
 
 OPENS_FROM = (Phase.ROLL, Phase.MOVE, Phase.CHOOSE)
 """The phases in which a held *cube* opens a resignation."""
+
+CLAIMABLE = (Phase.ROLL, Phase.DOUBLED, Phase.MOVE, Phase.CHOOSE, Phase.RESIGNING, Phase.RESIGNED)
+"""The phases in which a game the other board abandoned may be claimed: a game under way."""
+
+CLAIMED = ResultKind.BACKGAMMON
+"""What a claimed game scores (times the cube)."""
 
 HOPELESS = 1e-4
 """A chance the engine gives that counts as none (its bear-off figures are not exact zeros)."""
@@ -146,3 +158,24 @@ class Resigning:
         whatever the position."""
         return GameResult.resign(offer.player.opponent, offer.result, self.state.current_game().cube.value)
 
+    def claiming(self, side: Side, kind: str, long: bool) -> bool:
+        """A press of `side`'s while the other board has abandoned the game: a held *turn*
+        asks to claim it, then *turn* claims and *cube* backs out.  Whether the press was
+        taken so (False: it does what it does otherwise)."""
+        state = self.state
+        if state.phase not in CLAIMABLE or (state.claimer is None and not (kind == "turn" and long)):
+            return False
+        if state.claimer is None:
+            state.claimer = side
+        elif side is state.claimer and kind == "turn":
+            self.claim(side)
+        elif side is state.claimer:
+            state.claimer = None
+        return True
+
+    def claim(self, side: Side) -> None:
+        """`side` claims the game the other board abandoned (here, or at the other board):
+        it ends as the other player's resignation of `CLAIMED` times the cube."""
+        self.withdraw()
+        self.emit(ev.Claimed(side, CLAIMED))
+        self.end_game(GameResult.resign(side, CLAIMED, self.state.current_game().cube.value))

@@ -188,6 +188,7 @@ class TableState:
     resignation: ev.ResignOffered | None = None  # the offer awaiting its answer (phase resigned)
     resign_from: Phase = Phase.ROLL  # the phase a withdrawn or declined resignation goes back to
     declined: ev.ResignOffered | None = None  # the last offer declined this game (the computer's not again)
+    claimer: Side | None = None  # who held turn to claim the game the other board abandoned: turn again claims
 
     @classmethod
     def begin(cls, sensing: Sensing, event: ev.NewSession) -> TableState:
@@ -284,6 +285,8 @@ class TableState:
                 self._cube_action(event)
             case ev.ResignOffered() | ev.ResignDeclined() | ev.ResignAccepted():
                 self._resignation(event)
+            case ev.Claimed():
+                self.phase, self.wants_roll, self.claimer = Phase.OVER, None, None
             case ev.GameOver():
                 self._game_ended(event)
             case ev.Hint() | ev.CubeHint() | ev.ComputerPlay() | ev.RemotePlay():

@@ -26,6 +26,7 @@ from bgpi.rules.session import Game
 from bgpi.table import events as ev
 from bgpi.table.lights import Lighting, Prompt
 from bgpi.table.phases import CubeWord, Link, Phase
+from bgpi.table.resigning import CLAIMABLE
 from bgpi.table.state import Board, Moving, TableState
 from bgpi.table.turn import chains, on_the_way, steps_between
 
@@ -178,6 +179,8 @@ class TableView:
         link = self.board.link
         if link in (Link.REFUSED, Link.DISAGREE):
             return Prompt("remote_refused")
+        if link == Link.ABANDONED and self.state.phase in CLAIMABLE:
+            return self._claim_prompt(prompt)
         if link.waiting:  # play may go on meanwhile: the answers and the roll still show
             return Prompt("remote_away", None, prompt.answers, dead_dice=prompt.dead_dice) if prompt else \
                 Prompt("remote_away")
@@ -186,6 +189,17 @@ class TableView:
         if isinstance(self.state.advice.hint, ev.RemotePlay):
             return prompt  # the other board's play, lit for the hands here
         return Prompt("remote_turn", prompt.side, {}, dead_dice=prompt.dead_dice)
+
+    def _claim_prompt(self, prompt: Prompt | None) -> Prompt:
+        """The other board abandoned the game: the player here may claim it, a held *turn*
+        asking (the roll and the answers still show), then *turn* claiming."""
+        state = self.state
+        claimer = state.claimer
+        if claimer is not None:
+            return Prompt("remote_claim", claimer, _own(claimer, turn="claim the game", cube="back"))
+        claims = {f"hold {side.label}.turn": "claim the game" for side in Side if side not in state.setup.remotes}
+        return Prompt("remote_abandoned", None, {**(prompt.answers if prompt else {}), **claims},
+                      dead_dice=prompt.dead_dice if prompt else 0)
 
     def _remote_answers(self, answers: Mapping[str, str]) -> dict[str, str]:
         """The answers of this board's own buttons: the other board's player presses

@@ -41,6 +41,7 @@ from typing import Any
 from aiohttp import web
 
 from bgpi.exc import BoardStateError, EventError, MatError, SgfError, TopicError, WatchedLogError
+from bgpi.remote.drops import Dropped
 from bgpi.remote.mqtt import Broker, Client, LinkDown, LinkUp, News, Received
 from bgpi.remote.state import MAX_BYTES, BoardState, parse_board_state
 from bgpi.remote.team import TeamMatch, pair_records, team_score
@@ -352,6 +353,8 @@ class TeamWatcher:
         match news:
             case Received(topic=topic, payload=payload):
                 self._message(topic, payload)
+            case Dropped(line=line):  # too big to read: the client dropped it unread
+                self._problem(line)
             case LinkUp():
                 self._broker(BrokerState.CONNECTED, f"watching {_pairs(len(self.watch.match.pairs))} of boards "
                                                     f"through the broker at {self.watch.broker}")
@@ -363,14 +366,17 @@ class TeamWatcher:
         try:
             ended = watch.heard(topic, payload)
         except (BoardStateError, WatchedLogError) as error:
-            line = str(error)
-            watch.problems.append(line)
-            if line not in self._said and len(self._said) < 1000:  # each fault once on stderr, a flood not
-                self._said.add(line)
-                self.say(line)
+            self._problem(str(error))
             return
         if ended is not None and watch.export_dir is not None:
             self._write_export([ended])
+
+    def _problem(self, line: str) -> None:
+        """A message heard and dropped: listed on the page, said once on stderr."""
+        self.watch.problems.append(line)
+        if line not in self._said and len(self._said) < 1000:  # each fault once on stderr, a flood not
+            self._said.add(line)
+            self.say(line)
 
     def _write_export(self, games: list[str] | None = None) -> None:
         try:

@@ -14,7 +14,7 @@ from bgpi.table import events as ev
 from tests.cli.test_export import final_score, gnubg_import
 from tests.records.test_sgffile import gnubg_load, needs_gnubg, scenario
 
-RESIGNED = ["resign_match_accepted", "resign_money"]
+RESIGNED = ["resign_match_accepted", "resign_money", "remote_claim"]  # a claimed game is scored as resigned
 
 
 @pytest.mark.parametrize("name", RESIGNED)

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bgpi.exc import MessageError
-from bgpi.remote.messages import MAX_BYTES, Action, Bye, Commit, Hello, Reveal, parse, shared_session
+from bgpi.remote.messages import MAX_BYTES, Action, Bye, Commit, Disagree, Hello, Reveal, parse, shared_session
 from bgpi.rules.position import Side
 from bgpi.table import events as ev
 
@@ -22,6 +22,7 @@ EVERY_KIND = [
     Commit("g", WHITE, 3, 1, "0f" * 32),
     Reveal("g", BLACK, 4, 1, bytes(range(32))),
     Bye("g", BLACK, 5),
+    Disagree("g", WHITE, 6, "the boards' match IDs differ before black's double: here a, there b"),
 ]
 
 
@@ -73,6 +74,9 @@ def action(event: dict) -> bytes:
     (wire(hash="0F" * 32), "a malformed commit message from the other board (hash '" + "0F" * 32 + "' is not of the "
                            "form [0-9a-f]{64})"),
     (wire(roll=0), "a malformed commit message from the other board (roll must be a whole number >= 1, not 0)"),
+    (json.dumps(json.loads(EVERY_KIND[-1].to_bytes()) | {"line": "two\nlines"}).encode(),
+     "a malformed disagree message from the other board (line must be one printable line of at most 500 "
+     "characters)"),
     (action({"event": "step", "player": "black"}), "a malformed action message from the other board (the event "
                                                    "'step' is not a player's decision)"),
     (action({"event": "double", "player": "white", "cube": 2}), "a malformed action message from the other board "
@@ -102,7 +106,7 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size
 
 @given(st.sampled_from(EVERY_KIND), st.dictionaries(st.sampled_from(["v", "game", "from", "seq", "kind", "seen",
                                                                      "session", "at", "event", "match_id",
-                                                                     "position_id", "roll", "hash", "secret"]),
+                                                                     "position_id", "roll", "hash", "secret", "line"]),
                                                     JSON, max_size=3))
 def test_a_message_with_any_of_its_values_changed_is_a_message_or_one_line(message, changes):
     try:

@@ -14,7 +14,6 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.reasoncodes import ReasonCode
 
 from bgpi.exc import BrokerSetupError
-from bgpi.remote import messages
 from bgpi.remote.messages import Bye, Commit
 from bgpi.remote.mqtt import (
     Arrived,
@@ -28,12 +27,14 @@ from bgpi.remote.mqtt import (
     Received,
     Transport,
 )
+from bgpi.remote.pairing import Pairing
 from bgpi.remote.topics import Channel, Topic, both_sides
 from bgpi.rules.position import Side
 from bgpi.table import events as ev
 from tests.remote.conftest import BROKER_PASSWORD, BROKER_USER, Mosquitto
 
 WAIT_S = 20.0  # only ever reached when something is broken
+PAIRING = Pairing("g1", bytes(range(16)))
 
 
 def heard(transport: Transport, kind: type, where: str = "") -> Heard:
@@ -53,8 +54,8 @@ def next_of(heard: queue.Queue, kind: type, failure: str):
 
 @pytest.fixture
 def pair(mosquitto: Mosquitto):
-    white = Transport(Broker(mosquitto.host, mosquitto.port), "g1", Side.WHITE)
-    black = Transport(Broker(mosquitto.host, mosquitto.port), "g1", Side.BLACK)
+    white = Transport(Broker(mosquitto.host, mosquitto.port), PAIRING, Side.WHITE)
+    black = Transport(Broker(mosquitto.host, mosquitto.port), PAIRING, Side.BLACK)
     for each in (white, black):
         each.start()
         heard(each, LinkUp)
@@ -72,10 +73,9 @@ def commit(seq: int, side: Side = Side.WHITE) -> Commit:
 def test_two_boards_exchange_messages_and_see_each_other_online(pair):
     white, black = pair
     white.publish(commit(1))
-    arrived = heard(black, Arrived)
-    assert messages.parse(arrived.raw) == commit(1)
+    assert heard(black, Arrived).message == commit(1)
     black.publish(Bye("g1", Side.BLACK, 1))
-    assert messages.parse(heard(white, Arrived).raw) == Bye("g1", Side.BLACK, 1)
+    assert heard(white, Arrived).message == Bye("g1", Side.BLACK, 1)
 
 
 def test_both_boards_come_back_after_the_broker_restarts(pair, mosquitto):
@@ -89,12 +89,12 @@ def test_both_boards_come_back_after_the_broker_restarts(pair, mosquitto):
     for each in (white, black):
         heard(each, LinkUp, "after the broker came back")
     white.publish(commit(2))
-    assert messages.parse(heard(black, Arrived).raw) == commit(2)
+    assert heard(black, Arrived).message == commit(2)
 
 
 def test_a_broker_that_is_not_there_is_named(tmp_path):
     broker = Mosquitto(tmp_path)  # configured, never started: nothing listens on its port
-    transport = Transport(Broker(broker.host, broker.port), "g1", Side.WHITE)
+    transport = Transport(Broker(broker.host, broker.port), PAIRING, Side.WHITE)
     transport.start()
     try:
         down = heard(transport, LinkDown)
@@ -109,7 +109,7 @@ def test_a_wrong_password_is_refused_and_the_right_one_gets_in(mosquitto_login, 
     wrong.write_text("not-it\n")
     right = tmp_path / "right"
     right.write_text(BROKER_PASSWORD + "\n")
-    refused = Transport(Broker(mosquitto_login.host, mosquitto_login.port, BROKER_USER, wrong), "g1", Side.WHITE)
+    refused = Transport(Broker(mosquitto_login.host, mosquitto_login.port, BROKER_USER, wrong), PAIRING, Side.WHITE)
     refused.start()
     try:
         down = heard(refused, LinkDown)
@@ -117,7 +117,7 @@ def test_a_wrong_password_is_refused_and_the_right_one_gets_in(mosquitto_login, 
                                       "(Not authorized): check the broker user and its password file")
     finally:
         refused.stop()
-    welcome = Transport(Broker(mosquitto_login.host, mosquitto_login.port, BROKER_USER, right), "g1", Side.BLACK)
+    welcome = Transport(Broker(mosquitto_login.host, mosquitto_login.port, BROKER_USER, right), PAIRING, Side.BLACK)
     welcome.start()
     try:
         heard(welcome, LinkUp)
@@ -127,18 +127,19 @@ def test_a_wrong_password_is_refused_and_the_right_one_gets_in(mosquitto_login, 
 
 def test_an_unreadable_password_file_is_one_line(tmp_path):
     with pytest.raises(BrokerSetupError, match="cannot read the broker password file .*missing"):
-        Transport(Broker("127.0.0.1", 1, "u", tmp_path / "missing"), "g1", Side.WHITE)
+        Transport(Broker("127.0.0.1", 1, "u", tmp_path / "missing"), PAIRING, Side.WHITE)
 
 
 def test_the_last_will_says_offline_when_a_board_dies(mosquitto):
-    watcher = Transport(Broker(mosquitto.host, mosquitto.port), "g1", Side.WHITE)
+    watcher = Transport(Broker(mosquitto.host, mosquitto.port), PAIRING, Side.WHITE)
     watcher.start()
     heard(watcher, LinkUp)
     board = textwrap.dedent(f"""
         import sys
         from bgpi.remote.mqtt import Broker, LinkUp, Transport
+        from bgpi.remote.pairing import Pairing
         from bgpi.rules.position import Side
-        transport = Transport(Broker("127.0.0.1", {mosquitto.port}), "g1", Side.BLACK)
+        transport = Transport(Broker("127.0.0.1", {mosquitto.port}), Pairing("g1", bytes(range(16))), Side.BLACK)
         transport.start()
         while not isinstance(transport.heard.get(timeout=20), LinkUp):
             pass
@@ -220,7 +221,7 @@ def test_the_link_is_told_once_a_change():
 
 def test_a_broker_over_tls_that_is_not_there_names_the_certificate_too(tmp_path):
     broker = Mosquitto(tmp_path)  # configured, never started
-    transport = Transport(Broker(broker.host, broker.port, tls=True), "g1", Side.WHITE)
+    transport = Transport(Broker(broker.host, broker.port, tls=True), PAIRING, Side.WHITE)
     transport.start()
     try:
         assert heard(transport, LinkDown) == LinkDown(False, f"the broker at 127.0.0.1:{broker.port} is down or "

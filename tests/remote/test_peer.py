@@ -10,8 +10,9 @@ from __future__ import annotations
 import pytest
 
 from bgpi.remote import dice
-from bgpi.remote.messages import Action, Bye, Commit, Hello, Message, Reveal
+from bgpi.remote.messages import Action, Bye, Commit, Disagree, Hello, Message, Reveal
 from bgpi.remote.peer import (
+    CLAIM_SECONDS,
     REVEAL_SECONDS,
     Disagreed,
     Do,
@@ -118,7 +119,7 @@ def test_the_boards_meet_with_a_hello_and_say_connected():
 def test_different_sessions_are_a_disagreement_naming_the_keys():
     white, black = Board(WHITE), Board(BLACK, {"match": 7, "jacoby": False})
     dos = deliver(white.hello(), black)
-    assert dos == [SetLink("disagree", "the boards' sessions differ (match): start the same session on both")]
+    assert fed(dos) == [SetLink("disagree", "the boards' sessions differ (match): start the same session on both")]
     assert black.peer.disagreement is not None
     assert deliver(white.commit([ev.Double(WHITE, 2)]), black) == []  # play stops for good
     assert black.peer.reconnected() == dos
@@ -159,14 +160,14 @@ def test_an_action_after_a_different_count_is_a_disagreement(boards):
     white, black = boards
     black.commit([ev.Start(START.position_id)], START)
     dos = deliver(white.commit([ev.Double(WHITE, 2)]), black)
-    assert dos == [SetLink("disagree", "the other board's double came after 0 game events; this board has 1")]
+    assert fed(dos) == [SetLink("disagree", "the other board's double came after 0 game events; this board has 1")]
 
 
 def test_an_action_from_a_different_position_is_a_disagreement(boards):
     white, black = boards
     black.peer.standing = AFTER
     dos = deliver(white.commit([ev.Double(WHITE, 2)]), black)
-    assert dos == [SetLink("disagree", f"the boards' position IDs differ before white's double: here "
+    assert fed(dos) == [SetLink("disagree", f"the boards' position IDs differ before white's double: here "
                                        f"{AFTER.position_id}, there {START.position_id}")]
     black.peer.standing = START
     assert deliver(white.commit([ev.Take(WHITE, 2)]), black) == []  # stopped: never merged
@@ -175,9 +176,28 @@ def test_an_action_from_a_different_position_is_a_disagreement(boards):
 def test_an_action_from_a_different_match_is_a_disagreement(boards):
     white, black = boards
     black.peer.standing = Standing(START.position_id, "other")
-    [link] = deliver(white.commit([ev.Double(WHITE, 2)]), black)
+    [link] = fed(deliver(white.commit([ev.Double(WHITE, 2)]), black))
     assert link == SetLink("disagree", f"the boards' match IDs differ before white's double: here other, there "
                                        f"{START.match_id}")
+
+
+def test_a_disagreement_is_told_the_other_board_which_shows_it_too(boards):
+    white, black = boards
+    black.peer.standing = Standing(START.position_id, "other")
+    dos = deliver(white.commit([ev.Double(WHITE, 2)]), black)
+    line = f"the boards' match IDs differ before white's double: here other, there {START.match_id}"
+    assert sent(dos) == [Disagree("g1", BLACK, 2, line)]
+    assert deliver(dos, white) == [SetLink("disagree", f"the other board (black) found the boards disagree: {line}")]
+    assert sent(white.peer.reconnected()) == []  # the other board knows: nothing is told back
+    assert sent(black.peer.reconnected()) == [Disagree("g1", BLACK, 2, line)]  # told again, as it was
+
+
+def test_a_disagreement_is_told_even_behind_a_gap(boards):
+    white, black = boards
+    gap, told = Bye("g1", BLACK, 2), Disagree("g1", BLACK, 3, "the boards differ")
+    assert fed(white.hear(told)) == [SetLink("disagree", "the other board (black) found the boards disagree: "
+                                                         "the boards differ")]
+    assert white.hear(gap) == []
 
 
 def test_an_action_ahead_of_this_table_waits_for_it(boards):
@@ -284,7 +304,7 @@ def test_a_commitment_comes_with_its_secret_for_the_journal_only(boards):
 def test_roll_numbers_must_agree(boards):
     white, black = boards
     dos = black.hear(Commit("g1", WHITE, 2, 2, dice.commitment(SECRET_W)))
-    assert dos == [SetLink("disagree", "the boards' roll numbers differ: the other board commits to roll 2, this "
+    assert fed(dos) == [SetLink("disagree", "the boards' roll numbers differ: the other board commits to roll 2, this "
                                        "board is at roll 1")]
 
 
@@ -293,7 +313,7 @@ def test_a_reveal_that_does_not_match_its_commitment_is_caught(boards):
     black.hear(Commit("g1", WHITE, 2, 1, dice.commitment(SECRET_W)))
     black.roll(SECRET_B)
     dos = black.hear(Reveal("g1", WHITE, 3, 1, bytes(32)))  # the secret that would give it the dice it wants
-    assert dos == [SetLink("disagree", "the other board's (white) dice secret for roll 1 does not match its "
+    assert fed(dos) == [SetLink("disagree", "the other board's (white) dice secret for roll 1 does not match its "
                                        "commitment")]
 
 
@@ -302,18 +322,19 @@ def test_a_second_different_commitment_for_a_roll_is_caught(boards):
     black.hear(Commit("g1", WHITE, 2, 1, dice.commitment(SECRET_W)))
     assert black.hear(Commit("g1", WHITE, 3, 1, dice.commitment(SECRET_W))) == []  # the same again: harmless
     dos = black.hear(Commit("g1", WHITE, 4, 1, dice.commitment(bytes(32))))
-    assert dos == [SetLink("disagree", "the other board (white) sent a second, different dice commitment for roll 1")]
+    assert fed(dos) == [SetLink("disagree", "the other board (white) sent a second, different dice commitment for "
+                                            "roll 1")]
 
 
 def test_a_reveal_before_both_commitments_is_caught(boards):
     white, black = boards
     black.hear(Commit("g1", WHITE, 2, 1, dice.commitment(SECRET_W)))
     dos = black.hear(Reveal("g1", WHITE, 3, 1, SECRET_W))  # black has not committed yet
-    assert dos == [SetLink("disagree", "the other board (white) revealed its dice secret for roll 1 before both "
+    assert fed(dos) == [SetLink("disagree", "the other board (white) revealed its dice secret for roll 1 before both "
                                        "commitments were made")]
 
 
-def test_a_board_that_does_not_reveal_in_time_is_away_not_beaten(boards):
+def test_a_board_that_does_not_reveal_in_time_is_away_and_then_abandons_the_game(boards):
     white, black = boards
     deliver(white.roll(SECRET_W, 100.0), black, 100.0)
     black_commit, black_reveal = sent(black.roll(SECRET_B, 100.0))
@@ -324,10 +345,33 @@ def test_a_board_that_does_not_reveal_in_time_is_away_not_beaten(boards):
         SetLink("away", f"the other board (black) did not reveal its dice for roll 1 within {REVEAL_SECONDS:g} s: "
                         f"waiting for it")]
     assert white.peer.tick(200.0) == []  # said once
-    assert white.peer.deadline is None
     assert white.peer.disagreement is None  # the connection is lost, not the game
-    assert white.hear(black_reveal, 300.0) == [FeedRolled(*dice.dice_of("g1", 1, SECRET_W, SECRET_B)),
-                                               SetLink("connected", "the other board (black) is back")]
+    assert white.peer.deadline == 100.0 + REVEAL_SECONDS + CLAIM_SECONDS
+    assert white.peer.tick(100.0 + REVEAL_SECONDS + CLAIM_SECONDS) == [
+        SetLink("abandoned", f"the other board (black) has been away for {CLAIM_SECONDS:g} s: the game may be "
+                             f"claimed here (hold turn, then turn)")]
+    assert white.peer.deadline is None and white.peer.tick(1000.0) == []  # said once
+    assert white.hear(black_reveal, 1000.0) == [FeedRolled(*dice.dice_of("g1", 1, SECRET_W, SECRET_B)),
+                                                SetLink("connected", "the other board (black) is back")]
+
+
+def test_a_claim_goes_across_as_an_action(boards):
+    white, black = boards
+    assert black.peer.presence(False)[0].link == "away"
+    black.peer.tick(CLAIM_SECONDS)
+    assert black.peer.link == "abandoned"
+    claim = ev.Claimed(BLACK, ResultKind.BACKGAMMON)
+    (action,) = sent(black.commit([claim], START))
+    assert isinstance(action, Action) and action.event == claim and action.at == 0
+    assert fed(white.hear(action)) == [FeedRemote(claim)]
+
+
+def test_a_board_that_played_on_while_its_messages_were_lost_disagrees_with_a_claim(boards):
+    white, black = boards
+    (action,) = sent(black.commit([ev.Claimed(BLACK, ResultKind.BACKGAMMON)], START))
+    white.commit([ev.Double(WHITE, 2)], AFTER)  # white doubled; black never heard of it
+    assert fed(white.hear(action)) == [
+        SetLink("disagree", "the other board's claim came after 0 game events; this board has 1")]
 
 
 def test_presence_and_bye(boards):
@@ -416,14 +460,14 @@ def test_a_disagreement_stays_after_a_restart(boards):
     black.commit([ev.Start(START.position_id)], START)
     deliver(white.commit([ev.Double(WHITE, 2)]), black)
     peer, dos = black.rebuilt()
-    assert dos == [SetLink("disagree", "the other board's double came after 0 game events; this board has 1")]
+    assert fed(dos) == [SetLink("disagree", "the other board's double came after 0 game events; this board has 1")]
     assert peer.received(Bye("g1", WHITE, 99), 0.0) == []
 
 
 def test_a_refusal_of_the_table_stops_the_peer(boards):
     white, black = boards
     line = "the other board's double is not allowed now: white has rolled"
-    assert black.peer.disagree(line) == [SetLink("disagree", line)]
+    assert fed(black.peer.disagree(line)) == [SetLink("disagree", line)]
     assert black.peer.disagree("again") == []
     assert deliver(white.commit([ev.Take(WHITE, 2)]), black) == []
     assert black.peer.wants_roll(SECRET_B, 0.0) == []

@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
-import bgpi.remote.topics
 from bgpi.exc import TopicError
 from bgpi.remote.topics import Channel, Topic, both_sides
 from bgpi.rules.position import Side
-
-
-def test_the_examples_run():
-    results = doctest.testmod(bgpi.remote.topics, optionflags=doctest.ELLIPSIS)
-    assert results.attempted >= 5 and results.failed == 0
 
 
 @pytest.mark.parametrize("channel", list(Channel))

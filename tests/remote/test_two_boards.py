@@ -8,6 +8,7 @@ the broker, is lit, and is carried out by hand.  Both tables must write the same
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -16,14 +17,15 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from bgpi.remote import dice, messages
+from bgpi.remote import dice
 from bgpi.remote.messages import Commit, Hello, Reveal, shared_session
 from bgpi.remote.mqtt import Arrived, Broker, Transport
+from bgpi.remote.pairing import CODE_ENV
 from bgpi.rules.position import Side
 from bgpi.shell.journal import read_journal
 from bgpi.table import events as ev
 from bgpi.table.phases import Link, Phase
-from tests.remote.boards import GAME, WAIT_S, Board, boards, play_both, scan_until
+from tests.remote.boards import CODE, GAME, WAIT_S, Board, boards, pairing, play_both, scan_until
 from tests.remote.conftest import Mosquitto, free_port
 
 
@@ -79,7 +81,7 @@ class Tampered:
     """The black board's side of the wire, played by hand: it says what a tampered client would."""
 
     def __init__(self, broker: Mosquitto, config: dict) -> None:
-        self.transport = Transport(Broker(broker.host, broker.port), GAME, Side.BLACK)
+        self.transport = Transport(Broker(broker.host, broker.port), pairing(), Side.BLACK)
         self.config, self.seq = config, 0
         self.transport.start()
 
@@ -97,7 +99,7 @@ class Tampered:
 
         def greeted(board: Board) -> bool:
             heard.extend(self.transport.drain())
-            return any(isinstance(news, Arrived) and isinstance(messages.parse(news.raw), Hello) for news in heard)
+            return any(isinstance(news, Arrived) and isinstance(news.message, Hello) for news in heard)
 
         scan_until((board,), greeted, f"{board.side.label}'s hello")
 
@@ -193,7 +195,8 @@ class Process:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "bgpi", "run", "--board", "sim", "--state", str(state), "--port", str(self.port),
              "--remote", GAME, "--side", "white", "--broker", f"127.0.0.1:{broker.port}", "--match", "1"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            env={**os.environ, CODE_ENV: CODE})
 
     def request(self, path: str, body: str | None = None) -> dict:
         give_up = time.monotonic() + WAIT_S

@@ -388,6 +388,66 @@ def test_a_mismatch_shows_over_the_link(leds):
     assert table.prompt().asks == "mismatch"
 
 
+# -- a game the other board abandoned (issue 29, "fair to the end") -------------------------------
+
+
+def test_a_held_turn_claims_nothing_while_the_other_board_is_only_away():
+    table = black_plays_first()
+    table.handle(LinkChanged(Link.AWAY))
+    assert table.handle(Press("white.turn", long=True))[0].kind == "rejected"  # as a short press: black's turn
+    assert table.phase == "move" and table.state.claimer is None
+
+
+def test_a_game_the_other_board_abandoned_is_claimed_with_a_held_turn_then_turn(leds):
+    table = black_plays_first()
+    table.handle(LinkChanged(Link.ABANDONED))
+    prompt = table.prompt()
+    assert prompt.asks == "remote_abandoned" and prompt.side is None
+    assert prompt.answers == {"hold white.turn": "claim the game"}
+    assert turn_lights(table, leds, 0.5) == {"white": CUBE_COLOUR, "black": CUBE_COLOUR}
+    assert turn_lights(table, leds, 1.5) == {"white": RED, "black": RED}
+    assert table.handle(Press("white.turn", long=True)) == []  # asks
+    prompt = table.prompt()
+    assert prompt.asks == "remote_claim" and prompt.side is W
+    assert prompt.answers == {"white.turn": "claim the game", "white.cube": "back"}
+    assert table.handle(Press("white.cube")) == [] and table.prompt().asks == "remote_abandoned"
+    table.handle(Press("white.turn", long=True))
+    claimed, over = table.handle(Press("white.turn"))
+    assert claimed == ev.Claimed(W, ResultKind.BACKGAMMON)
+    assert isinstance(over, ev.GameOver) and over.winner is W and over.resigned and over.points == 3
+    assert table.phase == "setup"
+
+
+def test_a_claim_is_scored_with_the_cube_in_any_phase_of_a_game():
+    table = white_on_roll()
+    table.handle(Press("white.cube"))  # white doubles; black's board is gone before it answers
+    assert table.phase == "doubled"
+    table.handle(LinkChanged(Link.ABANDONED))
+    table.handle(Press("white.turn", long=True))
+    *_, over = table.handle(Press("white.turn"))
+    assert isinstance(over, ev.GameOver) and over.points == 3 and over.cube == 1  # the cube offered is not taken
+
+
+def test_the_other_board_coming_back_ends_the_question():
+    table = black_plays_first()
+    table.handle(LinkChanged(Link.ABANDONED))
+    table.handle(Press("white.turn", long=True))
+    table.handle(LinkChanged(Link.CONNECTED))
+    assert table.state.claimer is None and table.prompt().asks == "remote_turn"
+    assert table.handle(Press("white.turn"))[0].kind == "rejected"
+
+
+def test_the_other_boards_claim_ends_the_game_here():
+    table = black_plays_first()  # this board was away in black's turn; black claimed the game there
+    claimed, over = table.handle(Remote(ev.Claimed(B, ResultKind.BACKGAMMON)))
+    assert claimed == ev.Claimed(B, ResultKind.BACKGAMMON)
+    assert isinstance(over, ev.GameOver) and over.winner is B and over.resigned and over.points == 3
+    table, _ = Table.new(SENSING, {"remote": "black"})
+    table.handle(Sensed(SENSING.of(Position.start())))
+    assert refused(table.handle(Remote(ev.Claimed(B, ResultKind.BACKGAMMON))), "claim") == \
+        "the other board's claim is not allowed now: no game is in progress"
+
+
 # -- resuming ----------------------------------------------------------------------------------
 
 

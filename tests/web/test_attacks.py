@@ -21,7 +21,7 @@ import bgpi.web.bridge as bridge_module
 import bgpi.web.server as server
 from bgpi.board.profile import Geometry
 from bgpi.shell.journal import encode_record
-from bgpi.shell.simtable import TableRunner
+from bgpi.shell.runner import TableRunner
 from bgpi.web.bridge import Bridge
 from bgpi.web.server import TOKEN_COOKIE, ErrorLog, WebServer
 from tests.web.conftest import start_live

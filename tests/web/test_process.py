@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bgpi.hardware.board import SIM
 from bgpi.hardware.profile import load_profile
 from bgpi.shell.service import BoardService, ServiceSettings
 from bgpi.table import events as ev
@@ -28,7 +29,7 @@ def served(tmp_path: Path):
     profile = load_profile()
     page = BoardPage(PageSettings(port=0), profile.geometry, tmp_path)
     stop = threading.Event()
-    with open(os.devnull, "w") as out, BoardService(ServiceSettings("sim", profile, tmp_path, seed=3), stop,
+    with open(os.devnull, "w") as out, BoardService(ServiceSettings(SIM, profile, tmp_path, seed=3), stop,
                                                       page, out=out) as service:
         live = threading.Thread(target=service.run)
         live.start()
@@ -56,7 +57,8 @@ def test_the_page_is_served_by_another_process_which_ends_with_the_board(tmp_pat
         assert call(page, "api/state")[1]["phase"] == "setup"
         status, answer = call(page, "api/actions", json.dumps({"lift": 6}))
         assert status == 200 and answer["events"] == []  # a lift in the setup says nothing
-        assert service.runner is not None and service.runner.sim.checkers(6) == 4
+        assert service.runner is not None and service.runner.board.hands is not None
+        assert service.runner.board.hands.checkers(6) == 4
         status, answer = call(page, "api/actions", json.dumps({"lift": 3}))
         assert status == 409 and answer["problems"] == ["line 1: cannot lift 1 from point 3: there is no checker there"]
         status, answer = call(page, "api/session", json.dumps({"config": {"match": 3}}))
@@ -75,10 +77,11 @@ def test_the_board_plays_on_when_the_pages_process_dies(tmp_path):
         runner = service.runner
         assert runner is not None
         frames = runner.frames
-        runner.sim.lift(6)  # hands at the board: still scanned, heard and shown
+        assert runner.board.hands is not None
+        runner.board.hands.lift(6)  # hands at the board: still scanned, heard and shown
         while runner.frames < frames + 100:
             threading.Event().wait(0.05)
-        assert runner.sim.checkers(6) == 4
+        assert runner.board.hands.checkers(6) == 4
         assert page._bridge is not None and page._bridge.listener is None  # nothing kept for a page gone
     assert service.stop.is_set()
 

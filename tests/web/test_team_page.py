@@ -238,7 +238,7 @@ def test_hostile_messages_are_one_line_each_and_change_nothing(team_broker: int,
         "a state message that is not JSON",
         "a log message that is no table-log event: a malformed play event (missing 'dice'): "
         "{'event': 'play', 'player': 'white'}",
-        "a log message of 9000 bytes: at most 8192",
+        "a message of 9000 bytes on bgpi/v1/club-1/white/log: at most 8229 are read",  # dropped unread
     ]
     pairs = snapshot["pairs"]
     assert pairs[0]["boards"]["white"]["phase"] == "roll" and pairs[0]["boards"]["black"] is None

@@ -12,6 +12,7 @@ const PHASES = {
 };
 const LINKS = {
   connecting: "connecting", connected: "connected", away: "the other board is away",
+  abandoned: "the other board abandoned the game: it may be claimed",
   unreachable: "the broker cannot be reached", refused: "the broker refused it", disagree: "the boards disagree",
 };
 
