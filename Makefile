@@ -24,6 +24,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/scan.py
 	$(BIN)/python benchmarks/table.py
 	$(BIN)/python benchmarks/web.py
+	$(BIN)/python benchmarks/scanload.py
 	$(BIN)/python benchmarks/boot.py
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/link.py

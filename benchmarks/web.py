@@ -3,12 +3,14 @@
     python benchmarks/web.py [--seconds S] [--streams N]
 
 `bgpi run` scans the board at the profile's rate (200 Hz: a frame every 5 ms) in its
-main thread (`bgpi.shell.live.run_live`); the page's server (aiohttp) runs on a thread
-of its own and the scan loop only hands it a fresh view when something changed
-(`bgpi.web.bridge`).  Python threads share one interpreter lock, so the server could
-still delay a frame.  This runs the live loop on the simulated board, in this process,
-for S seconds in each of three runs, one after another, and measures when each frame
-really starts against the loop's schedule:
+main thread (`bgpi.shell.live.run_live`); the scan loop only hands the page's server
+(aiohttp) a fresh view when something changed (`bgpi.web.bridge`).  Here the server runs
+on a thread of its own, as it did in `bgpi run` before issue 33 (and still does in the
+tests): Python threads share one interpreter lock, so the server can delay a frame.
+`bgpi run` now serves the page from a process of its own (`bgpi.web.process`);
+benchmarks/scanload.py measures that, quiet and under hostile load.  This runs the live
+loop on the simulated board, in this process, for S seconds in each of three runs, one
+after another, and measures when each frame really starts against the loop's schedule:
 
 1. *no page*: the scan loop alone (the reference);
 2. *page idle*: the server running, no one connected;

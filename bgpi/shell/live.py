@@ -23,7 +23,9 @@ idle slot (40 ms at 25 Hz) later than at the full rate; the buttons are edge-dri
 (their presses wait in a queue), so none is lost.  A co-processor's board is always
 scanned at the full rate: it sends its frames at its own pace.
 
-The garbage collector runs between frames, never inside one (`collect_due`).
+The garbage collector runs between frames, never inside one (`collect_due`).  While the
+loop scans, another thread of its process (the journal's, the page's traffic, the
+engine's) holds the interpreter lock at most `SWITCH_INTERVAL` once the scan wants it.
 """
 
 from __future__ import annotations
@@ -47,6 +49,10 @@ STATUS_SECONDS = 1.0
 """How often the status line is brought up to date (when it changed)."""
 IDLE_HZ = 25.0
 """The scan rate of an idle board: a lifted checker is first seen at most 1/IDLE_HZ s late."""
+SWITCH_INTERVAL = 0.0005
+"""Seconds another thread may hold the interpreter lock while the scan waits for it, while
+the loop scans (Python's default is 5 ms, a whole scan period: a busy thread could make a
+frame that late; benchmarks/scanload.py measures it)."""
 IDLE_AFTER_S = 1.0
 """How long nothing must change before the board is idle: a move's lift and placement,
 a second apart at most, are both seen at the full rate."""
@@ -170,6 +176,8 @@ def run_live(
         print(HELP, file=console.out)
         console.draw(runner.table)
     gc.disable()
+    switch_interval = sys.getswitchinterval()
+    sys.setswitchinterval(min(switch_interval, SWITCH_INTERVAL))
     try:
         while not stop.is_set():
             now = clock()
@@ -208,5 +216,6 @@ def run_live(
             collect_due()
     finally:
         gc.enable()
+        sys.setswitchinterval(switch_interval)
     sdnotify.stopping()
     sdnotify.status("stopping")

@@ -50,11 +50,16 @@ class Request:
     """The scan at which the next line is due."""
     cancelled: str | None = None
     """Why the lines not yet begun are not to be carried out (set by `cancel`, on any thread)."""
+    on_cancel: Callable[[str], None] | None = None
+    """Told the reason when the request is cancelled (a request forwarded to another
+    process: `bgpi.web.process`)."""
 
     def cancel(self, reason: str) -> None:
         """Carry out no line not begun by now (the asker went away or gave up); `done` is
         still called, with the events caused so far and what was left undone."""
         self.cancelled = reason
+        if self.on_cancel is not None:
+            self.on_cancel(reason)
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,14 @@
 """`bgpi run`'s page: its options, its access token, and serving it beside the scan loop.
 
-The server (and aiohttp, a tenth of a second to import) and the bridge are loaded only
-when a page is served: the service, which serves none by default, starts without them.
+The bridge is loaded only when a page is served, and the server (and aiohttp) only in
+the page's own process (`bgpi.web.process`): the service, which serves none by default,
+starts without them.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import errno
 import os
 import socket
 from dataclasses import dataclass
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from bgpi.shell.service import StartSession
     from bgpi.table import events as ev
     from bgpi.web.bridge import Bridge
-    from bgpi.web.server import WebServer
+    from bgpi.web.process import PageProcess
 
 TOKEN_FILE = "web-token"
 """In the state directory: the page's access token, kept so that a bookmark survives restarts."""
@@ -119,36 +119,35 @@ def page_settings(args: argparse.Namespace, settings: dict[str, Any] | None) -> 
 
 class BoardPage:
     """The page of a running board (a `bgpi.shell.service.Page`): the bridge the scan loop
-    feeds (`bgpi.web.bridge`) and the server beside it, started by `open`."""
+    feeds (`bgpi.web.bridge`) and the server in a process of its own (`bgpi.web.process`),
+    started by `open`."""
 
     def __init__(self, settings: PageSettings, geometry: Geometry, state_dir: Path) -> None:
         self.settings = settings
         self.geometry = geometry
         self.state_dir = state_dir
         self._bridge: Bridge | None = None
-        self._server: WebServer | None = None
+        self._server: PageProcess | None = None
+        self.url: str | None = None
+        """The page's own address (with its token), once `open` has served it."""
 
     def open(self, history: tuple[ev.Event, ...], start_session: StartSession) -> str:
         """Serve the page, its story begun with `history`; its address.  OSError if the
         port cannot be bound."""
         from bgpi.web.bridge import Bridge
-        from bgpi.web.server import WebServer
+        from bgpi.web.process import PageProcess
         from bgpi.web.words import Story
 
         self._bridge = Bridge(Story.of(history), start_session)
         listen = self.settings.listen
         token = access_token(self.state_dir) if listen is not None else None
         wanted = self.settings.port
-        for port in [wanted, *range(wanted + 1, wanted + NEXT_PORTS + 1)] if wanted else [0]:
-            server = WebServer(self._bridge, self.geometry, listen or DEFAULT_HOST, port, token, self.state_dir)
-            try:
-                server.start()
-            except OSError as error:
-                if error.errno != errno.EADDRINUSE or port == wanted + NEXT_PORTS:
-                    raise
-                continue  # another board (or program) serves there: the next port
-            break
+        # A busy port (another board or program serves there): the next one, in the page's process.
+        ports = [wanted, *range(wanted + 1, wanted + NEXT_PORTS + 1)] if wanted else [0]
+        server = PageProcess(self._bridge, self.geometry, listen or DEFAULT_HOST, ports, token, self.state_dir)
+        server.start()
         self._server = server
+        self.url = server.url
         if server.port != wanted and wanted:
             self.note = f"port {wanted} is in use, so the page is on port {server.port}"
         return " or ".join(_addresses(server.url, listen))

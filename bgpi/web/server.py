@@ -1,4 +1,5 @@
-"""The page and its HTTP API, served by aiohttp on a thread of its own beside the scan loop.
+"""The page and its HTTP API, served by aiohttp on a thread of its own (`bgpi run` runs it
+in a process of its own beside the board's: `bgpi.web.process`).
 
 Routes (the page uses nothing else; the tests drive the same):
 
@@ -53,6 +54,7 @@ import hmac
 import json
 import logging
 import secrets
+import socket
 import sys
 import threading
 import time
@@ -71,10 +73,11 @@ from bgpi.exc import JournalError, JournalStartError, MatError, ScriptError, Sgf
 from bgpi.records.matfile import mat_record
 from bgpi.records.sgffile import sgf_record
 from bgpi.shell.journal import journal_path
+from bgpi.shell.live import SWITCH_INTERVAL  # served on a thread beside the scan loop, the server keeps to it too
 from bgpi.shell.script import LINE_SECONDS, Action, StartingBoard, Wait, parse_script
 from bgpi.shell.sessions import sessions
 from bgpi.table import events as ev
-from bgpi.web import DEFAULT_HOST, DEFAULT_PORT
+from bgpi.web import DEFAULT_HOST, DEFAULT_PORT, page_url
 from bgpi.web.bridge import Bridge, NewSession, Request
 
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
@@ -101,10 +104,6 @@ ERROR_LOG_SECONDS = 10.0
 not push the board's own messages past journald's rate limit)."""
 SHUTDOWN_SECONDS = 1.0
 """How long requests still being answered may take once the board stops."""
-SWITCH_INTERVAL = 0.0005
-"""Seconds a thread may hold the interpreter lock while another waits for it, while the
-page is served (Python's default is 5 ms, a whole scan period: a busy server thread
-could make a frame that late; benchmarks/web.py measures it)."""
 STARTING_SECONDS = 5
 """How long a request waits for the board's first scan before it is told to come back."""
 MAX_LINES = 200
@@ -582,8 +581,10 @@ def app_runner(app: web.Application) -> web.AppRunner:
                          keepalive_timeout=IDLE_SECONDS, lingering_time=LINGER_SECONDS, handler_cancellation=True)
 
 
-def open_site(loop: asyncio.AbstractEventLoop, runner: web.AppRunner, host: str, port: int) -> int:
-    """Serve `runner`'s `guarded_app` on `host`:`port` (0: a free port), its connections
+def open_site(loop: asyncio.AbstractEventLoop, runner: web.AppRunner, host: str, port: int,
+              sock: socket.socket | None = None) -> int:
+    """Serve `runner`'s `guarded_app` on `host`:`port` (0: a free port), or on `sock` (bound
+    and listening already) if given, its connections
     capped (`cap_connections`), what aiohttp and `loop` would log written to its
     `ErrorLog` until `close_site`; returns the port.  On failure the runner is cleaned up
     and the error raised."""
@@ -596,7 +597,8 @@ def open_site(loop: asyncio.AbstractEventLoop, runner: web.AppRunner, host: str,
         loop.run_until_complete(runner.setup())
         assert runner.server is not None  # made by setup
         cap_connections(runner.server)
-        site = web.TCPSite(runner, host, port, reuse_address=True)
+        site = web.SockSite(runner, sock) if sock is not None else web.TCPSite(runner, host, port,
+                                                                                reuse_address=True)
         loop.run_until_complete(site.start())
     except BaseException:
         close_site(loop, runner)
@@ -637,13 +639,15 @@ class WebServer:
     """
 
     def __init__(self, bridge: Bridge, geometry: Geometry, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
-                 token: str | None = None, state_dir: Path | None = None) -> None:
+                 token: str | None = None, state_dir: Path | None = None, sock: socket.socket | None = None) -> None:
         if host not in LOOPBACK_NAMES and token is None:
             raise ValueError(f"listening on {host} needs an access token")
         self.bridge = bridge
         self.host = host
         self.port = port
         self.token = token
+        self.sock = sock
+        """A socket bound to `host`:`port` and listening, to serve on (None: bound by `start`)."""
         self.app = make_app(bridge, geometry, token, state_dir)
         self._loop = asyncio.new_event_loop()
         self._runner = app_runner(self.app)
@@ -655,8 +659,7 @@ class WebServer:
     @property
     def url(self) -> str:
         """The page's address, with the token when one is needed."""
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}/" + (f"?token={self.token}" if self.token else "")
+        return page_url(self.host, self.port, self.token)
 
     def start(self) -> None:
         self._switch_interval = sys.getswitchinterval()
@@ -671,28 +674,38 @@ class WebServer:
         loop = self._loop
         asyncio.set_event_loop(loop)
         try:
-            self.port = open_site(loop, self._runner, self.host, self.port)
+            self.port = open_site(loop, self._runner, self.host, self.port, self.sock)
         except BaseException as error:  # noqa: BLE001 (handed to the starting thread)
             self._failure = error
             self._started.set()
             loop.close()
             return
         hub = self.app[HUB]
-        self.bridge.listener = lambda heard, view: self._call(hub.publish, heard, view)
+        self.bridge.listener = lambda heard, view: self.call(hub.publish, heard, view)
         self._started.set()
         loop.run_forever()
         close_site(loop, self._runner)
         loop.close()
 
-    def _call(self, function: Callable[..., object], *args: object) -> None:
+    def call(self, function: Callable[..., object], *args: object) -> None:
+        """Call `function(*args)` on the server's event loop, soon (from any thread)."""
         with contextlib.suppress(RuntimeError):  # the server has stopped: nobody is watching
             self._loop.call_soon_threadsafe(function, *args)
+
+    def call_and_wait(self, function: Callable[..., object], *args: object) -> None:
+        """Call `function(*args)` on the server's event loop, from another thread, and
+        return once it has run (at once if the server has stopped)."""
+        async def run() -> None:
+            function(*args)
+
+        with contextlib.suppress(RuntimeError):  # the server has stopped
+            asyncio.run_coroutine_threadsafe(run(), self._loop).result()
 
     def stop(self) -> None:
         if not self._thread.is_alive():
             return
         self.bridge.listener = None
-        self._call(self.app[HUB].close_all)
-        self._call(self._loop.stop)
+        self.call(self.app[HUB].close_all)
+        self.call(self._loop.stop)
         self._thread.join(timeout=10)
         sys.setswitchinterval(self._switch_interval)

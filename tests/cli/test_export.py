@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bgpi.cli import export as export_cli
 from bgpi.cli import main
@@ -479,3 +481,32 @@ def test_an_empty_journal_says_so(tmp_path, capsys):
     journal_path(tmp_path).write_bytes(b"")
     assert main(["export", "--list", "--state", str(tmp_path)]) == 2
     assert capsys.readouterr().err == f"bgpi export: {journal_path(tmp_path)} holds no session event (it is empty)\n"
+
+
+SESSION_CONFIGS = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=6),
+                               lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+                                   st.sampled_from(["match", "jacoby", "cube_cap", "x"]), inner, max_size=3),
+                               max_leaves=8)
+JOURNAL_LINES = st.one_of(
+    st.binary(max_size=40).map(lambda data: data.replace(b"\n", b"") + b"\n"),
+    SESSION_CONFIGS.map(lambda config: encode_record({"event": "session", "config": config})),
+    st.sampled_from([encode(event) for event in HAND_MADE]),
+    st.integers(1, 3_000).map(lambda depth: b"[" * depth + b"\n"),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(lines=st.lists(JOURNAL_LINES, max_size=6), utf_16=st.booleans(), argv=st.sampled_from(
+    [["--list"], ["--mat", "-"], ["--sgf", "-"]]))
+def test_fuzzed_journals_export_or_say_what_is_wrong_in_one_line(tmp_path_factory, lines, utf_16, argv):
+    """Issue 33 (items 3, 4): whatever a journal holds (junk, UTF-16, checksummed session lines
+    with any config, lines nested deep), `bgpi export` writes it or says why in a line a
+    problem, never "unexpected error"."""
+    state = tmp_path_factory.mktemp("state")
+    data = b"".join(lines)
+    journal_path(state).write_bytes(data.decode("utf-8", "replace").encode("utf-16") if utf_16 else data)
+    done = subprocess.run([sys.executable, "-m", "bgpi", "export", *argv, "--state", str(state)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode in (0, 2), done.stderr
+    assert "unexpected error" not in done.stderr and "Traceback" not in done.stderr
+    assert all(line.startswith("bgpi export: ") for line in done.stderr.splitlines()), done.stderr

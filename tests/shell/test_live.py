@@ -21,7 +21,7 @@ from bgpi.rules.position import Side
 from bgpi.shell.console import Console, Quit, parse_hand
 from bgpi.shell.hands import TableHands
 from bgpi.shell.journal import read_journal
-from bgpi.shell.live import collect_due, run_live
+from bgpi.shell.live import SWITCH_INTERVAL, collect_due, run_live
 from bgpi.shell.runner import TableRunner
 from bgpi.shell.script import Hold, Lift, Move, Place, SetDice, ShortPress, Show, Wait
 from bgpi.shell.sinks import FunctionSink
@@ -212,6 +212,25 @@ def test_garbage_is_collected_between_frames_never_inside_one():
     assert collecting == [False] * 3  # no automatic collection during a frame
     assert gc.isenabled()  # back on after the loop
     assert gc.get_count()[0] < gc.get_threshold()[0]  # the last frame's litter collected after it
+
+
+def test_while_the_loop_scans_no_other_thread_holds_the_interpreter_lock_long():
+    profile = load_profile()
+    table, _ = Table.new(Sensing(profile.geometry), {})
+    runner = TableRunner(table, open_sim_board(profile), seed=1)
+    stop = threading.Event()
+    before = sys.getswitchinterval()
+    seen: list[float] = []
+
+    def after_scan(runner: TableRunner) -> None:
+        seen.append(sys.getswitchinterval())
+        stop.set()
+
+    try:
+        run_live(runner, stop, after_scan=after_scan, sleep=lambda s: None)
+    finally:
+        runner.close()
+    assert seen == [min(before, SWITCH_INTERVAL)] and sys.getswitchinterval() == before
 
 
 def test_collect_due_collects_the_oldest_generation_due():

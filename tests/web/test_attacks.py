@@ -250,7 +250,7 @@ def test_the_event_loops_errors_are_one_line_at_most_every_few_seconds(live, cap
 
     capfd.readouterr()
     for _ in range(20):
-        live.server._call(broken)
+        live.server.call(broken)
     time.sleep(0.3)
     (line,) = quiet(capfd, most=1).splitlines()
     assert line.startswith("bgpi run: the page: Exception in callback") and line.endswith("KeyError: 'broken'")
@@ -435,6 +435,19 @@ def test_fuzzed_action_bodies_are_never_a_500(live, capfd, body):
     lambda value: json.dumps(value).encode())))
 def test_fuzzed_session_bodies_are_never_a_500(live, capfd, body):
     assert raw(live.server.port, post("/api/session", body))[0] in ANSWERS
+    quiet(capfd)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=st.sampled_from(["/api/actions", "/api/session", "/api/state", "/"]),
+       body=st.one_of(st.binary(max_size=120), st.lists(LINE, max_size=3).map(
+           lambda lines: "\n".join(json.dumps(line) for line in lines).encode())),
+       said=st.integers(1, 400), cut=st.floats(0, 1))
+def test_fuzzed_requests_cut_off_anywhere_write_nothing(live, capfd, path, body, said, cut):
+    """Issue 33: any request, its body's length told right or wrong, broken off at any byte."""
+    request = post(path, body).replace(f"Content-Length: {len(body)}".encode(), f"Content-Length: {said}".encode())
+    with socket.create_connection(("127.0.0.1", live.server.port)) as sock:
+        sock.sendall(request[: max(1, int(cut * len(request)))])
     quiet(capfd)
 
 
