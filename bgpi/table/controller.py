@@ -28,8 +28,9 @@ from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Game, Session, Settings
 from bgpi.table import events as ev
 from bgpi.table.advice import Advising
+from bgpi.table.chouette import Chouette
 from bgpi.table.doubling import Doubling
-from bgpi.table.inputs import Advised, Input, LinkChanged, Press, Remote, Rolled, Sensed, Tick
+from bgpi.table.inputs import Advised, Input, Join, Leave, LinkChanged, Press, Remote, Rolled, Sensed, Tick
 from bgpi.table.lights import Lighting, Prompt
 from bgpi.table.phases import Link, Phase, RollFor
 from bgpi.table.remoting import Remoting
@@ -79,12 +80,16 @@ class Table:
         self._begin(TableState.begin(sensing, ev.NewSession({})))
 
     def _begin(self, state: TableState) -> None:
-        """Build the parts over a session's state."""
+        """Build the parts over a session's state (a chouette's own part in a chouette)."""
         self.state = state
         self.watch = Watch(state, self.board, self._emit)
         self.follower = FollowingTurn(state, self.board, self.watch, self._emit)
         self.doubling = Doubling(state, self.board, self._emit, self.follower.end_game)
         self.resigning = Resigning(state, self._emit, self.follower.end_game)
+        self.chouette: Chouette | None = None
+        if state.chouette is not None:
+            self.chouette = Chouette(state, self.board, self._emit, self.resigning)
+            self.follower.won = self.chouette.played_out
         self.advising = Advising(state, self.board, self.follower, self.doubling, self.resigning, self._emit)
         self.remoting = Remoting(state, self.board, self.follower, self.doubling, self.resigning, self._emit)
         self.view = TableView(state, self.board)
@@ -162,7 +167,9 @@ class Table:
         applied, and returned for the journal.  None for any other table."""
         self._out = []
         state = self.state
-        if state.phase == Phase.OVER and state.game is not None:
+        if self.chouette is not None:
+            self.chouette.owed()
+        elif state.phase == Phase.OVER and state.game is not None:
             dropper = state.dropper
             self.follower.end_game(state.game.drop(dropper) if dropper is not None
                                     else state.game.result(state.position))
@@ -178,7 +185,10 @@ class Table:
             case Tick(now=now):
                 self.board.now = now
                 self.watch.check()
-                self.doubling.check_drop_time()
+                if self.chouette is not None:
+                    self.chouette.check_drop_time()
+                else:
+                    self.doubling.check_drop_time()
                 self.advising.check_hint_failed()
             case Sensed(counts=counts):
                 self.board.seen = counts
@@ -193,6 +203,8 @@ class Table:
                 self.remoting.received(event)
             case LinkChanged(link=link):
                 self.board.link = link
+            case Join(player=player) | Leave(player=player):
+                self._seating(happened, player)
         self.advising.computer_turn()
         if self._out or not isinstance(happened, Tick):
             self._lights = None  # a tick changes nothing without saying so
@@ -203,7 +215,8 @@ class Table:
         a grace period, of a drop's question, the computer asking the engine again);
         None if time alone changes nothing.  The shell may skip the board time before
         it, and the `Tick`s in it, when nothing else happens."""
-        deadlines = [*self.watch.deadlines(), *self.doubling.deadlines(), *self.advising.deadlines()]
+        deadlines = [*self.watch.deadlines(), *self.doubling.deadlines(), *self.advising.deadlines(),
+                     *(self.chouette.deadlines() if self.chouette is not None else ())]
         return min(deadlines, default=None)
 
     def _emit(self, event: ev.Event) -> None:
@@ -233,7 +246,7 @@ class Table:
 
     def _sensed(self) -> None:
         phase = self.state.phase
-        if phase in (Phase.SETUP, Phase.MATCH_OVER):
+        if phase in (Phase.SETUP, Phase.MATCH_OVER, Phase.ROLL_OFF, Phase.RESULTS):
             return
         if phase in (Phase.MOVE, Phase.CHOOSE):
             self.follower.track()
@@ -247,11 +260,14 @@ class Table:
         if self.state.setup.remotes and self.board.link == Link.DISAGREE:
             return  # the journals disagree: play stops for good in this session
         if button == "hint":
-            self.advising.hint_pressed()
+            if self.chouette is None or not self.chouette.hint_refused():
+                self.advising.hint_pressed()
             return
         side = Side.parse(owner)
         phase = self.state.phase
         if self._played_elsewhere(side):
+            return
+        if self.chouette is not None and self.chouette.pressed(side, kind, long):
             return
         if kind == "cube" and long and phase in OPENS_FROM:
             self.resigning.open(side)
@@ -265,13 +281,29 @@ class Table:
             self._between_games(side, kind)
         elif phase == Phase.ROLL:
             if kind == "cube":
-                self.doubling.double(side)
+                self._double(side)
             elif side is self.state.turn and self.state.trouble.mismatch is None:
                 self.state.wants_roll = RollFor.TURN
         elif phase == Phase.DOUBLED:
             self.doubling.answer(side, kind, long)
         elif phase in (Phase.MOVE, Phase.CHOOSE):
             self._pressed_moving(side, kind)
+
+    def _double(self, side: Side) -> None:
+        """`side` pressed *cube* before the roll: a double, or in a chouette the choice of seats."""
+        if self.chouette is not None:
+            self.chouette.open_doubles(side)
+        else:
+            self.doubling.double(side)
+
+    def _seating(self, happened: Join | Leave, player: str) -> None:
+        """A player joins or leaves a chouette (between games)."""
+        if self.chouette is None:
+            self._emit(ev.Rejected(None, "players join and leave a chouette: this session is none"))
+        elif isinstance(happened, Join):
+            self.chouette.join(player)
+        else:
+            self.chouette.leave(player)
 
     def _played_elsewhere(self, side: Side) -> bool:
         """Whether `side`'s buttons here are not theirs to press: the other board's player
@@ -339,7 +371,7 @@ class Table:
             if kind == "turn":
                 self.state.wants_roll = RollFor.TURN
             else:
-                self.doubling.double(side)
+                self._double(side)
 
     # -- a new session chosen on the board --------------------------------------------
 
@@ -379,6 +411,8 @@ class Table:
             self._emit(ev.Opening(first, second, starts, game.cube.value))
         elif request == RollFor.TURN:
             self._emit(ev.Roll(state.current_turn(), (first, second)))
+        elif request == RollFor.ROLL_OFF and self.chouette is not None:
+            self.chouette.rolled_off(first, second)
         if self.state.phase == Phase.MOVE and self.board.seen is not None:
             self.follower.track()
 

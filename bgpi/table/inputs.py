@@ -79,4 +79,19 @@ class LinkChanged:
     link: Link
 
 
-Input = Sensed | Press | Tick | Rolled | Advised | Remote | LinkChanged
+@dataclass(frozen=True, slots=True)
+class Join:
+    """A latecomer joins a chouette, at the end of the line (between games): the page or a
+    script names them, as the buttons cannot."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """A player leaves a chouette (between games)."""
+
+    player: str
+
+
+Input = Sensed | Press | Tick | Rolled | Advised | Remote | LinkChanged | Join | Leave

@@ -80,8 +80,10 @@ class Resigning:
         state.resign_from = Phase.MOVE if state.phase == Phase.CHOOSE else state.phase
         state.resigner, state.resigning, state.phase = side, ResultKind.SINGLE, Phase.RESIGNING
 
-    def choosing(self, side: Side, kind: str, long: bool) -> None:
-        """A press while `state.resigner` chooses what to resign."""
+    def choosing(self, side: Side, kind: str, long: bool,
+                 offer: Callable[[Side, ResultKind], None] | None = None) -> None:
+        """A press while `state.resigner` chooses what to resign; *turn* offers it (`offer`,
+        by default this part's: a chouette offers its own way)."""
         state = self.state
         if side is not state.resigner:
             return
@@ -90,7 +92,7 @@ class Resigning:
         elif kind == "cube":
             state.resigning = _LEVELS[(_LEVELS.index(state.resigning) + 1) % len(_LEVELS)]
         else:
-            self.offer(side, state.resigning)
+            (offer or self.offer)(side, state.resigning)
 
     def withdraw(self) -> None:
         """The choice of what to resign ends with nothing offered (a held *cube*; the
