@@ -31,6 +31,7 @@ from bgpi.rules.chouette import ChouetteSettings, roles
 from bgpi.rules.session import Score
 from bgpi.table import events as ev
 
+
 @dataclass(frozen=True, slots=True)
 class ChouetteGame:
     """One game of a chouette: its number (from 1), its events from its ``start`` on,

@@ -84,6 +84,8 @@ class KeptSession:
         head = self.head
         match = head.config.get("match")
         kind = f"a match to {match}" if match else "money play"
+        if "chouette" in head.config:
+            kind = "a chouette"
         if head.position_id is not None:
             kind = f"practice position {head.position_id}" + (
                 f" (Match ID {head.match_id})" if head.match_id is not None else "")

@@ -124,7 +124,7 @@ class ChairsView:
             still = "box" if player == last.box else "partner" if player == last.partner else "centred"
             roles[chairs[player]] = "won" if points > 0 else "lost" if points < 0 else still
         shown = list(last.points)[seating.shown]
-        return Chairs(roles, frozenset({chairs[shown]} & roles.keys()))
+        return Chairs(roles, frozenset({chairs[shown]} if shown in chairs else ()))
 
     # -- what the board asks ----------------------------------------------------------------
 

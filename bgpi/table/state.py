@@ -452,7 +452,8 @@ class TableState:
                 chouette.seats = replace(seats, captain=player)
             case ev.ChouetteOver():
                 chouette.totals = dict(event.totals)
-                chouette.last, chouette.seats, chouette.shown = event, None, 0
+                chouette.last, chouette.seats = event, None
+                chouette.shown = list(event.points).index(event.captain)  # whose result decides the rotation
                 chouette.resignation, chouette.walk, chouette.drop_asked = None, None, None
                 self.session = replace(self.session, games=self.session.games + 1)
                 self.game = self.dice = self.moving = None
