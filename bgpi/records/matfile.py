@@ -320,7 +320,12 @@ def _move_lines(cells: list[tuple[Side, str]], wins: tuple[Side, str] | None) ->
         rows[-1], own_line = (rows[-1][0], wins[1]), None
     lines = []
     for number, (left, right) in enumerate(rows, start=1):
-        if right is None:
+        if right is None and own_line is not None and number == len(rows) and ":" not in left:
+            # A resignation right after white's take: gnubg reads the Wins line after a bare
+            # " Takes" as a double and a resignation, unless the empty right cell is written
+            # out, as its own export writes every line.
+            lines.append(f"{number:3d}) {left:<{LEFT_WIDTH}} ")
+        elif right is None:
             lines.append(f"{number:3d}) {left}".rstrip())
         else:
             # Two spaces at least: gnubg splits a line without two colons at a double space.

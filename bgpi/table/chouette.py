@@ -319,9 +319,14 @@ class Chouette:
         seats, played = seating.current_seats(), None
         if state.position.winner() is not None:
             seats, played = seats.played_out(state.current_game(), state.position), ResultKind.of(state.position)
-        over = _game_over(seating, seats, played)
-        self.emit(over)
-        self.emit(ev.Line(rotate(seating.line, over.points[over.captain] > 0), LineChange.ROTATION))
+        self.emit(_game_over(seating, seats, played))
+        self._rotate()
+
+    def _rotate(self) -> None:
+        """The next game's line, by the captain's own result in the game just over."""
+        over = self.seating.last
+        assert over is not None
+        self.emit(ev.Line(rotate(self.seating.line, over.points[over.captain] > 0), LineChange.ROTATION))
 
     def _results_pressed(self, kind: str) -> None:
         seating = self.seating
@@ -331,9 +336,14 @@ class Chouette:
             self.state.phase = Phase.SETUP
 
     def owed(self) -> None:
-        """What a journal cut short at the end of a cube round, a resignation or a game still
-        owes (the captain's successor, the game's end): emitted now."""
-        seats = self.seating.seats
+        """What a journal cut short at the end of the roll-off, a cube round, a resignation or
+        a game still owes (the line, the captain's successor, the game's end): emitted now."""
+        seating = self.seating
+        if seating.roll_off is not None and seating.roll_off.done:
+            self.emit(ev.Line(seating.roll_off.line(), LineChange.ROLL_OFF))
+        if seating.rotation_due:
+            self._rotate()
+        seats = seating.seats
         if seats is None:
             return
         answered = seats.asked() is None and self.seating.resignation is None

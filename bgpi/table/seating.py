@@ -62,6 +62,7 @@ class Seating:
     totals: dict[str, int] = field(default_factory=dict)  # the score sheet's running totals
     seats: Seats | None = None  # the game in progress
     last: ev.ChouetteOver | None = None  # the last game's end, shown until the next game starts
+    rotation_due: bool = False  # the last game is over, the line it gives not yet set
     resignation: ev.SeatResignOffered | None = None  # the offer awaiting its answers
     answered: tuple[str, ...] = ()  # the seats that have answered it
     # The chouette part's own, not journaled:
@@ -92,7 +93,7 @@ class Seating:
 
     def seat_line(self, line: tuple[str, ...]) -> None:
         """The line is now `line`: chairs for newcomers, a total on the sheet for each."""
-        self.line = line
+        self.line, self.rotation_due = line, False
         self.chairs = seat_chairs(self.chairs, line)
         for player in line:
             self.totals.setdefault(player, 0)

@@ -452,7 +452,7 @@ class TableState:
                 chouette.seats = replace(seats, captain=player)
             case ev.ChouetteOver():
                 chouette.totals = dict(event.totals)
-                chouette.last, chouette.seats = event, None
+                chouette.last, chouette.seats, chouette.rotation_due = event, None, True
                 chouette.shown = list(event.points).index(event.captain)  # whose result decides the rotation
                 chouette.resignation, chouette.walk, chouette.drop_asked = None, None, None
                 self.session = replace(self.session, games=self.session.games + 1)
