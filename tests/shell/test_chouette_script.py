@@ -4,9 +4,15 @@ and the lines of a latecomer and of a player leaving."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from bgpi.shell.script import Seating, format_line, parse_script
+from bgpi.shell.words import ASKS, say
+from bgpi.table import events as ev
+from bgpi.table.lights import PROMPTS
 from tests.shell.test_script import problem
 
 THREE = '"players": ["Ann", "Bob", "Cat"]'
@@ -33,3 +39,16 @@ def test_a_latecomer_and_a_leaver_are_lines_of_their_own():
     script = parse_script('{"config": {"chouette": {' + THREE + '}}}\n{"join": "Dan"}\n{"leave": "Ann"}\n')
     assert script.lines == (Seating("Dan", True, line=2), Seating("Ann", False, line=3))
     assert [format_line(line) for line in script.lines] == ['{"join": "Dan"}', '{"leave": "Ann"}']
+
+
+def test_every_question_and_every_chouette_event_is_said_in_words():
+    """The page and the terminal simulator say each prompt, and a chouette's events, in words."""
+    assert set(ASKS) == set(PROMPTS)
+    scenario = Path(__file__).parents[1] / "scenarios" / "chouette_cube_round.log.jsonl"
+    events = [ev.parse(json.loads(line)) for line in scenario.read_text().splitlines()]
+    chouette = [event for event in events if event.kind in ("roll_off", "line", "seat_double", "seat_take",
+                                                           "seat_drop", "seat_beaver", "captain", "chouette_over",
+                                                           "seat_resign_offered", "seat_resign_accepted")]
+    assert len({event.kind for event in chouette}) == 10
+    assert all(say(event) for event in chouette)
+    assert say(events[0]) == "New chouette: Ann, Bob, Cat and Dan. Press a turn button for the roll-off"
