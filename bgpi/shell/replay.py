@@ -26,14 +26,12 @@ from bgpi.shell.script import (
     BoardPosition,
     Move,
     Script,
-    Seating,
     Wait,
     format_line,
 )
 from bgpi.shell.simtable import SimulatedTable
 from bgpi.table import events as ev
 from bgpi.table.controller import Table
-from bgpi.table.inputs import Join, Leave
 from bgpi.table.tracker import Sensing
 
 
@@ -147,9 +145,6 @@ def _carry_out(sim: SimulatedTable, line: Action, emit: ev.Emit) -> None:
         sim.advance(line.seconds)
     elif isinstance(line, Await):
         await_other(sim)
-    elif isinstance(line, Seating):
-        sim.feed(Join(line.player) if line.joins else Leave(line.player))
-        sim.advance(LINE_SECONDS)
     elif isinstance(line, Move):
         # Lift, then place: the board sees the checker in hand in between, as at a table.
         sim.lift(line.source)

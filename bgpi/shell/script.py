@@ -39,6 +39,7 @@ from bgpi.rules.session import Settings
 from bgpi.rules.xgid import xgid_ids
 from bgpi.shell.advisor import ENGINE_KEYS, engine_problems
 from bgpi.table import events as ev
+from bgpi.table.inputs import Join, Leave
 from bgpi.table.phases import Link
 from bgpi.table.state import OPPONENT_SIDES, REMOTE_SIDES, club_problem
 
@@ -393,6 +394,10 @@ class Seating:
     def __post_init__(self) -> None:
         if not isinstance(self.player, str) or not self.player:
             raise ScriptLineError(f"expected a player's name, got {_json(self.player)}")
+
+    def input(self) -> Join | Leave:
+        """The table's input this line is."""
+        return Join(self.player) if self.joins else Leave(self.player)
 
 
 Action = (SetDice | Lift | Place | Move | Slot | ShortPress | Hold | Wait | Show | FromRemote | LinkLine | Await

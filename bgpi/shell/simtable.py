@@ -415,6 +415,8 @@ class SimulatedTable(TableRunner):
             self.feed(Remote(RollWanted() if line.event == "roll" else line.event))
         elif isinstance(line, script.LinkLine):
             self.feed(LinkChanged(line.link))
+        elif isinstance(line, script.Seating):
+            self.feed(line.input())
         return None
 
     # -- the state directory --------------------------------------------------------
