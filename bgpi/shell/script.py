@@ -692,8 +692,18 @@ def _no_constant(name: str) -> float:
 # -- writing ------------------------------------------------------------------------------
 
 
+_ONE_VALUE: dict[type, tuple[str, str]] = {
+    Lift: ("lift", "location"), Place: ("place", "location"), ShortPress: ("press", "button"),
+    Hold: ("hold", "button"), Show: ("show", "what"), Await: ("await", "what"),
+}
+"""The lines written as their key and one attribute's value: ``{"press": "white.turn"}``."""
+
+
 def format_line(line: ScriptLine) -> str:
     """`line` as one line of compact JSON, written the way the spec writes it (no newline)."""
+    if (one := _ONE_VALUE.get(type(line))) is not None:
+        key, attribute = one
+        return json.dumps({key: getattr(line, attribute)})
     match line:
         case StartingBoard(kind=kind):
             document: dict[str, Any] = {"board": kind}
@@ -706,28 +716,16 @@ def format_line(line: ScriptLine) -> str:
             document = {"config": dict(settings)}
         case SetDice(first=first, second=second):
             document = {"dice": [first, second]}
-        case Lift(location=location):
-            document = {"lift": location}
-        case Place(location=location):
-            document = {"place": location}
         case Move(source=source, destination=destination):
             document = {"move": [source, destination]}
         case Slot(location=location, index=index, closed=closed):
             document = {"slot": [location, index, closed]}
-        case ShortPress(button=button):
-            document = {"press": button}
-        case Hold(button=button):
-            document = {"hold": button}
         case Wait(seconds=seconds):
             document = {"wait": int(seconds) if seconds.is_integer() else seconds}
-        case Show(what=what):
-            document = {"show": what}
         case FromRemote(event=event):
             document = {"remote": event if event == "roll" else event.to_json()}
         case LinkLine(link=link):
             document = {"link": link.value}
-        case Await(what=what):
-            document = {"await": what}
         case Seating(player=player, joins=joins):
             document = {"join" if joins else "leave": player}
         case _:

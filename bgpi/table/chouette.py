@@ -136,29 +136,19 @@ class Chouette:
         if placed is not None and placed.done:
             self.emit(ev.Line(placed.line(), LineChange.ROLL_OFF))
 
-    def join(self, player: str) -> None:
-        """A latecomer joins, at the end of the line (between games only)."""
+    def seat(self, player: str, joins: bool) -> None:
+        """A latecomer joins at the end of the line (`joins`), or a player leaves: between
+        games only, within the chouette's 3 to 7 players."""
+        doing = "joins" if joins else "leaves"
         if self.state.phase not in BETWEEN_GAMES:
-            self.refuse(None, f"{player} joins between games: wait for this game's end")
+            self.refuse(None, f"{player} {doing} between games: wait for this game's end")
             return
         try:
-            line = join(self.seating.line, player)
+            line = (join if joins else leave)(self.seating.line, player)
         except ChouetteError as refusal:
             self.refuse(None, str(refusal))
             return
-        self.emit(ev.Line(line, LineChange.JOINED, player))
-
-    def leave(self, player: str) -> None:
-        """A player leaves (between games only)."""
-        if self.state.phase not in BETWEEN_GAMES:
-            self.refuse(None, f"{player} leaves between games: play this game out first")
-            return
-        try:
-            line = leave(self.seating.line, player)
-        except ChouetteError as refusal:
-            self.refuse(None, str(refusal))
-            return
-        self.emit(ev.Line(line, LineChange.LEFT, player))
+        self.emit(ev.Line(line, LineChange.JOINED if joins else LineChange.LEFT, player))
 
     # -- choosing seats --------------------------------------------------------------------
 

@@ -260,14 +260,11 @@ class Table:
         if self.state.setup.remotes and self.board.link == Link.DISAGREE:
             return  # the journals disagree: play stops for good in this session
         if button == "hint":
-            if self.chouette is None or not self.chouette.hint_refused():
-                self.advising.hint_pressed()
+            self._hint_pressed()
             return
         side = Side.parse(owner)
         phase = self.state.phase
-        if self._played_elsewhere(side):
-            return
-        if self.chouette is not None and self.chouette.pressed(side, kind, long):
+        if self._played_elsewhere(side) or self._chouette_pressed(side, kind, long):
             return
         if kind == "cube" and long and phase in OPENS_FROM:
             self.resigning.open(side)
@@ -289,6 +286,16 @@ class Table:
         elif phase in (Phase.MOVE, Phase.CHOOSE):
             self._pressed_moving(side, kind)
 
+    def _hint_pressed(self) -> None:
+        """*hint*: the engine's advice (in a chouette, of the play only)."""
+        if self.chouette is None or not self.chouette.hint_refused():
+            self.advising.hint_pressed()
+
+    def _chouette_pressed(self, side: Side, kind: str, long: bool) -> bool:
+        """Whether a chouette takes the press itself (choosing seats, answering a seat's
+        double or a resignation, the roll-off, the results)."""
+        return self.chouette is not None and self.chouette.pressed(side, kind, long)
+
     def _double(self, side: Side) -> None:
         """`side` pressed *cube* before the roll: a double, or in a chouette the choice of seats."""
         if self.chouette is not None:
@@ -300,10 +307,8 @@ class Table:
         """A player joins or leaves a chouette (between games)."""
         if self.chouette is None:
             self._emit(ev.Rejected(None, "players join and leave a chouette: this session is none"))
-        elif isinstance(happened, Join):
-            self.chouette.join(player)
         else:
-            self.chouette.leave(player)
+            self.chouette.seat(player, joins=isinstance(happened, Join))
 
     def _played_elsewhere(self, side: Side) -> bool:
         """Whether `side`'s buttons here are not theirs to press: the other board's player

@@ -21,6 +21,7 @@ from bgpi.records.chouette import chouette_games, seat_events
 from bgpi.records.matfile import mat_record
 from bgpi.records.sgffile import sgf_record
 from bgpi.records.sheet import score_sheet, sheet_csv
+from bgpi.rules.position import Side
 from bgpi.shell.journal import Journal
 from bgpi.table import events as ev
 from tests.records.test_round_trip import GameRead, differences, gnubg_games, gnubg_read, table_games
@@ -192,3 +193,16 @@ def test_a_score_sheet_is_a_chouettes_only(tmp_path, capsys):
     journal.close()
     assert main(["export", "--state", str(folder), "--sheet", "-"]) == 2
     assert "is no chouette" in capsys.readouterr().err
+
+
+@needs_gnubg
+def test_a_pair_sessions_names_go_into_the_records(tmp_path):
+    events = [ev.parse(json.loads(line)) for line in (SCENARIOS / "pairs_roll.log.jsonl").read_text().splitlines()]
+    record = sgf_record(events)
+    assert "PW[Ann & Bob]PB[Cat & Dan]" in record.text
+    path = tmp_path / "pairs.sgf"
+    path.write_text(record.text)
+    (read,) = gnubg_read(tmp_path, [f"load match {path}"])
+    assert (read["match-info"]["X"]["name"], read["match-info"]["O"]["name"]) == ("Ann & Bob", "Cat & Dan")
+    opened = [ev.NewSession(events[0].config), ev.Start("4HPwATDgc/ABMA"), ev.Opening(3, 1, Side.WHITE, 1)]
+    assert " Ann & Bob : 0" in mat_record(opened).text and "Cat & Dan : 0" in mat_record(opened).text
