@@ -336,9 +336,10 @@ class Chouette:
         seats = seating.seats
         if seats is None:
             return
-        answered = seats.asked() is None and self.seating.resignation is None
-        if self.state.phase == Phase.OVER or answered and seats.next_captain() is not None:
-            self.settled()
+        if self.state.phase == Phase.OVER:
+            self.finish()  # played out, or every seat settled
+        elif seats.asked() is None and seating.resignation is None and (captain := seats.next_captain()):
+            self.emit(ev.Captain(captain))
 
 
 def _game_over(seating: Seating, seats: Seats, played: ResultKind | None) -> ev.ChouetteOver:

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from bgpi.exc import NoGameError
-from bgpi.rules.chouette import ChouetteSettings, Roles, RollOff, roles, seat_chairs
+from bgpi.exc import ChouetteError, NoGameError
+from bgpi.rules.chouette import MAX_PLAYERS, ChouetteSettings, Roles, RollOff, roles, seat_chairs, why_not_name
 from bgpi.rules.cube import Cube
 from bgpi.rules.position import Side
 from bgpi.rules.result import ResultKind
@@ -92,7 +92,11 @@ class Seating:
         return self.seats
 
     def seat_line(self, line: tuple[str, ...]) -> None:
-        """The line is now `line`: chairs for newcomers, a total on the sheet for each."""
+        """The line is now `line`: chairs for newcomers, a total on the sheet for each.
+        Raises ChouetteError for a line no chouette can have (a damaged journal's)."""
+        roles(line)  # three players at least
+        if len(line) > MAX_PLAYERS or len(set(line)) != len(line) or any(map(why_not_name, line)):
+            raise ChouetteError(f"no chouette has the line {', '.join(map(str, line))}")
         self.line, self.rotation_due = line, False
         self.chairs = seat_chairs(self.chairs, line)
         for player in line:

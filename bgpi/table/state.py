@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bgpi.exc import NoGameError, SessionSettingsError
+from bgpi.exc import ChouetteError, NoGameError, SessionSettingsError
 from bgpi.rules.chouette import ChouetteSettings, RollOff
 from bgpi.rules.cube import Cube
 from bgpi.rules.ids import (
@@ -451,6 +451,8 @@ class TableState:
                 seats.seat(player)  # one of the team
                 chouette.seats = replace(seats, captain=player)
             case ev.ChouetteOver():
+                if event.captain not in event.points or event.box not in event.points:
+                    raise ChouetteError(f"a game's end without the box's or the captain's result: {event.points}")
                 chouette.totals = dict(event.totals)
                 chouette.last, chouette.seats, chouette.rotation_due = event, None, True
                 chouette.shown = list(event.points).index(event.captain)  # whose result decides the rotation

@@ -35,15 +35,19 @@ class Hands:
                  turn: Side | None = None) -> None:
         self.random = random.Random(seed)
         self.table, self.events = Table.new(SENSING, config, position_id, turn)
+        self.inputs: list[int] = [len(self.events)]  # where each input's events end
         self.rates = {"double": 0.12, "take": 0.6, "beaver": 0.15, "resign": 0.02, "accept": 0.5, "seat": 0.3}
 
     def feed(self, happened: Input) -> list[ev.Event]:
+        out = self.handle(happened)
+        while self.table.wants_roll:
+            out += self.handle(Rolled(self.random.randint(1, 6), self.random.randint(1, 6)))
+        return out
+
+    def handle(self, happened: Input) -> list[ev.Event]:
         out = self.table.handle(happened)
         self.events += out
-        while self.table.wants_roll:
-            rolled = self.table.handle(Rolled(self.random.randint(1, 6), self.random.randint(1, 6)))
-            self.events += rolled
-            out += rolled
+        self.inputs.append(len(self.events))
         return out
 
     def press(self, side: Side, kind: str, long: bool = False) -> list[ev.Event]:
@@ -142,13 +146,17 @@ class Hands:
 
 
 def play_chouette(seed: int, games: int, players: int = 4, config: dict[str, Any] | None = None,
-                  rates: dict[str, float] | None = None, options: dict[str, Any] | None = None) -> list[ev.Event]:
+                  rates: dict[str, float] | None = None, options: dict[str, Any] | None = None,
+                  inputs: list[int] | None = None) -> list[ev.Event]:
     """The table log of a chouette of `players` played `games` games, decided at random
-    (`config`: the session's money rules; `options`: the chouette's own)."""
+    (`config`: the session's money rules; `options`: the chouette's own; `inputs` gets
+    where the events of each input end)."""
     chouette = {"players": list(NAMES[:players]), **(options or {})}
     hands = Hands(seed, {"chouette": chouette, **(config or {})})
     hands.rates |= rates or {}
     hands.feed(Sensed(SENSING.of(Position.start())))
     while sum(isinstance(event, ev.ChouetteOver) for event in hands.events) < games:
         hands.step()
+    if inputs is not None:
+        inputs.extend(hands.inputs)
     return hands.events

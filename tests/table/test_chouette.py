@@ -3,6 +3,7 @@ for them, refusals that change nothing, and a power cut at every event of whole 
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -240,24 +241,60 @@ def test_pairs_take_turns_to_roll_game_after_game():
 CHOUETTE_KINDS = {"roll_off", "line", "seat_double", "seat_take", "seat_drop", "seat_beaver", "drop_asked",
                   "drop_cancelled", "captain", "seat_resign_offered", "seat_resign_accepted", "seat_resign_declined",
                   "chouette_over"}
+OWED = {"line", "captain", "chouette_over"}
+"""What a chouette's table emits of itself after what was journaled before it: a resumed
+table owes it (`Table.owed`)."""
 
 
-@pytest.mark.parametrize("seed", [3, 4])
-def test_a_power_cut_at_any_event_of_a_chouette_resumes_it(seed):
+@pytest.mark.parametrize("seed, rates", [
+    (3, {"double": 0.3, "resign": 0.05}),
+    (5, {"double": 0.04, "resign": 0.0}),  # games played out to the last checker
+])
+def test_a_power_cut_at_any_event_of_a_chouette_resumes_it(seed, rates):
     """A power cut after any event of a chouette's cube rounds, resignations, game ends and
     line changes (the events of plain play are the scenarios' and the journal tests')
-    reads back into a table that owes at most the events the live table went on to emit,
-    and shows and asks something sensible."""
-    events = play_chouette(seed, games=4, players=4, config={"beavers": True},
-                           rates={"double": 0.3, "resign": 0.05})
-    kinds = {event.kind for event in events}
-    assert {"seat_double", "seat_take", "seat_drop", "captain", "seat_resign_offered"} <= kinds
+    reads back into a table that owes what the live table emitted of itself next (the
+    next captain, the game's end, the line), shows and asks something sensible, and goes
+    on to the same chouette."""
+    inputs: list[int] = []
+    events = play_chouette(seed, games=4, players=4, config={"beavers": True}, rates=rates, inputs=inputs)
     cuts = [cut for cut in range(1, len(events) + 1)
             if {event.kind for event in events[cut - 1:cut + 1]} & CHOUETTE_KINDS]
+    whole = Table.resume(events, SENSING).state_event()
     for cut in cuts:
         table = Table.resume(events[:cut], SENSING)
-        owed = table.owed()
-        assert [event.to_json() for event in owed] == [event.to_json() for event in events[cut:cut + len(owed)]]
+        end = next(end for end in inputs if end >= cut)  # where the input cut short ends
+        due = list(itertools.takewhile(lambda event: event.kind in OWED, events[cut:end]))
+        assert [event.to_json() for event in table.owed()] == [event.to_json() for event in due], cut
         table.lighting(), table.prompt(), table.state_event()
-    live = Table.resume(events, SENSING)
-    assert live.state_event() == Table.resume(events, SENSING).state_event()
+        for event in events[cut + len(due):]:  # the rest of the session goes on from there
+            table.apply(event)
+        assert table.state_event() == whole, cut
+
+
+def test_the_chouettes_cut_short_have_every_kind_of_end():
+    kinds = set()
+    for seed, rates in ((3, {"double": 0.3, "resign": 0.05}), (5, {"double": 0.04, "resign": 0.0})):
+        events = play_chouette(seed, games=4, players=4, config={"beavers": True}, rates=rates)
+        kinds |= {event.kind for event in events} | {f"played {event.played is not None}" for event in events
+                                                     if isinstance(event, ev.ChouetteOver)}
+    assert {"seat_double", "seat_take", "seat_drop", "captain", "seat_resign_offered", "played True",
+            "played False"} <= kinds
+
+
+@pytest.mark.parametrize("damage", [
+    {"event": "line", "line": ["Ann", "Bob"], "why": "rotation"},
+    {"event": "line", "line": ["Ann", "Bob", "Ann"], "why": "rotation"},
+    {"event": "captain", "player": "Zed"},
+    {"event": "seat_take", "player": "white", "seat": "Bob", "cube": 2},
+    {"event": "chouette_over", "box": "Ann", "captain": "Zed", "cubes": {}, "results": {}, "ends": {},
+     "points": {"Ann": 0}, "totals": {}},
+])
+def test_a_damaged_journal_of_a_chouette_ends_where_the_damage_begins(damage):
+    """An event no chouette can have where it stands is a RulesError: the journal is read
+    up to it, as any damaged journal is (never a fault of the program)."""
+    events = play_chouette(3, games=1, players=3)
+    start = next(at for at, event in enumerate(events) if isinstance(event, ev.Start))
+    damaged = [*events[:start + 1], ev.parse(damage), *events[start + 1:]]
+    table, applied = Table.resume_prefix(damaged, SENSING)
+    assert table is not None and applied == start + 1
