@@ -136,7 +136,7 @@ class ChairsView:
         if state.trouble.mismatch is not None:
             return None
         if phase == Phase.ROLL_OFF:
-            return Prompt("roll_off", None, both_buttons("turn", "roll-off"))
+            return Prompt("roll_off", None, both_buttons("turn", "roll the roll-off"))
         if phase == Phase.SETUP:
             return self._setup_prompt(set_up)
         if phase == Phase.ROLL:
@@ -180,9 +180,9 @@ class ChairsView:
         assert walk is not None
         cube = seats.seat(walk.current).cube.value
         doubling = walk.purpose is WalkFor.DOUBLE
-        yes = "this seat doubles" if doubling else "this seat resigns"
-        answers = {**own_buttons(walk.side, turn=yes, cube="not this seat"),
-                   f"hold {walk.side.label}.turn": yes + ", and every seat after it",
+        yes = "double this seat" if doubling else "include this seat"
+        answers = {**own_buttons(walk.side, turn=yes, cube="skip this seat"),
+                   f"hold {walk.side.label}.turn": yes + " and every seat after it",
                    f"hold {walk.side.label}.cube": "back"}
         return Prompt("seats", walk.side, answers, number=cube * 2 if doubling else cube * walk.result.multiplier)
 
@@ -211,7 +211,7 @@ class ChairsView:
     def _results_prompt(self) -> Prompt:
         last = self.seating.last
         shown = abs(list(last.points.values())[self.seating.shown]) if last is not None else 0
-        return Prompt("results", None, {**both_buttons("cube", "the next player's result"),
+        return Prompt("results", None, {**both_buttons("cube", "show the next player's result"),
                                         **both_buttons("turn", "set up the next game")}, number=shown)
 
 

@@ -140,6 +140,9 @@ class Chouette:
         """A latecomer joins at the end of the line (`joins`), or a player leaves: between
         games only, within the chouette's 3 to 7 players."""
         doing = "joins" if joins else "leaves"
+        if self.state.phase == Phase.ROLL_OFF:
+            self.refuse(None, f"{player} {doing} once the roll-off has placed everyone")
+            return
         if self.state.phase not in BETWEEN_GAMES:
             self.refuse(None, f"{player} {doing} between games: wait for this game's end")
             return
