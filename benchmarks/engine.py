@@ -8,7 +8,7 @@ timing, as on the board.
 
 1. Hint press to hint lights, at the default hint level (`DEFAULT_HINT_LEVEL`, 2-ply) and
    at 0-ply (`DEFAULT_LEVEL`, the computer's default): the wall
-   time of `SimulatedTable.press("hint")` on the simulated board after the roll, which
+   time of `TableRunner.press("hint")` on the simulated board after the roll, which
    asks the engine, applies its answer as the journaled `hint` event and works out the
    lights the LEDs show.  Goal (issue 11): under 300 ms here, and on a Pi estimated at
    `--factor` (15) times this machine.
@@ -39,11 +39,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bgpi.engine import DEFAULT_HINT_LEVEL, DEFAULT_LEVEL, LEVELS, Situation, Strength, open_engine
 from bgpi.engine.module import ModuleBackend, import_module
 from bgpi.engine.process import find_gnubg
+from bgpi.hardware.board import open_sim_board
 from bgpi.hardware.profile import load_profile
 from bgpi.rules.ids import MatchKey, match_id, position_id
 from bgpi.rules.selfplay import corpus
 from bgpi.shell.advisor import Advisor
-from bgpi.shell.simtable import SimulatedTable
+from bgpi.shell.hands import TableHands
+from bgpi.shell.opponents import Computer
+from bgpi.shell.runner import TableRunner
 from bgpi.table.controller import Table
 from bgpi.table.requests import AdviceRequest, Purpose, Question
 from bgpi.table.tracker import Sensing
@@ -64,10 +67,9 @@ def hint_presses(cases, advisor: Advisor) -> list[float]:
     times = []
     for position, side, dice in cases:
         table, _ = Table.new(sensing, {}, position_id(position, side), side)
-        sim = SimulatedTable(profile, table, lambda event: None)
-        sim.advise = advisor
-        sim.set_position(position)
-        sim.dice.append(tuple(dice))
+        sim = TableRunner(table, open_sim_board(profile), computer=Computer(advisor))
+        TableHands(sim).set_position(position)
+        sim.dice.add(*dice)
         sim.advance(0.05)
         sim.press(f"{side.label}.turn")  # start: the practice position's player rolls
         if table.phase != "move" or table.tree.most_dice == 0:

@@ -36,7 +36,7 @@ from bgpi.hardware.profile import load_profile
 from bgpi.link.board import open_link_board
 from bgpi.link.simpico import FIRMWARE, PicoHands, SimPico
 from bgpi.shell.live import run_live
-from bgpi.shell.simtable import TableRunner
+from bgpi.shell.runner import TableRunner
 from bgpi.table.controller import Table
 from bgpi.table.inputs import Sensed
 from bgpi.table.tracker import Sensing
@@ -96,7 +96,7 @@ def switch_to_event(profile, board, hands) -> tuple[list[float], list[float]]:
     table, _ = Table.new(Sensing(profile.geometry), {})
     sensed: list[float] = []
     arrived: list[float] = []
-    runner = TableRunner(profile, table, lambda event: None, board=board)
+    runner = TableRunner(table, board)
     feed = runner.feed
 
     def timed_feed(happened) -> None:

@@ -1,6 +1,6 @@
 """A committed play on one board to its first light on the other, through a local broker.
 
-Two simulated boards (`tests/remote/boards.py`: each a `SimulatedTable` with its own state
+Two simulated boards (`tests/remote/boards.py`: each a `TableRunner` with its own state
 directory, joined by a `RemoteGame`, hands playing their side) play a match through
 Debian's mosquitto on 127.0.0.1.  Measured, for every play: from the moment the playing
 board commits it (its ``play`` event, journaled) until the other board shows it (its
@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bgpi.remote.mqtt import Broker  # noqa: E402
 from bgpi.rules.position import Side  # noqa: E402
+from bgpi.shell.sinks import FunctionSink  # noqa: E402
 from bgpi.table import events as ev  # noqa: E402
 from tests.remote.boards import Board, play_both  # noqa: E402
 from tests.remote.conftest import MOSQUITTO, Mosquitto  # noqa: E402
@@ -31,15 +32,13 @@ PLAYS = 60
 
 
 def timed(board: Board, kind: str, player: Side, times: list[float]) -> None:
-    """Note the time of each `kind` event of `player` the board emits."""
-    emit = board.sim.emit
+    """Note the time of each `kind` event of `player` the board emits (a sink: once journaled)."""
 
     def noted(event: ev.Event) -> None:
-        emit(event)
         if event.kind == kind and getattr(event, "player", None) is player:
             times.append(time.perf_counter())
 
-    board.sim.emit = noted
+    board.sim.sinks.append(FunctionSink(noted))
 
 
 def main() -> None:

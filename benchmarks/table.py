@@ -9,7 +9,7 @@ hands do it: each step is a lift, a few scans of the board, a placement, a few s
 lands); then the mover's *turn* commits the play and the other player's *turn* rolls.
 After the last checker is off the checkers are put back and the next game starts.
 The board is scanned through the real scanner and debouncer at 200 Hz of board time,
-as `bgpi replay` does (`bgpi.shell.simtable.SimulatedTable`).
+as `bgpi replay` does (`bgpi.shell.runner.TableRunner`, `bgpi.shell.hands.TableHands`).
 
 0. The roll: what the table builds when the dice land, the play tree and its tracker
    (`Tracker(PlayTree(...))`), for every position and roll of a self-play corpus
@@ -66,6 +66,7 @@ from typing import TypeVar
 from timing import best_of
 
 from bgpi.board.locations import Location, bar, location_of
+from bgpi.hardware.board import open_sim_board
 from bgpi.hardware.profile import load_profile
 from bgpi.rules import legal_plays
 from bgpi.rules.ids import position_id
@@ -73,8 +74,10 @@ from bgpi.rules.play import Dice, Play
 from bgpi.rules.playtree import PlayTree
 from bgpi.rules.position import Position, Side
 from bgpi.rules.selfplay import corpus
+from bgpi.shell.hands import TableHands
 from bgpi.shell.live import collect_due
-from bgpi.shell.simtable import SimulatedTable
+from bgpi.shell.runner import TableRunner
+from bgpi.shell.sinks import FunctionSink
 from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.inputs import Sensed, Tick
@@ -95,11 +98,13 @@ class Failure(Exception):
     """The table did not follow a legal game played on the board."""
 
 
-class BenchTable(SimulatedTable):
-    """A simulated table that times the core's sensor events and notes when the lights change."""
+class BenchTable:
+    """A table on the simulated board (a runner and its hands) that times the core's
+    sensor events and notes when the lights change."""
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, profile, table: Table, emit, seed: int) -> None:
+        self.runner = TableRunner(table, open_sim_board(profile), seed=seed, sinks=[FunctionSink(emit)])
+        self.hands = TableHands(self.runner)
         self.timings: list[int] = []  # ns per Table.handle(Sensed)
         self.computing: list[int] = []  # the same, less the garbage collector's pauses in them
         self.cpu: list[int] = []  # ns of this thread's CPU time per Table.handle(Sensed)
@@ -107,8 +112,9 @@ class BenchTable(SimulatedTable):
         self.collecting = 0  # ns spent in the garbage collector so far
         self.doing = ""
         self.lights_frame = 0
+        self._shown = None  # the lighting last seen on show
         self.script: list[dict] = []  # the game so far, as a board script
-        handle = self.table.handle
+        handle = table.handle
         clock, cpu_clock = time.perf_counter_ns, time.thread_time_ns
         collection = [0]
 
@@ -132,22 +138,42 @@ class BenchTable(SimulatedTable):
             else:
                 self.collecting += clock() - collection[0]
 
-        self.table.handle = timed  # the shim: only the sensor events are timed
+        table.handle = timed  # the shim: only the sensor events are timed
         self.collector = collector
         gc.callbacks.append(collector)
 
+    @property
+    def table(self) -> Table:
+        return self.runner.table
+
+    @property
+    def frames(self) -> int:
+        return self.runner.frames
+
+    @property
+    def period(self) -> float:
+        return self.runner.period
+
+    @property
+    def dice(self):
+        return self.runner.dice
+
+    def set_position(self, position: Position) -> None:
+        self.hands.set_position(position)
+
     def close(self) -> None:
         gc.callbacks.remove(self.collector)
-        super().close()
+        self.runner.close()
 
-    def show_lights(self) -> None:
-        shown = self._lighting
-        super().show_lights()
-        if self._lighting is not shown:
-            self.lights_frame = self.frames
+    def _note_lights(self) -> None:
+        """The frame at which the lights on show last changed."""
+        if self.runner.lighting is not self._shown:
+            self._shown = self.runner.lighting
+            self.lights_frame = self.runner.frames
 
     def scan(self) -> None:
-        super().scan()
+        self.runner.scan()
+        self._note_lights()
         collect_due()  # between frames, as the live loop does
 
     def scan_frames(self, count: int) -> None:
@@ -159,7 +185,7 @@ class BenchTable(SimulatedTable):
         lights changed (-1: not within WAIT_LIMIT), None when the switches cannot see it."""
         self.script.append({verb: location})
         before = self.sensed()
-        (self.lift if verb == "lift" else self.place)(location)
+        (self.hands.lift if verb == "lift" else self.hands.place)(location)
         if self.sensed() == before:
             self.scan_frames(gap)
             return None
@@ -172,13 +198,14 @@ class BenchTable(SimulatedTable):
 
     def push(self, button: str, gap: int) -> None:
         self.script.append({"press": button})
-        self.press(button)
+        self.runner.press(button)
+        self._note_lights()
         self.scan_frames(gap)
 
     def sensed(self):
         """What the switches read of the checkers on the board now (before debouncing)."""
         sensing = self.table.sensing
-        return sensing.counts({location: self.sim.checkers(location) for location in sensing.locations})
+        return sensing.counts({location: self.hands.board.checkers(location) for location in sensing.locations})
 
 
 class Session:
@@ -234,7 +261,7 @@ class Session:
     def roll(self, button: str, dice: Dice) -> list[ev.Event]:
         """Press `button` with `dice` next on the electronic dice; the events it caused."""
         self.sim.script.append({"dice": [dice.first, dice.second]})
-        self.sim.dice.append((dice.first, dice.second))
+        self.sim.dice.add(dice.first, dice.second)
         start = len(self.events)
         self.sim.push(button, self.gap)
         self.check(self.events[start:])
@@ -382,10 +409,10 @@ def idle(seed: int) -> None:
     reads the same raw frame, so what is timed is all the loop adds to the read."""
     profile = load_profile()
     table, _ = Table.new(Sensing(profile.geometry))
-    sim = SimulatedTable(profile, table, lambda event: None, seed)
-    sim.set_position(Position.start())
+    sim = TableRunner(table, open_sim_board(profile), seed=seed)
+    TableHands(sim).set_position(Position.start())
     sim.advance(0.1)
-    sim.dice.append((3, 1))
+    sim.dice.add(3, 1)
     sim.press("white.turn")
     sim.advance(0.5)
     frame = sim.board.scanner.scan()
@@ -395,7 +422,7 @@ def idle(seed: int) -> None:
         return best_of(5, lambda: [work() for _ in range(IDLE_FRAMES)]) / IDLE_FRAMES * 1e6
 
     loop = frames(sim.scan)
-    scan = frames(lambda: (sim.debouncer.update(frame), sim.board.buttons.next_press(timeout=0)))
+    scan = frames(lambda: (sim.switches.debouncer.update(frame), sim.board.buttons.next_press(timeout=0)))
     tick = frames(lambda: sim.feed(Tick(sim.now)))
     sim.close()
     print(f"idle frame: {loop:.1f} us beyond the switches' read, of which {scan:.1f} us debouncing "

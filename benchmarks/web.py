@@ -39,10 +39,13 @@ import time
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
+from bgpi.hardware.board import open_sim_board
 from bgpi.hardware.profile import load_profile
+from bgpi.shell.hands import TableHands
 from bgpi.shell.journal import Journal
 from bgpi.shell.live import run_live
-from bgpi.shell.simtable import SimulatedTable
+from bgpi.shell.runner import TableRunner
+from bgpi.shell.sinks import FunctionSink
 from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
@@ -100,8 +103,8 @@ def lateness_run(seconds: float, page: str, streams: int) -> tuple[list[float], 
             bridge.hear(event)
 
         table, opening = Table.new(Sensing(profile.geometry), {})
-        runner = SimulatedTable(profile, table, emit, seed=1)
-        runner.set_position(table.position)
+        runner = TableRunner(table, open_sim_board(profile), seed=1, sinks=[FunctionSink(emit)])
+        TableHands(runner).set_position(table.position)
         for event in opening:
             emit(event)
         server = None

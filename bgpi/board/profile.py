@@ -85,6 +85,9 @@ RANGES: dict[str, Range] = {
     "geometry.point_slots": Range(1, 15, integer=True),
     "geometry.bar_slots": Range(1, 15, integer=True),
     "geometry.tray_slots": Range(1, 15, integer=True),
+    "geometry.pitch_mm": Range(30, 60),
+    "geometry.first_mark_mm": Range(15, 40),
+    "geometry.reeds_mm": Range(-20, 20),  # each offset of each reed
     "sensors.signal": Range(1, 16, integer=True),  # multiplexers: 256 switches at most
     "sensors.settle_us": Range(0, 1000),
     "sensors.scan_hz": Range(10, 1000),
@@ -109,14 +112,30 @@ class Switch:
         return f"{describe(self.location)} slot {self.slot}"
 
 
+REEDS_PER_SLOT = range(1, 5)
+"""How many reeds one slot may have (wired in parallel to its channel)."""
+
+
 @dataclass(frozen=True)
 class Geometry:
-    """How many reed switches sit under each location."""
+    """How many reed switches sit under each location, and where (hardware/sensors.md).
+
+    A location's slots are checker marks `pitch_mm` apart, the first `first_mark_mm` from
+    its outer edge.  Each slot has the reeds `reeds_mm` (mm from the mark: along the
+    point towards the middle of the board, and across it), all wired in parallel to the
+    slot's channel, so the slot reads closed while a checker rests anywhere within about
+    18 mm of the mark: the count of a location is its closed slots
+    (`bgpi.hardware.frames.CheckerCounter`), and benchmarks/sensing.py gives how often
+    that misreads a point.
+    """
 
     point_slots: int = 5
     bar_slots: int = 4
     trays_sensed: bool = False
     tray_slots: int = 15
+    pitch_mm: float = 40.0
+    first_mark_mm: float = 22.0
+    reeds_mm: tuple[tuple[float, float], ...] = ((-4.0, -1.3), (4.0, 1.3))
 
     def slots(self, location: Location) -> int:
         """The switches under `location`: 0 for a tray that is not sensed."""
@@ -129,6 +148,14 @@ class Geometry:
     def sensed(self) -> tuple[Location, ...]:
         """Every location with switches, in `LOCATIONS` order."""
         return tuple(location for location in LOCATIONS if self.slots(location))
+
+    def mark(self, slot: int) -> float:
+        """How far the mark of `slot` is from the location's outer edge, mm.
+
+        >>> Geometry().mark(0), Geometry().mark(4)
+        (22.0, 182.0)
+        """
+        return self.first_mark_mm + slot * self.pitch_mm
 
 
 @dataclass(frozen=True)
@@ -358,17 +385,20 @@ class _Reader:
 
     def geometry(self) -> Geometry:
         path = ("geometry",)
-        table = self.table(path, ("point_slots", "bar_slots", "trays_sensed", "tray_slots"),
-                           required=False)
+        table = self.table(path, ("point_slots", "bar_slots", "trays_sensed", "tray_slots", "pitch_mm",
+                                  "first_mark_mm", "reeds_mm"), required=False)
         defaults = Geometry()
         values = {
             key: self.number(table, (*path, key), getattr(defaults, key))
-            for key in ("point_slots", "bar_slots", "tray_slots")
+            for key in ("point_slots", "bar_slots", "tray_slots", "pitch_mm", "first_mark_mm")
         }
         trays = self.value(table, (*path, "trays_sensed"), _boolean, defaults.trays_sensed)
-        if None in values.values() or trays is None:
+        reeds = self.value(table, (*path, "reeds_mm"), _reed_offsets, [list(reed) for reed in defaults.reeds_mm])
+        if None in values.values() or trays is None or reeds is None:
             return defaults
-        return Geometry(trays_sensed=trays, **values)
+        return Geometry(values["point_slots"], values["bar_slots"], trays, values["tray_slots"],
+                        float(values["pitch_mm"]), float(values["first_mark_mm"]),
+                        tuple((float(along), float(across)) for along, across in reeds))
 
     def sensors(self, geometry: Geometry) -> SensorWiring | None:
         path = ("sensors",)
@@ -561,6 +591,16 @@ def _describe_target(target: str) -> str:
 
 def _boolean(value: Any) -> str | None:
     return None if isinstance(value, bool) else f"expected true or false, got {value!r}"
+
+
+def _reed_offsets(value: Any) -> str | None:
+    expected = (f"expected {REEDS_PER_SLOT.start}..{REEDS_PER_SLOT.stop - 1} pairs [along, across] "
+                f"(mm from the mark), got {value!r}")
+    if not (isinstance(value, list) and len(value) in REEDS_PER_SLOT
+            and all(isinstance(pair, list) and len(pair) == 2 for pair in value)):
+        return expected
+    faults = [fault for pair in value for part in pair if (fault := RANGES["geometry.reeds_mm"].fault(part))]
+    return f"reed offsets: {faults[0]}" if faults else None
 
 
 def _fraction(value: Any) -> str | None:

@@ -9,6 +9,7 @@ pins; there the live commands make one pass and stop, so they never wait for han
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -16,12 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from bgpi.exc import LocationError, UsageError
-from bgpi.link.board import board_kind
+from bgpi.hardware.board import board_kind
 
 if TYPE_CHECKING:
     from bgpi.board.locations import Location
     from bgpi.board.profile import Profile
-    from bgpi.hardware.board import BoardDevices
+    from bgpi.hardware.board import Board, BoardKind
 
 TESTS = ("sensors", "leds", "buttons", "wiring", "walk", "schematic", "layout")
 WHITE = (255, 255, 255)
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     kind = args.board or default_board_kind()
     # The boot config first: it is often why the board will not open.
     boot = check_boot(profile, kind, args.boot_config, out) if args.check else []
-    with _open_board(profile, kind) as board:
+    with contextlib.closing(_open_board(profile, kind)) as board:
         try:
             if args.check:
                 return 0 if check(board, out, boot) else 1
@@ -88,17 +89,16 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return 0
 
 
-def drawing(name: str, profile: Profile, kind: str | None) -> str:
+def drawing(name: str, profile: Profile, kind: BoardKind | None) -> str:
     """The wiring tables, the schematic or the layout as hardware/ keeps them: for the Pi's
     header, or for a Pico if the board `kind` is one (serial:DEVICE, pty)."""
     from bgpi.exc import PinoutError
     from bgpi.hardware.layout import layout_svg
     from bgpi.hardware.schematic import schematic_svg
     from bgpi.hardware.wiring import pi_host, wiring_tables
-    from bgpi.link.board import PTY, SCHEME
     from bgpi.link.pinout import pico_host, pico_wiring_tables
 
-    pico = kind is not None and (kind == PTY or kind.startswith(SCHEME))
+    pico = kind is not None and kind.pico
     try:
         if name == "wiring":
             return pico_wiring_tables(profile) if pico else wiring_tables(profile)
@@ -124,21 +124,20 @@ def _checked_profile(args: argparse.Namespace) -> Profile:
         raise UsageError(str(error)) from None
 
 
-def _open_board(profile: Profile, kind: str) -> BoardDevices:
+def _open_board(profile: Profile, kind: BoardKind) -> Board:
     """The board of `kind`, open (connected, behind a co-processor); UsageError saying why not."""
     from gpiozero.exc import GPIOZeroError
 
     from bgpi.exc import LinkError
-    from bgpi.link.board import LinkBoard, open_any_board
+    from bgpi.link.board import open_board
 
     try:
-        board = open_any_board(profile, kind)
-        if isinstance(board, LinkBoard):
-            try:
-                board.connect()
-            except BaseException:
-                board.close()
-                raise
+        board = open_board(profile, kind)
+        try:
+            board.connect()
+        except BaseException:
+            board.close()
+            raise
     except (LinkError, ValueError) as error:  # the link's; pyserial's for a port it cannot set up
         raise UsageError(f"cannot reach the co-processor: {error}") from None
     except (GPIOZeroError, ImportError, OSError, RuntimeError, AttributeError) as error:
@@ -152,22 +151,22 @@ def _open_board(profile: Profile, kind: str) -> BoardDevices:
 # -- the live tests: each takes the board, the output, the arguments and --locations ----------
 
 
-def _sensors(board: BoardDevices, out: TextIO, args: argparse.Namespace, locations: list[Location]) -> int:
+def _sensors(board: Board, out: TextIO, args: argparse.Namespace, locations: list[Location]) -> int:
     show_sensors(board, out, args.frames, args.seconds)
     return 0
 
 
-def _leds(board: BoardDevices, out: TextIO, args: argparse.Namespace, locations: list[Location]) -> int:
+def _leds(board: Board, out: TextIO, args: argparse.Namespace, locations: list[Location]) -> int:
     walk_leds(board, out)
     return 0
 
 
-def _buttons(board: BoardDevices, out: TextIO, args: argparse.Namespace, locations: list[Location]) -> int:
+def _buttons(board: Board, out: TextIO, args: argparse.Namespace, locations: list[Location]) -> int:
     show_buttons(board, out, args.seconds)
     return 0
 
 
-def _walk(board: BoardDevices, out: TextIO, args: argparse.Namespace, locations: list[Location]) -> int:
+def _walk(board: Board, out: TextIO, args: argparse.Namespace, locations: list[Location]) -> int:
     return 0 if walk(board, out, locations) else 1
 
 
@@ -190,7 +189,7 @@ def _locations(text: str | None, profile: Profile) -> list[Location]:
     return locations
 
 
-def walk(board: BoardDevices, out: TextIO, locations: list[Location]) -> bool:
+def walk(board: Board, out: TextIO, locations: list[Location]) -> bool:
     """The guided walk: light each location, ask for checkers one by one, then none;
     compare what the switches read with what they should (`bgpi.hardware.walk`).
 
@@ -203,18 +202,18 @@ def walk(board: BoardDevices, out: TextIO, locations: list[Location]) -> bool:
 
     profile = board.profile
     report = WalkReport(profile.sensors)
-    if board.sim is None:
+    if board.hands is None:
         out.write("the board must be empty; follow the lit location. If a step changes "
                   "nothing (a switch that does not close), press any button.\n")
     else:
-        board.sim.clear()
+        board.hands.clear()
     seen = _settled(board)
     for step in walk_steps(profile.sensors, profile.geometry, locations):
         board.leds.show_targets({str(step.location): WHITE})
         out.write(f"{step.instruction()}\n")
         out.flush()
-        if board.sim is not None:
-            board.sim.set_checkers(step.location, step.checkers)
+        if board.hands is not None:
+            board.hands.set_checkers(step.location, step.checkers)
             seen = _settled(board)
         else:
             seen = _next_reading(board, seen)
@@ -224,7 +223,7 @@ def walk(board: BoardDevices, out: TextIO, locations: list[Location]) -> bool:
     return report.wrong == 0
 
 
-def _settled(board: BoardDevices) -> int:
+def _settled(board: Board) -> int:
     """The debounced frame after the switches have had time to settle."""
     from bgpi.hardware.debounce import Debouncer
 
@@ -236,7 +235,7 @@ def _settled(board: BoardDevices) -> int:
     return frame
 
 
-def _next_reading(board: BoardDevices, before: int) -> int:
+def _next_reading(board: Board, before: int) -> int:
     """The switches once they differ from `before` and have settled, or when a button is pressed."""
     from bgpi.hardware.debounce import Debouncer
 
@@ -305,7 +304,7 @@ def sensor_map(profile: Profile, frame: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def show_sensors(board: BoardDevices, out: TextIO, frames: int | None, seconds: float | None) -> None:
+def show_sensors(board: Board, out: TextIO, frames: int | None, seconds: float | None) -> None:
     """Print the switch map whenever the debounced switches change.
 
     Stops after `frames` frames or `seconds`; a simulated board, given neither, stops
@@ -315,7 +314,7 @@ def show_sensors(board: BoardDevices, out: TextIO, frames: int | None, seconds: 
     from bgpi.hardware.flapping import FlapWatch
 
     wiring = board.profile.sensors
-    if board.sim is not None and frames is None and seconds is None:
+    if board.hands is not None and frames is None and seconds is None:
         frames = wiring.debounce_frames
     debouncer = Debouncer(wiring.debounce_frames)
     flaps = FlapWatch.for_wiring(wiring)
@@ -334,12 +333,12 @@ def show_sensors(board: BoardDevices, out: TextIO, frames: int | None, seconds: 
             break
 
 
-def walk_leds(board: BoardDevices, out: TextIO) -> None:
+def walk_leds(board: Board, out: TextIO) -> None:
     """Light each LED in turn, then every location, die and turn light by name."""
     from bgpi.hardware.wiring import led_labels
 
     leds = board.leds
-    pause = 0.0 if board.sim is not None else LED_STEP_SECONDS
+    pause = 0.0 if board.hands is not None else LED_STEP_SECONDS
     for index, label in enumerate(led_labels(leds.config)):
         leds.show({index: WHITE})
         out.write(f"LED {index}: {label}\n")
@@ -354,15 +353,15 @@ def walk_leds(board: BoardDevices, out: TextIO) -> None:
     leds.off()
 
 
-def show_buttons(board: BoardDevices, out: TextIO, seconds: float | None) -> None:
+def show_buttons(board: Board, out: TextIO, seconds: float | None) -> None:
     """Print each press until `seconds` pass (or Ctrl-C).
 
     A simulated board presses each of its buttons once itself, prints them and stops.
     """
     buttons = board.buttons
-    if board.sim is not None:
+    if board.hands is not None:
         for name in board.profile.buttons.pins:
-            board.sim.press(name)
+            board.hands.press(name)
             out.write(f"{buttons.next_press(timeout=1.0)}\n")
         return
     out.write("press the buttons (Ctrl-C to stop)\n")
@@ -375,7 +374,7 @@ def show_buttons(board: BoardDevices, out: TextIO, seconds: float | None) -> Non
             out.flush()
 
 
-def check_boot(profile: Profile, kind: str, path: Path | None, out: TextIO) -> list[str]:
+def check_boot(profile: Profile, kind: BoardKind, path: Path | None, out: TextIO) -> list[str]:
     """Check the Pi's boot config for what the board needs (`path`, or the Pi's own on
     the real board; other boards without `path` are not checked); print, return problems."""
     from bgpi.hardware.bootconfig import (
@@ -385,7 +384,7 @@ def check_boot(profile: Profile, kind: str, path: Path | None, out: TextIO) -> l
         read_boot_config,
     )
 
-    if path is None and kind != "pi":
+    if path is None and not kind.pi_pins:
         return []
     model = pi_model()
     boot = read_boot_config(model, None if path is None else [path])
@@ -403,7 +402,7 @@ def check_boot(profile: Profile, kind: str, path: Path | None, out: TextIO) -> l
     return problems
 
 
-def check(board: BoardDevices, out: TextIO, problems: list[str] | None = None) -> bool:
+def check(board: Board, out: TextIO, problems: list[str] | None = None) -> bool:
     """The self-test: sensors, LEDs and buttons; print a summary, True if all passed
     (`problems`: those found before, e.g. by `check_boot`, count too).
 
@@ -418,18 +417,18 @@ def check(board: BoardDevices, out: TextIO, problems: list[str] | None = None) -
     return not problems
 
 
-def _check_sensors(board: BoardDevices, out: TextIO) -> list[str]:
+def _check_sensors(board: Board, out: TextIO) -> list[str]:
     from bgpi.hardware.frames import SwitchTest
 
     wiring = board.profile.sensors
     test = SwitchTest(wiring)
     switches = [switch for _, switch in wiring.connected()]
-    if board.sim is not None:
-        board.sim.clear()
+    if board.hands is not None:
+        board.hands.clear()
         for index, switch in wiring.connected():
-            board.sim.set_switch(switch, True)
+            board.hands.set_switch(switch, True)
             test.observe(1 << index, _settled(board))
-            board.sim.release_switch(switch)
+            board.hands.release_switch(switch)
             test.observe(0, _settled(board))
         done = f"{len(switches)} switches closed and opened, each seen at its location and slot"
     else:
@@ -445,7 +444,7 @@ def _check_sensors(board: BoardDevices, out: TextIO) -> list[str]:
     return faults
 
 
-def _check_leds(board: BoardDevices, out: TextIO) -> list[str]:
+def _check_leds(board: Board, out: TextIO) -> list[str]:
     from bgpi.board.colours import DARK
     from bgpi.hardware.wiring import led_labels
 
@@ -453,36 +452,36 @@ def _check_leds(board: BoardDevices, out: TextIO) -> list[str]:
     problems = []
     for index, label in enumerate(led_labels(leds.config)):
         sent = leds.show({index: WHITE})
-        if board.sim is None:
+        if board.hands is None:
             time.sleep(LED_STEP_SECONDS / 3)
         elif [i for i, colour in enumerate(sent) if colour != DARK] != [index]:
             problems.append(f"leds: LED {index} ({label}) did not light alone")
     leds.off()
     out.writelines(f"{problem}\n" for problem in problems)
     if not problems:
-        how = "each lit alone" if board.sim is not None else "check by eye that each lit in turn"
+        how = "each lit alone" if board.hands is not None else "check by eye that each lit in turn"
         out.write(f"leds: ok, {leds.config.count} LEDs addressed, {how}\n")
     return problems
 
 
-def _check_buttons(board: BoardDevices, out: TextIO) -> list[str]:
+def _check_buttons(board: Board, out: TextIO) -> list[str]:
     from bgpi.hardware.buttons import ButtonPress
 
     names = list(board.profile.buttons.pins)
     problems = [f"buttons: {name} reads pressed (stuck or shorted)"
                 for name in board.buttons.pressed()]
-    if board.sim is not None and not problems:
+    if board.hands is not None and not problems:
         for name in names:
-            board.sim.press(name)
+            board.hands.press(name)
             if (press := board.buttons.next_press(timeout=1.0)) != ButtonPress(name):
                 problems.append(f"buttons: pressed {name}, got {press or 'nothing'}")
     out.writelines(f"{problem}\n" for problem in problems)
     if not problems:
-        how = "each pressed and seen" if board.sim is not None else "none stuck"
+        how = "each pressed and seen" if board.hands is not None else "none stuck"
         out.write(f"buttons: ok, {len(names)} buttons, {how}\n")
     return problems
 
 
-LIVE_TESTS: dict[str, Callable[[BoardDevices, TextIO, argparse.Namespace, list[Location]], int]] = {
+LIVE_TESTS: dict[str, Callable[[Board, TextIO, argparse.Namespace, list[Location]], int]] = {
     "sensors": _sensors, "leds": _leds, "buttons": _buttons, "walk": _walk}
 """The tests on the open board, by name; each returns the exit status."""

@@ -41,9 +41,8 @@ from bgpi.exc import (
     UsageError,
     XgidError,
 )
-from bgpi.hardware.board import default_board_kind
+from bgpi.hardware.board import board_kind, default_board_kind
 from bgpi.hardware.profile import load_profile
-from bgpi.link.board import PTY, board_kind
 from bgpi.records.reading import RECORD_KINDS, recorded_position
 from bgpi.remote.joining import RemoteSettings
 from bgpi.remote.messages import GAME_ID
@@ -155,8 +154,8 @@ def _service_settings(args: argparse.Namespace) -> tuple[ServiceSettings, BoardP
     except SettingsFileError as error:
         raise UsageError(str(error)) from None
     kind = args.board or file.board or default_board_kind()
-    if kind == PTY:
-        raise UsageError("--board pty (the simulated Pico) is for `bgpi replay --link pty` and "
+    if not kind.live:
+        raise UsageError(f"--board {kind} (the simulated Pico) is for `bgpi replay --link {kind}` and "
                          "`bgpi diag`; `bgpi run` takes sim, pi or serial:DEVICE")
     state = args.state or default_state_dir()
     profile = _profile(args.profile or file.profile, file.brightness)
@@ -168,7 +167,7 @@ def _service_settings(args: argparse.Namespace) -> tuple[ServiceSettings, BoardP
     except PageSettingsError as error:
         raise UsageError(f"cannot serve the page: {error}") from None
     settings = ServiceSettings(kind, profile, state, new.setup, args.new, args.seed, args.record,
-                               hands=kind == "sim" and _interactive(stdin_is_terminal()), words=not args.json,
+                               hands=kind.simulated and _interactive(stdin_is_terminal()), words=not args.json,
                                remote=remote)
     return settings, None if shown is None else BoardPage(shown, profile.geometry, state)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bgpi.exc import BoardKindError, SettingsFileError
-from bgpi.link.board import board_kind
+from bgpi.hardware.board import BoardKind, board_kind
 
 TOP_KEYS = ("board", "profile", "brightness", "session", "money", "page", "remote")
 SESSION_KEYS = ("match", "lenient", "engine", "opponent", "hint_level", "coach")
@@ -26,7 +26,7 @@ REMOTE_KEYS = ("game", "side", "broker", "user", "password_file", "tls", "ca")
 class RunSettings:
     """What the file sets; None where it leaves the choice to `bgpi run`'s defaults."""
 
-    board: str | None = None
+    board: BoardKind | None = None
     profile: str | None = None
     brightness: float | None = None
     session: dict[str, Any] = field(default_factory=dict)
@@ -59,9 +59,10 @@ def load_settings(path: Path) -> RunSettings:
     problems: list[str] = []
     _known(document, TOP_KEYS, "", problems)
     board = document.get("board")
+    kind = None
     if board is not None:
         try:
-            board_kind(board if isinstance(board, str) else "")
+            kind = board_kind(board if isinstance(board, str) else "")
         except BoardKindError:
             problems.append(f"board: expected \"pi\", \"sim\" or \"serial:DEVICE\", got {board!r}")
     profile = document.get("profile", "")
@@ -81,7 +82,7 @@ def load_settings(path: Path) -> RunSettings:
         tables.append(table)
     if problems:
         raise SettingsFileError(f"settings {path}: " + "; ".join(problems))
-    return RunSettings(board, profile or None, brightness, *tables)
+    return RunSettings(kind, profile or None, brightness, *tables)
 
 
 def _known(table: dict[str, Any], keys: tuple[str, ...], prefix: str, problems: list[str]) -> None:

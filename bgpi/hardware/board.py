@@ -1,8 +1,22 @@
-"""Opening a whole board, real or simulated, from its profile.
+"""A board, whatever drives it: the one interface the shell runs a table on.
 
-A board is `BoardDevices`: switches to scan (`SwitchReader`), LEDs (`Leds`, over any
-`bgpi.hardware.leds.Pixels`) and buttons (`ButtonReader`), whoever provides them: pins
-here, the co-processor's link in `bgpi.link.board`.
+`Board` is what the shell needs of a board and nothing else: its switches to scan
+(`SwitchReader`), its LEDs (`Leds`), its buttons (`ButtonReader`), a simulated board's
+`Hands`, and the few things boards differ in, as data (`debounced`, `own_pace`,
+`animates_dice`) and behaviour (`connected`, `wait`, `status`), never as a kind to test.
+
+There are three implementations: the Pi's own pins and SPI LEDs and the simulated board
+on gpiozero's mock pins (`BoardDevices`, here), and a board behind a Pico co-processor
+over the serial link, the simulated Pico behind a pseudo-terminal among them
+(`bgpi.link.board.LinkBoard`).  Which one runs is chosen once, from the `BoardKind` the
+user's text names (`board_kind`: sim, pi, pty or serial:DEVICE), by the one factory
+`bgpi.link.board.open_board`, as gpiozero chooses its pin factory by name: it sits in
+the link package, which may import this one.
+
+>>> board_kind("serial:/dev/ttyACM0")
+BoardKind(name='serial', device='/dev/ttyACM0', simulated=False, pico=True, pi_pins=False, live=True)
+>>> str(board_kind("sim")), board_kind("sim").simulated
+('sim', True)
 """
 
 from __future__ import annotations
@@ -12,14 +26,14 @@ import errno
 import grp
 import os
 import stat
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, Self
-
-from gpiozero.pins import Factory
+from typing import Protocol, Self
 
 from bgpi.board.colours import Colour
-from bgpi.board.profile import DICE, TURN_LIGHTS, LedConfig, Profile, SensorWiring
+from bgpi.board.locations import Location
+from bgpi.board.profile import DICE, TURN_LIGHTS, LedConfig, Profile, Switch
 from bgpi.exc import BoardError, BoardKindError, PinsBusyError
 from bgpi.hardware.bootconfig import pi_model, pin_conflicts, read_boot_config
 from bgpi.hardware.buttons import ButtonPress, Buttons
@@ -28,22 +42,64 @@ from bgpi.hardware.leds import Leds, SimulatedPixels, open_pixels
 from bgpi.hardware.scanner import Scanner
 from bgpi.hardware.wiring import pin_roles
 
-if TYPE_CHECKING:
-    from bgpi.hardware.mockboard import SimulatedBoard
-
-BOARD_KINDS = ("sim", "pi")
 DEVICE_TREE_MODEL = Path("/proc/device-tree/model")
 DEVICES = Path("/dev")
 PERMISSION_ADVICE = ("run as a user in the group gpio, with the device given to that group "
                      "(sudo systemd/install.sh adds a udev rule for it where the system has none)")
 FAULT_COLOUR: Colour = (255, 0, 0)
+SERIAL = "serial:"
+"""How a board kind names a co-processor: ``serial:/dev/ttyACM0``."""
 
 
-def fault_lights(config: LedConfig) -> dict[int, Colour]:
-    """The LEDs of a board that cannot start: every pip of both dice and both turn
-    lights steady red (hardware/legend.md)."""
-    return dict.fromkeys((index for target in (*DICE, *TURN_LIGHTS)
-                          for index in config.targets[target]), FAULT_COLOUR)
+# -- the kinds of board ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoardKind:
+    """A kind of board, as the user names it (`board_kind`), with what the commands must
+    know of it before it opens."""
+
+    name: str
+    """"sim", "pi", "pty" or "serial"."""
+    device: str | None = None
+    """The serial device (or pyserial URL) of a co-processor; None for the others."""
+    simulated: bool = False
+    """A board in memory, whose checkers and buttons hands move (`Board.hands`): sim, pty."""
+    pico: bool = False
+    """Its switches, LEDs and buttons are wired to a Pico co-processor (its wiring tables)."""
+    pi_pins: bool = False
+    """Driven by this Raspberry Pi's own pins: its boot configuration must leave them free."""
+    live: bool = True
+    """`bgpi run` can run it; the simulated Pico runs in lockstep with a replay only."""
+
+    def __str__(self) -> str:
+        return self.name if self.device is None else f"{self.name}:{self.device}"
+
+
+SIM = BoardKind("sim", simulated=True)
+"""The simulated board: gpiozero's mock pins, simulated LEDs."""
+PI = BoardKind("pi", pi_pins=True)
+"""The real board on the Raspberry Pi's pins and SPI LEDs."""
+PTY = BoardKind("pty", simulated=True, pico=True, live=False)
+"""The simulated Pico: the real firmware behind a pseudo-terminal, in lockstep."""
+BOARD_KINDS = (SIM, PI, PTY)
+"""Every kind but a co-processor on a serial device, which `serial_board` names."""
+
+
+def serial_board(device: str) -> BoardKind:
+    """A board behind a Pico co-processor on `device` (``/dev/ttyACM0``, a pyserial URL)."""
+    return BoardKind("serial", device, pico=True)
+
+
+def board_kind(text: str) -> BoardKind:
+    """The board kind `text` names: sim, pi, pty or serial:DEVICE (also argparse's type);
+    BoardKindError (a ValueError) for anything else."""
+    for kind in BOARD_KINDS:
+        if text == kind.name:
+            return kind
+    if text.startswith(SERIAL) and text != SERIAL:
+        return serial_board(text.removeprefix(SERIAL))
+    raise BoardKindError(f"unknown board {text!r}: expected sim, pi, pty or serial:DEVICE")
 
 
 def running_on_pi(model_file: Path = DEVICE_TREE_MODEL) -> bool:
@@ -54,9 +110,12 @@ def running_on_pi(model_file: Path = DEVICE_TREE_MODEL) -> bool:
         return False
 
 
-def default_board_kind() -> str:
-    """"pi" on a Raspberry Pi, "sim" anywhere else."""
-    return "pi" if running_on_pi() else "sim"
+def default_board_kind() -> BoardKind:
+    """The real board (`PI`) on a Raspberry Pi, the simulated one (`SIM`) anywhere else."""
+    return PI if running_on_pi() else SIM
+
+
+# -- what the shell needs of a board ---------------------------------------------------------
 
 
 class SwitchReader(Protocol):
@@ -89,20 +148,142 @@ class ButtonReader(Protocol):
         ...
 
 
+class Hands(Protocol):
+    """The hands of a simulated board: they move its checkers, hold its switches and press
+    its buttons (`bgpi.hardware.mockboard.SimulatedBoard` on mock pins, and
+    `bgpi.link.simpico.PicoHands`, which does it all inside the simulated Pico)."""
+
+    def checkers(self, location: Location) -> int:
+        """Checkers standing on `location`."""
+        ...
+
+    def place(self, location: Location, count: int = 1) -> None:
+        """Put `count` checkers down on `location`."""
+        ...
+
+    def lift(self, location: Location, count: int = 1) -> None:
+        """Pick `count` checkers up from `location`; HandsError if there are fewer."""
+        ...
+
+    def set_checkers(self, location: Location, count: int) -> None:
+        """Make `location` hold exactly `count` checkers."""
+        ...
+
+    def clear(self) -> None:
+        """Take every checker off and release every held switch."""
+        ...
+
+    def set_switch(self, switch: Switch, closed: bool) -> None:
+        """Hold `switch` closed or open whatever stands on it, until `release_switch`."""
+        ...
+
+    def release_switch(self, switch: Switch) -> None:
+        """Let `switch` follow the checkers again."""
+        ...
+
+    def press(self, name: str, long: bool = False) -> ButtonPress | None:
+        """Press button `name` (hold it, if `long`) through the board, which reports it
+        (`Board.buttons`); or, where the board cannot in its own time, return the press
+        for the table to be handed straight (a hold on mock pins would take a second)."""
+        ...
+
+
+class Board(Protocol):
+    """A board as the shell runs a table on it; see the module docstring."""
+
+    @property
+    def profile(self) -> Profile: ...
+
+    @property
+    def scanner(self) -> SwitchReader: ...
+
+    @property
+    def leds(self) -> Leds: ...
+
+    @property
+    def buttons(self) -> ButtonReader: ...
+
+    @property
+    def hands(self) -> Hands | None:
+        """A simulated board's hands; None on a real one."""
+        ...
+
+    @property
+    def debounced(self) -> bool:
+        """Its frames come debounced already (a co-processor's): once more would cost a frame."""
+        ...
+
+    @property
+    def own_pace(self) -> bool:
+        """It sends frames at its own pace (a co-processor): scanned at the full rate, never
+        left out while idle."""
+        ...
+
+    @property
+    def animates_dice(self) -> bool:
+        """Its LEDs are seen (a real board): the dice tumble before they show a roll."""
+        ...
+
+    @property
+    def connected(self) -> bool:
+        """True while it can be read (a co-processor's link may drop: play pauses)."""
+        ...
+
+    def connect(self, timeout: float = ...) -> None:
+        """Wait until it can be read (a co-processor's handshake); LinkUnavailableError
+        if it cannot be within `timeout` s."""
+        ...
+
+    def wait(self, seconds: float) -> None:
+        """How the live loop sleeps between frames: `seconds` at most."""
+        ...
+
+    def status(self) -> str:
+        """One line on its connection, said when `connected` changes."""
+        ...
+
+    def close(self) -> None:
+        """Lights off, pins (or the link) released."""
+        ...
+
+
+def fault_lights(config: LedConfig) -> dict[int, Colour]:
+    """The LEDs of a board that cannot start: every pip of both dice and both turn
+    lights steady red (hardware/legend.md)."""
+    return dict.fromkeys((index for target in (*DICE, *TURN_LIGHTS)
+                          for index in config.targets[target]), FAULT_COLOUR)
+
+
+# -- the boards on pins ----------------------------------------------------------------------
+
+
 @dataclass
 class BoardDevices:
-    """A board's scanner, LEDs and buttons; `sim` is its `SimulatedBoard`, if simulated."""
+    """A `Board` on pins: the Pi's own (`open_pi_board`) or gpiozero's mock pins
+    (`open_sim_board`, whose `hands` move its checkers)."""
 
     profile: Profile
     scanner: SwitchReader
     leds: Leds
     buttons: ButtonReader
-    sim: SimulatedBoard | None = None
+    hands: Hands | None = None
+    debounced: bool = False
+    own_pace: bool = False
+    animates_dice: bool = True
 
     @property
     def connected(self) -> bool:
-        """True while the board can be read: always, on pins (a co-processor's link may drop)."""
+        """Pins are always there to be read."""
         return True
+
+    def connect(self, timeout: float = 0.0) -> None:
+        """Nothing to wait for: the pins are open."""
+
+    def wait(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+    def status(self) -> str:
+        return "the board's pins are open"
 
     def close(self) -> None:
         """Lights off, pins released."""
@@ -117,25 +298,32 @@ class BoardDevices:
         self.close()
 
 
-def open_board(profile: Profile, kind: str) -> BoardDevices:
-    """The board `kind` ("pi": the real pins and LEDs; "sim": mock pins, simulated LEDs).
+def open_sim_board(profile: Profile) -> BoardDevices:
+    """The simulated board: mock pins, simulated LEDs, hands to move its checkers.
 
-    A simulated board scans without settle time: mock pins need none.  The real board
-    opens its LEDs first: if the pins then fail, the LEDs show `fault_lights` (and keep
-    showing them after the program ends).  Whatever stops the real board comes out as
-    one `BoardError`.
+    Mock pins need no settle time, and bounce no more than a hand lets them: a script's
+    presses come as fast as the machine goes."""
+    # gpiozero's mock pins are imported only here: a real board starts without them.
+    from bgpi.hardware.mockboard import SimulatedBoard
+
+    hands = SimulatedBoard(profile)
+    wiring = dataclasses.replace(profile.sensors, settle_us=0.0)
+    leds = Leds(profile.leds, SimulatedPixels(profile.leds.count))
+    scanner = Scanner(wiring, pin_factory=hands.factory)
+    try:
+        buttons = Buttons(dataclasses.replace(profile.buttons, bounce_ms=0.0), pin_factory=hands.factory)
+    except BaseException:
+        scanner.close()
+        raise
+    return BoardDevices(profile, scanner, leds, buttons, hands, animates_dice=False)
+
+
+def open_pi_board(profile: Profile) -> BoardDevices:
+    """The real board: the Pi's pins and its SPI LEDs.
+
+    It opens its LEDs first: if the pins then fail, the LEDs show `fault_lights` (and keep
+    showing them after the program ends).  Whatever stops it comes out as one `BoardError`.
     """
-    if kind == "sim":
-        # gpiozero's mock pins are imported only here: a real board starts without them.
-        from bgpi.hardware.mockboard import SimulatedBoard
-
-        sim = SimulatedBoard(profile)
-        wiring = dataclasses.replace(profile.sensors, settle_us=0.0)
-        leds = Leds(profile.leds, SimulatedPixels(profile.leds.count))
-        scanner, buttons = _open_pins(wiring, profile, sim.factory)
-        return BoardDevices(profile, scanner, leds, buttons, sim)
-    if kind != "pi":
-        raise BoardKindError(f"unknown board kind {kind!r}: expected one of {', '.join(BOARD_KINDS)}")
     # The pin and LED libraries and the kernel each fail in their own way: every one of
     # those failures, whatever its type, is the builder's to fix, so each is explained.
     try:
@@ -143,17 +331,18 @@ def open_board(profile: Profile, kind: str) -> BoardDevices:
     except Exception as error:
         raise BoardError(explain(error, profile)) from error
     try:
-        scanner, buttons = _open_pins(profile.sensors, profile, None)
+        scanner, buttons = _open_pins(profile)
     except Exception as error:
         leds.show(fault_lights(profile.leds))
         raise BoardError(explain(error, profile)) from error
     return BoardDevices(profile, scanner, leds, buttons)
 
 
-def _open_pins(wiring: SensorWiring, profile: Profile, factory: Factory | None) -> tuple[Scanner, Buttons]:
-    scanner = Scanner(wiring, pin_factory=factory)
+def _open_pins(profile: Profile) -> tuple[Scanner, Buttons]:
+    """The switches and buttons on gpiozero's default pin factory (lgpio on a Pi)."""
+    scanner = Scanner(profile.sensors)
     try:
-        return scanner, Buttons(profile.buttons, pin_factory=factory)
+        return scanner, Buttons(profile.buttons)
     except BaseException:
         scanner.close()
         raise

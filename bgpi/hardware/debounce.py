@@ -30,6 +30,8 @@ class Debouncer:
     def update(self, frame: Frame) -> Frame:
         """Add the newest raw frame; return the accepted state of every switch."""
         self._recent.append(frame)
+        if frame == self._stable:  # agrees with the accepted state: changes none of it (an idle board)
+            return frame
         if self._stable is None:
             self._stable = frame
             return frame

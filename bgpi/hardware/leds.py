@@ -94,21 +94,28 @@ class Leds:
                              f"the profile {config.count}")
         self.config = config
         self.pixels = pixels
+        self._sent: tuple[Colour, ...] | None = None  # the frame last sent (None: the buffer's is unknown)
 
     def indices(self, target: str) -> tuple[int, ...]:
         """The LEDs of `target` ("7", "bar:white", "die:1", "turn:black", ...)."""
         return self.config.targets[target]
 
     def show(self, lit: Mapping[int, Colour]) -> tuple[Colour, ...]:
-        """Light LED index -> colour of `lit`, every other LED off; return the frame sent."""
+        """Light LED index -> colour of `lit`, every other LED off; return the frame sent.
+
+        Only the pixels that change are written to the buffer (a real chain's encodes
+        each one in Python), and only the lit ones are limited (a dark one draws nothing)."""
         frame = [DARK] * self.config.count
-        for index, colour in lit.items():
+        limited = limit_frame(list(lit.values()), self.config.brightness, self.config.current_budget_ma)
+        for index, colour in zip(lit, limited, strict=True):
             frame[index] = colour
-        limited = limit_frame(frame, self.config.brightness, self.config.current_budget_ma)
-        for index, colour in enumerate(limited):
-            self.pixels[index] = colour
+        sent = self._sent
+        for index, colour in enumerate(frame):
+            if sent is None or sent[index] != colour:
+                self.pixels[index] = colour
+        self._sent = tuple(frame)
         self.pixels.show()
-        return limited
+        return self._sent
 
     def show_targets(self, lit: Mapping[str, Colour]) -> tuple[Colour, ...]:
         """Like `show`, by target name: every LED of each target in its colour."""

@@ -1,6 +1,7 @@
 """A board that exists only in memory, wired to gpiozero's mock pins.
 
-`SimulatedBoard` keeps which reed switches are closed and gives the multiplexers' signal
+`SimulatedBoard` is the simulated board's hands (`bgpi.hardware.board.Hands`): it keeps
+which reed switches are closed and gives the multiplexers' signal
 pins (`MuxSignalPin`) the level the real circuit would: a signal pin reads low while the
 switch on the channel its select pins (`SelectPin`) choose is closed.  The scanner, the
 buttons and the LEDs then run exactly the code they run on a Pi.  The pins count the
@@ -14,6 +15,7 @@ from gpiozero.pins.mock import MockFactory, MockPin
 from bgpi.board.locations import Location, describe
 from bgpi.board.profile import CHANNELS, Profile, Switch
 from bgpi.exc import HandsError
+from bgpi.hardware.buttons import ButtonPress
 
 
 # gpiozero ships no types: to mypy its MockPin is Any, which strict mode refuses as a base.
@@ -156,8 +158,14 @@ class SimulatedBoard:
         """The mock pin of button `name` (a key of the profile's ``[buttons.pins]``)."""
         return self.factory.pin(self.profile.buttons.pins[name])
 
-    def press(self, name: str) -> None:
-        """Press button `name` and let go at once: a short press."""
+    def press(self, name: str, long: bool = False) -> ButtonPress | None:
+        """Press button `name` and let go at once, a short press the board's buttons report
+        (gpiozero calls back at once on mock pins); or hold it (`long`): that press is
+        returned, for the table to be handed straight, as holding a mock pin down would
+        take the profile's `long_press_s` of real time."""
+        if long:
+            return ButtonPress(name, long=True)
         pin = self.button_pin(name)
         pin.drive_low()
         pin.drive_high()
+        return None

@@ -48,7 +48,7 @@ ROW = 26
 
 def schematic_svg(profile: Profile, host: HostPins) -> str:
     """The schematic of `profile`'s board wired to `host`, as SVG text."""
-    drawing = Drawing(1500, 1500, STYLE)
+    drawing = Drawing(1500, 1560, STYLE)
     drawing.text(30, 36, f"bgpi board schematic: {profile.source}, wired to {host.host}", "title")
     drawing.text(30, 56, f"Generated from the board profile by `bgpi diag schematic`. \"pin\" numbers are "
                          f"physical pins; {host.prefix} numbers are the ones the software and the wiring tables "
@@ -100,7 +100,7 @@ def _short(role: str) -> str:
         case "SPI0":
             return f"{words[0]} {words[1]}: keep free"
         case "the":  # the LED data line
-            return "LED data -> 74AHCT125 pin 2"
+            return "LED data -> 74AHCT125 pin 2 (adapter)"
     return role
 
 
@@ -129,6 +129,11 @@ def _header(drawing: Drawing, host: HostPins, x: float, y: float) -> None:
 
 
 # -- the multiplexers ----------------------------------------------------------------
+
+MUX_PINS = {"S0": 10, "S1": 11, "S2": 14, "S3": 13,
+            **{f"C{channel}": 9 - channel if channel < 8 else 31 - channel for channel in range(16)}}
+"""The CD74HC4067's pin of each select input and channel (the chip's own numbers, not a
+breakout board's labels): I0..I7 are pins 9..2, I8..I15 pins 23..16."""
 
 def _resistor(drawing: Drawing, x: float, y1: float, y2: float, label: str) -> None:
     """A vertical resistor from (x, y1) to (x, y2), its value beside it."""
@@ -166,7 +171,7 @@ def _ground(drawing: Drawing, x: float, y: float) -> None:
 
 def _multiplexer(drawing: Drawing, profile: Profile, host: HostPins, x: float, y: float) -> None:
     sensors = profile.sensors
-    drawing.text(x, y, f"2. Multiplexers: {len(sensors.signal)} x CD74HC4067 (breakout board), "
+    drawing.text(x, y, f"2. Multiplexers: {len(sensors.signal)} x CD74HC4067, one a points board, "
                        "each wired like mux 0", "heading")
     rail, ground = y + 40, y + 420
     chip_x, chip_y, chip_w, chip_h = x + 200, y + 120, 170, 250
@@ -181,33 +186,33 @@ def _multiplexer(drawing: Drawing, profile: Profile, host: HostPins, x: float, y
     vcc_x = chip_x + 30
     drawing.line(vcc_x, chip_y, vcc_x, rail)
     drawing.circle(vcc_x, rail, 2.5, "dot")
-    drawing.text(vcc_x, chip_y + 14, "VCC", "small", "middle")
+    drawing.text(vcc_x, chip_y + 14, "VCC 24", "small", "middle")
     _capacitor(drawing, vcc_x - 50, rail, rail + 50, "100 nF at the VCC pin", left=True)
     drawing.circle(vcc_x - 50, rail, 2.5, "dot")
     _ground(drawing, vcc_x - 50, rail + 50)
-    for name, px in (("GND", chip_x + 30), ("E (EN)", chip_x + 80)):
+    for name, px in (("GND 12", chip_x + 30), ("E 15", chip_x + 80)):
         drawing.text(px, chip_y + chip_h - 6, name, "small", "middle")
         drawing.line(px, chip_y + chip_h, px, ground)
         drawing.circle(px, ground, 2.5, "dot")
     # Left side: the four select lines, shared by every multiplexer.
     for line, pin in enumerate(host.select):
         py = chip_y + 40 + line * 40
-        drawing.text(chip_x + 6, py + 4, f"S{line}", "small")
+        drawing.text(chip_x + 6, py + 4, f"{MUX_PINS[f'S{line}']} S{line}", "small")
         drawing.line(chip_x - 40, py, chip_x, py)
         drawing.text(chip_x - 44, py + 4, f"S{line} <- {host.where(pin)}", "small", "end")
     # Right side: the common line with its pull-up, then the channels and their switches.
     sig_y = chip_y + 30
-    drawing.text(chip_x + chip_w - 6, sig_y + 4, "SIG", "small", "end")
+    drawing.text(chip_x + chip_w - 6, sig_y + 4, "SIG (COM) 1", "small", "end")
     pull_x = chip_x + chip_w + 50
     drawing.line(chip_x + chip_w, sig_y, pull_x + 140, sig_y)
-    _resistor(drawing, pull_x, rail, sig_y, "10 kOhm, on the multiplexer board")
+    _resistor(drawing, pull_x, rail, sig_y, "10 kOhm, on the points board")
     drawing.circle(pull_x, rail, 2.5, "dot")
     drawing.circle(pull_x, sig_y, 2.5, "dot")
     drawing.text(pull_x + 144, sig_y + 4, f"SIG0 -> {host.where(host.signal[0])}", "small")
     switch_x = chip_x + chip_w + 180
     for row, channel in enumerate((0, 1, 2, CHANNELS - 1)):
         py = chip_y + 80 + row * 42 + (20 if channel == CHANNELS - 1 else 0)
-        drawing.text(chip_x + chip_w - 6, py + 4, f"C{channel}", "small", "end")
+        drawing.text(chip_x + chip_w - 6, py + 4, f"C{channel} {MUX_PINS[f'C{channel}']}", "small", "end")
         drawing.line(chip_x + chip_w, py, switch_x - 40, py)
         _reed(drawing, switch_x - 40, switch_x + 40, py)
         drawing.line(switch_x + 40, py, switch_x + 60, py)
@@ -216,7 +221,8 @@ def _multiplexer(drawing: Drawing, profile: Profile, host: HostPins, x: float, y
         switch = sensors.switches[channel]
         drawing.text(switch_x - 40, py - 12, str(switch) if switch else "(not connected)", "small")
     drawing.text(chip_x + chip_w + 20, chip_y + 80 + 3 * 42, "...", "heading")
-    drawing.lines(x, chip_y + 196, ["Each channel C0..C15:", "a reed switch to GND;", "closed reads low.",
+    drawing.lines(x, chip_y + 196, ["Each channel C0..C15:", "a slot's two reeds,", "in parallel, to GND;",
+                                    "closed reads low.",
                                     "E and GND to GND."], 16, "note")
     _mux_table(drawing, profile, host, x, ground + 44)
 
@@ -245,7 +251,7 @@ def channel_runs(profile: Profile, mux: int) -> list[str]:
 def _mux_table(drawing: Drawing, profile: Profile, host: HostPins, x: float, y: float) -> None:
     drawing.text(x, y, "mux", "label")
     drawing.text(x + 34, y, "SIG", "label")
-    drawing.text(x + 150, y, "channels (each channel: a reed switch to GND)", "label")
+    drawing.text(x + 150, y, "channels (each channel: a slot's reeds to GND)", "label")
     drawing.line(x, y + 6, x + 700, y + 6, "thin")
     row = y + 22
     for mux, pin in enumerate(host.signal):
@@ -277,11 +283,11 @@ def _leds(drawing: Drawing, profile: Profile, host: HostPins, x: float, y: float
     # The supply: jack, fuse, the 5 V bus and ground bus, the bulk capacitor at the first pixel.
     top, bottom = y + 50, y + 150
     drawing.rect(x, top - 10, 90, bottom - top + 20, "part", radius=4)
-    drawing.lines(x + 8, top + 14, ["5 V 3 A", "supply", "DC jack", "(LEDs only)"], 16, "small")
+    drawing.lines(x + 8, top + 14, ["5 V 4 A", "supply", "DC jack", "(LEDs only)"], 16, "small")
     drawing.line(x + 90, top, x + 130, top)
     drawing.rect(x + 130, top - 7, 40, 14, "part", radius=2)
     drawing.line(x + 130, top, x + 170, top, "thin")
-    drawing.text(x + 130, top - 12, "fuse 3 A", "small")
+    drawing.text(x + 122, top - 12, "fuse T3.15A", "small")
     drawing.line(x + 170, top, x + 700, top, "bus")
     drawing.line(x + 90, bottom, x + 700, bottom, "bus")
     drawing.text(x + 200, top - 8, "5 V bus, at least 0.5 mm2 (20 AWG); feed it at 2-3 points of the chain", "small")
@@ -360,7 +366,8 @@ def _chain(drawing: Drawing, profile: Profile, x: float, y: float) -> None:
         f"Colour order {profile.leds.order}; the software caps the current at "
         f"{round(profile.leds.current_budget_ma)} mA.",
         "Never power the pixels from the host's 5 V pin or over the ribbon.",
-        "Join the LED supply's GND to the host's GND once, at the shifter.",
+        "The shifter sits on the adapter board: its J3 takes the LED supply's 5 V",
+        "and GND (the grounds' one join) and sends the data to the first pixel.",
     ]
     drawing.lines(x, end + 10, notes, 16, "note")
 
@@ -369,12 +376,12 @@ def _chain(drawing: Drawing, profile: Profile, x: float, y: float) -> None:
 
 def _buttons(drawing: Drawing, host: HostPins, x: float, y: float) -> None:
     pins = host.buttons
-    drawing.text(x, y, "4. Buttons: momentary, normally open, to GND", "heading")
+    drawing.text(x, y, "4. Buttons: momentary, normally open, to GND (on the adapter board's J4)", "heading")
     line_y, ground = y + 40, y + 120
     drawing.text(x, line_y - 8, "GPIO (internal pull-up)", "small")
     drawing.line(x, line_y, x + 60, line_y)
     drawing.rect(x + 60, line_y - 6, 34, 12)
-    drawing.text(x + 58, line_y + 22, "1 kOhm", "small")
+    drawing.text(x + 58, line_y + 22, "220 Ohm", "small")
     drawing.line(x + 94, line_y, x + 250, line_y)
     drawing.circle(x + 150, line_y, 2.5, "dot")
     _capacitor(drawing, x + 150, line_y, ground, "100 nF")
@@ -387,5 +394,12 @@ def _buttons(drawing: Drawing, host: HostPins, x: float, y: float) -> None:
     _ground(drawing, x + 200, ground)
     rows = [f"{name:<11} {host.where(pins[name])}" for name in BUTTON_NAMES]
     end = drawing.lines(x, ground + 36, rows, 16, "small")
-    drawing.lines(x, end + 8, [f"Power pins: {host.supply} on {', '.join(map(str, host.pins_named(host.supply)))}; "
-                               f"GND on {', '.join(map(str, host.pins_named('GND')))}."], 16, "note")
+    supply = ", ".join(map(str, host.pins_named(host.supply)))
+    end = drawing.lines(x, end + 8, [f"Power pins: {host.supply} on {supply}; "
+                                     f"GND on {', '.join(map(str, host.pins_named('GND')))}."], 16, "note")
+    drawing.lines(x, end + 4, [
+        "220 Ohm keeps a pressed line low even against a fixed pull-up: GPIO3 (the hint button, I2C's",
+        "SCL) has the Pi's 1.8 kOhm, so a press reads 3.3 V x 220 / 2020 = 0.36 V, under the 0.8 V a",
+        "Pi guarantees as low (1 kOhm would leave 1.18 V: never pressed). The resistor protects the",
+        "pin from static on the button's wire; the 100 nF filters what the wire picks up.",
+    ], 16, "note")

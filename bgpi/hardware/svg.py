@@ -19,9 +19,10 @@ def number(value: float) -> str:
 class Drawing:
     """Shapes added one by one, written out by `svg` in the order they were added."""
 
-    def __init__(self, width: float, height: float, style: str, scale: float = 1) -> None:
-        """A drawing `width` x `height` in its own units, shown `scale` pixels a unit."""
-        self.width, self.height, self.scale = width, height, scale
+    def __init__(self, width: float, height: float, style: str, scale: float = 1, unit: str = "") -> None:
+        """A drawing `width` x `height` in its own units, shown `scale` pixels a unit, or
+        one `unit` ("mm": printed at 100 % it comes out at its true size) a unit."""
+        self.width, self.height, self.scale, self.unit = width, height, scale, unit
         self.style = style
         self.parts: list[str] = []
 
@@ -61,8 +62,11 @@ class Drawing:
         return y
 
     def svg(self) -> str:
-        head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{number(self.width * self.scale)}" '
-                f'height="{number(self.height * self.scale)}" '
+        if self.unit:
+            size = f'width="{number(self.width)}{self.unit}" height="{number(self.height)}{self.unit}"'
+        else:
+            size = f'width="{number(self.width * self.scale)}" height="{number(self.height * self.scale)}"'
+        head = (f'<svg xmlns="http://www.w3.org/2000/svg" {size} '
                 f'viewBox="0 0 {number(self.width)} {number(self.height)}">')
         return "\n".join([head, f"<style>{self.style}</style>",
                           f'<rect x="0" y="0" width="{number(self.width)}" height="{number(self.height)}" '

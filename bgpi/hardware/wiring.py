@@ -42,9 +42,11 @@ SUPPLIES = {
 
 
 PI_NOTES = (
-    "GPIO0 and GPIO1 (pins 27, 28) belong to a HAT's EEPROM: never used.",
-    "The ribbon: keyed (shrouded) connectors on both ends, the stripe on pin 1;",
-    "power off before plugging. 5 V never goes over the ribbon.",
+    "The adapter board (hardware/pcb/adapter) plugs onto the header and goes on one way only,",
+    "over the Pi. It carries the 74AHCT125, the button filters and three keyed connectors:",
+    "J2 the sensor bus (shrouded 2 x 10), J3 the LED data (JST XH 3), J4 the buttons (JST XH 6).",
+    "GPIO0 and GPIO1 (pins 27, 28) belong to a HAT's EEPROM: never used. 5 V (pins 2, 4)",
+    "goes nowhere: the LEDs have their own supply, which also feeds the 74AHCT125 through J3.",
 )
 
 

@@ -1,10 +1,15 @@
-"""A board whose switches, buttons and LEDs are the co-processor's, over the link.
+"""A board whose switches, buttons and LEDs are the co-processor's, over the link; and
+`open_board`, the one factory of every kind of board.
 
-`open_link_board` gives the same `BoardDevices` the shell drives on the Pi:
+`open_link_board` gives the `Board` the shell drives on the Pi (`bgpi.hardware.board`):
 `scanner.scan()` returns the latest frame the firmware reported (already debounced
 there: the shell does not debounce it again), `buttons` hands over its presses and
 `leds` sends the colours.  While the link is down the last frame stands and
-`link.connected` is False: the shell pauses play until it is back.
+`connected` is False: the shell pauses play until it is back.  The simulated Pico
+(`open_pty_board`) is such a board, its hands inside the firmware's process.
+
+`open_board` opens the board a `BoardKind` names, the one place that tells the kinds
+apart; it lives here because this package may import `bgpi.hardware`, not the reverse.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from bgpi.board.profile import BUTTON_NAMES, Profile
 from bgpi.exc import BoardKindError, LinkUnavailableError
-from bgpi.hardware.board import BOARD_KINDS, BoardDevices, open_board
+from bgpi.hardware.board import Board, BoardDevices, BoardKind, open_pi_board, open_sim_board
 from bgpi.hardware.buttons import ButtonPress
 from bgpi.hardware.frames import Frame
 from bgpi.hardware.leds import Leds, SimulatedPixels
@@ -28,19 +33,8 @@ from bgpi.link.pinout import config_args
 if TYPE_CHECKING:
     from bgpi.link.simpico import SimPico
 
-SCHEME = "serial:"
-"""How a board kind names a co-processor: ``serial:/dev/ttyACM0``."""
-PTY = "pty"
-"""The board kind of the simulated Pico: the real firmware behind a pseudo-terminal."""
 CONNECT_S = 5.0
 """How long `connect` waits for the handshake."""
-
-
-def board_kind(text: str) -> str:
-    """`text` if it names a board kind: sim, pi, pty or serial:DEVICE (for argparse)."""
-    if text in BOARD_KINDS or text == PTY or (text.startswith(SCHEME) and text != SCHEME):
-        return text
-    raise BoardKindError(f"unknown board {text!r}: expected sim, pi, pty or serial:DEVICE")
 
 
 class LinkScanner:
@@ -114,13 +108,23 @@ class LinkButtons:
 
 @dataclass
 class LinkBoard(BoardDevices):
-    """`BoardDevices` on the co-processor; `link` says whether it is connected."""
+    """A `Board` on the co-processor; `link` says whether it is connected.  Its frames
+    come debounced and at the firmware's own pace, and the live loop sleeps on the link,
+    woken by what the firmware sends."""
 
+    debounced: bool = True
+    own_pace: bool = True
     link: Link = field(kw_only=True)
 
     @property
     def connected(self) -> bool:
         return self.link.connected
+
+    def wait(self, seconds: float) -> None:
+        self.link.wait(seconds)
+
+    def status(self) -> str:
+        return self.link.status()
 
     def connect(self, timeout: float = CONNECT_S) -> None:
         """Wait for the handshake; LinkUnavailableError naming why if it is not done in `timeout` s.
@@ -137,8 +141,10 @@ class LinkBoard(BoardDevices):
 class PtyBoard(LinkBoard):
     """A `LinkBoard` on the simulated Pico, in lockstep: each scan is one of its periods.
 
-    `sim` holds the checkers and presses the buttons (`PicoHands`)."""
+    `hands` hold the checkers and press the buttons (`PicoHands`); nobody watches its
+    LEDs, so the dice do not tumble."""
 
+    animates_dice: bool = False
     pico: SimPico = field(kw_only=True)
     directory: tempfile.TemporaryDirectory[str] = field(kw_only=True)
 
@@ -174,7 +180,7 @@ def open_pty_board(profile: Profile) -> PtyBoard:
         scanner.link.clock = lambda: scanner.scans * period
         link = scanner.link
         board = PtyBoard(profile, scanner, Leds(profile.leds, LinkPixels(link, profile.leds.count)),
-                         LinkButtons(link), PicoHands(profile, pico), link=link, pico=pico,
+                         LinkButtons(link), hands=PicoHands(profile, pico), link=link, pico=pico,
                          directory=directory)
         board.connect()
     except BaseException:
@@ -184,11 +190,19 @@ def open_pty_board(profile: Profile) -> PtyBoard:
     return board
 
 
-def open_any_board(profile: Profile, kind: str) -> BoardDevices:
-    """The board `kind` names (`board_kind`).  A co-processor on serial connects on the
-    first scans (and reconnects whenever it must); the simulated Pico is connected at once."""
-    if kind == PTY:
-        return open_pty_board(profile)
-    if kind.startswith(SCHEME):
-        return open_link_board(profile, kind.removeprefix(SCHEME))
-    return open_board(profile, kind)
+def open_board(profile: Profile, kind: BoardKind) -> Board:
+    """The board `kind` names (`bgpi.hardware.board.board_kind`): the one place that tells
+    the kinds apart, as gpiozero's pin factory is chosen by name.
+
+    A co-processor on serial connects on the first scans (and reconnects whenever it
+    must; `Board.connect` waits for it); the simulated Pico is connected at once."""
+    match kind.name:
+        case "sim":
+            return open_sim_board(profile)
+        case "pi":
+            return open_pi_board(profile)
+        case "pty":
+            return open_pty_board(profile)
+        case "serial" if kind.device is not None:
+            return open_link_board(profile, kind.device)
+    raise BoardKindError(f"no such board kind: {kind}")  # board_kind makes none other

@@ -17,6 +17,7 @@ from typing import Self
 
 from bgpi.board.profile import BUTTON_NAMES, Profile
 from bgpi.exc import SimPicoError
+from bgpi.hardware.buttons import ButtonPress
 from bgpi.hardware.mockboard import SimulatedBoard
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
@@ -121,8 +122,7 @@ class PicoHands(SimulatedBoard):
         super()._rewire()
         self.pico.closed(self.closed)
 
-    def press(self, name: str) -> None:
-        self.pico.press(name)
-
-    def hold(self, name: str) -> None:
-        self.pico.press(name, long=True)
+    def press(self, name: str, long: bool = False) -> ButtonPress | None:
+        """Press (or hold) button `name` in the firmware, which reports it with its frames."""
+        self.pico.press(name, long)
+        return None

@@ -1,29 +1,37 @@
-"""A remote game on a running board: the board joined to the other board (docs/remote.md).
+"""A remote game on a running board: the other board as an opponent of the table (docs/remote.md).
 
-`RemoteGame` is the one object between a board's `TableRunner` and the wire.  Opening
-it reads the wire's journal (``remote.jsonl``, `bgpi.remote.outbox`), rebuilds the
-`Peer` against the table's own journal, and starts the broker connection (`Transport`).
-From then on, on the scan loop's thread only:
+`RemoteGame` is the one object between a board's table and the wire: an opponent
+(`bgpi.shell.opponents.Opponent`) and the maker of the table's dice
+(`bgpi.shell.rolling.DiceSource`).  Opening it reads the wire's journal (``remote.jsonl``,
+`bgpi.remote.outbox`), rebuilds the `Peer` against the table's own journal, and makes the
+broker connection (`Transport`, started by `start`).  From then on, on the scan loop's
+thread only, and never calling the runner, which asks:
 
-- each scan (`drain`) it takes what paho's thread queued (messages, the other board's
-  presence, the broker coming and going), journals each message before the peer acts
-  on it, and tells the peer the time (a reveal overdue);
-- after each input the table took (`handled`) it tells the peer the events committed,
-  so this board's decisions go across, names a refused action of the other board as
-  the boards' disagreement, and publishes the events on the ``log`` topic (numbered,
-  so a watcher drops a duplicate) and the board's retained ``state``;
-- when the table wants dice (`dice`) it commits to a fresh secret and answers "not
-  yet": the dice come when both boards have revealed, and are fed then.
+- `take` (between inputs, and after each scan): what the peer asked for is done in
+  order, one thing at a time (`_do`): messages journaled then published, lines said, and
+  each table input (the other board's decision, the dice, the link) handed over, checked
+  against the table as it stands then.  With nothing left to do, the next piece of news
+  is told the peer: what paho's thread queued (messages, the other board's presence,
+  the broker coming and going), each message journaled before the peer acts on it, then
+  the time;
+- `hear` (after each input the table took): the events committed go to the peer, so
+  this board's decisions go across, a refused action of the other board is named as
+  the boards' disagreement, and the board's retained ``state`` is published;
+- `roll` (when the table wants dice): it commits to a fresh secret and answers "not
+  yet": the dice come when both boards have revealed, through `take`.
 
-What the peer answers is done in one place, `_do`: table inputs fed to the runner,
-messages journaled then published, the link shown, lines said.
+What the peer asks while the table takes an input (`hear`, `roll`) is done before what
+was asked earlier, as it follows from that input.  The table's events go to the ``log``
+topic through `log`, a sink of the runner's, numbered as they stand in the journal.
 """
 
 from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from bgpi.exc import MessageError
@@ -44,9 +52,9 @@ from bgpi.remote.peer import (
 from bgpi.remote.state import board_state
 from bgpi.rules.position import Side
 from bgpi.shell.journal import read_journal
-from bgpi.shell.simtable import TableRunner
 from bgpi.table import events as ev
-from bgpi.table.inputs import LinkChanged, Remote, RollWanted
+from bgpi.table.controller import Table
+from bgpi.table.inputs import Input, LinkChanged, Remote, Rolled, RollWanted
 from bgpi.table.phases import Link, Phase
 
 
@@ -55,42 +63,80 @@ def standing(state: ev.State) -> Standing:
     return Standing(state.position_id, state.match_id)
 
 
+@dataclass(frozen=True, slots=True)
+class Connecting:
+    """Show the link as connecting, if the table has it otherwise: the game (re)joined,
+    until the other board is here."""
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerBack:
+    """The broker is back: the link is connecting to the other board, if the table
+    showed the broker unreachable or refusing."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimeNow:
+    """Tell the peer the time (after what paho's thread queued): a reveal may be overdue."""
+
+
+@dataclass(frozen=True, slots=True)
+class PublishState:
+    """Publish the board's retained state (after the link shown changed)."""
+
+
+ToDo = Do | Connecting | BrokerBack | PublishState
+"""What the peer asks, and the game's own steps, done in order by `take`."""
+
+
+class LogTopic:
+    """A sink of the runner's: each table-log event published on the game's ``log`` topic,
+    numbered as it stands in the journal (a watcher drops a number it has)."""
+
+    def __init__(self, transport: Transport, published: int) -> None:
+        self.transport = transport
+        self.seq = published
+        """The number of the last event published: the journal's length when the game opened."""
+
+    def hear(self, event: ev.Event) -> None:
+        self.seq += 1
+        self.transport.publish_log(event, self.seq)
+
+
 class RemoteGame:
-    """Board `runner`, playing `side` of game `game` with the other board through `broker`.
+    """The board playing `side` of game `game` with the other board through `broker`,
+    its table `table` as it stands when joined (read for the session and where it stands).
 
     `state_dir` holds both journals (the table's, already open and resumed by the caller,
     and the wire's).  `say` hears the lines a person should read; `clock` (seconds) times
     the other board's reveal; `secret` draws each roll's secret (32 bytes; tests seed it)."""
 
-    def __init__(self, runner: TableRunner, state_dir: Path, broker: Broker, game: str, side: Side,
+    def __init__(self, table: Table, state_dir: Path, broker: Broker, game: str, side: Side,
                  say: Callable[[str], None] = lambda line: None, clock: Callable[[], float] = time.monotonic,
                  secret: Callable[[], bytes] = lambda: secrets.token_bytes(32)) -> None:
-        self.runner, self.game, self.side = runner, game, side
+        self.game, self.side = game, side
         self.say, self.clock, self.secret = say, clock, secret
-        table = runner.table
         self.outbox, read = Outbox.open(state_dir)
         for problem in read.problems:
             say(problem)
         journal = read_journal(state_dir).events
-        self.log_seq = len(journal)  # the number of the last event published on the log topic
         self._history = journal  # the session so far, for the log topic once connected (`start`)
         self.peer, todo = Peer.rebuild(game, side, table.config, read.lines, journal,
                                        standing(table.state_event()), clock())
         self.transport = Transport(broker, game, side)
+        self.log = LogTopic(self.transport, len(journal))
         self._dice: tuple[int, int] | None = None  # made by both boards, not yet taken by the table
-        self.arrivals = 0  # the other board's decisions and the dice fed so far (`awaited`)
+        self.arrivals = 0  # the other board's decisions and the dice handed over so far (`awaited`)
         self._awaited = 0
-        self._todo = todo  # done once the runner takes this game (`start`)
+        self._todo: deque[ToDo] = deque([Connecting(), *todo])  # done by `take`, in order
+        self._asked: list[ToDo] = []  # asked while the table took an input: done before `_todo`
+        self._news: deque[Heard | TimeNow] = deque()  # gathered, not yet told the peer
 
     def start(self) -> None:
-        """Join the runner to the other board: from now on its dice and decisions come from there."""
-        self.runner.other = self
-        self.runner.table.reconnecting()
+        """Connect to the broker and publish the session so far; the table is handed what
+        the rebuilt peer has for it when the runner first takes (`join`)."""
         self.transport.start()
         self._publish_history()
-        self._do_all(self._todo)
-        self._todo = []
-        self.runner.show_lights()
 
     def _publish_history(self) -> None:
         """The session's events so far on the log topic, numbered as they stand in the journal:
@@ -103,104 +149,116 @@ class RemoteGame:
 
     def close(self) -> None:
         """Leave the broker (``offline``) and close the wire's journal."""
-        self.runner.other = None
         self.transport.stop()
         self.outbox.close()
 
-    # -- the runner's side (OtherBoard) ------------------------------------------------------
+    # -- the table's side: an opponent, and its dice ----------------------------------------------
 
-    def dice(self) -> tuple[int, int] | None:
-        """The dice both boards made, or None: this board's commitment sent, the rest under way."""
+    def take(self, table: Table) -> Input | None:
+        """The next input the other board has for `table`, if any (see the module docstring)."""
+        self._todo.extendleft(reversed(self._asked))
+        self._asked = []
+        gathered = False
+        while True:
+            while self._todo:
+                happened = self._do(self._todo.popleft(), table)
+                if happened is not None:
+                    return happened
+            if not self._news:
+                if gathered:
+                    return None
+                self._news.extend(self.transport.drain())
+                self._news.append(TimeNow())
+                gathered = True
+            self._todo.extend(self._told(self._news.popleft()))
+
+    def hear(self, events: Sequence[ev.Event], table: Table) -> None:
+        """The events `table` committed for one input: this board's decisions go across, a
+        refused action of the other board is the boards' disagreement; the state is published."""
+        state = table.state_event()
+        if any(map(ev.is_game, events)):
+            self._asked += self.peer.local_events(events, standing(state))
+        refused = next((event for event in events if isinstance(event, ev.RemoteRefused)), None)
+        if refused is not None:
+            self._asked += self.peer.disagree(refused.reason)
+        self.publish_state(table, state)
+
+    def roll(self) -> tuple[int, int] | None:
+        """The dice both boards made, or None: this board's commitment on its way, the rest under way."""
         if self._dice is not None:
             dice, self._dice = self._dice, None
             return dice
         peer = self.peer
         if peer.roll.mine is None and peer.disagreement is None:  # one secret a roll, drawn once
-            self._do_all(peer.wants_roll(self.secret(), self.clock()))
+            self._asked += peer.wants_roll(self.secret(), self.clock())
         return None
 
-    def handled(self, events: list[ev.Event]) -> None:
-        table = self.runner.table
-        state = table.state_event()
-        if any(map(ev.is_game, events)):
-            self._do_all(self.peer.local_events(events, standing(state)))
-        refused = table.remote_refusal
-        if refused is not None:
-            self._do_all(self.peer.disagree(refused.reason))
-        for event in events:
-            self.log_seq += 1
-            self.transport.publish_log(event, self.log_seq)
-        self.publish_state(state)
-
-    def drain(self) -> None:
-        for heard in self.transport.drain():
-            self._heard(heard)
-        self._do_all(self.peer.tick(self.clock()))
-
     def awaited(self) -> bool:
-        """True (once each) for each of the other board's decisions or dice fed: a board
-        script's ``{"await": "remote"}`` line waits for it."""
+        """True (once each) for each of the other board's decisions or dice handed over: a
+        board script's ``{"await": "remote"}`` line waits for it."""
         if self._awaited < self.arrivals:
             self._awaited += 1
             return True
         return False
 
-    def publish_state(self, state: ev.State | None = None) -> None:
+    def publish_state(self, table: Table, state: ev.State | None = None) -> None:
         """The board's retained state message, for watchers."""
-        table = self.runner.table
         self.transport.publish_state(board_state(state or table.state_event(), self.game, self.side,
                                                  table.link.value, match_length=table.config.get("match")))
 
     # -- what was heard ------------------------------------------------------------------------
 
-    def _heard(self, heard: Heard) -> None:
-        match heard:
+    def _told(self, news: Heard | TimeNow) -> list[ToDo]:
+        """Tell the peer one piece of news; what it asks to do."""
+        match news:
+            case TimeNow():
+                return list(self.peer.tick(self.clock()))
             case Arrived(raw=raw):
                 try:
                     message = messages.parse(raw)
                 except MessageError as error:
-                    self.say(f"a message from the other board that is not one: {error}")
-                    return
+                    return [Note(f"a message from the other board that is not one: {error}")]
                 self.outbox.received(message)  # on the disk before the peer acts on it
-                self._do_all(self.peer.received(message, self.clock()))
+                return list(self.peer.received(message, self.clock()))
             case Presence(online=online):
-                self._do_all(self.peer.presence(online))
+                return list(self.peer.presence(online))
             case LinkUp():
-                if self.runner.table.link in (Link.UNREACHABLE, Link.REFUSED):
-                    self.runner.feed(LinkChanged(Link.CONNECTING))  # the broker is back: the other board next
-                self._do_all(self.peer.reconnected())
+                return [BrokerBack(), *self.peer.reconnected()]  # the broker is back: the other board next
             case LinkDown(refused=refused, line=line):  # the broker's reasons in the table's words
-                self._do(SetLink(Link.REFUSED if refused else Link.UNREACHABLE, line))
+                return [SetLink(Link.REFUSED if refused else Link.UNREACHABLE, line)]
+        return []
 
-    def _do_all(self, dos: list[Do]) -> None:
-        for do in dos:
-            self._do(do)
-
-    def _do(self, do: Do) -> None:
-        """Carry out one thing the peer asks (see the module docstring)."""
-        runner = self.runner
+    def _do(self, do: ToDo, table: Table) -> Input | None:
+        """Carry out one thing asked; the table's input it comes to, if any."""
         match do:
             case FeedRemote(event=event):
                 self.arrivals += 1
-                runner.feed(Remote(event))
-            case FeedRollWanted() if runner.table.phase == Phase.ROLL:
-                runner.feed(Remote(RollWanted()))
+                return Remote(event)
+            case FeedRollWanted() if table.phase == Phase.ROLL:
+                return Remote(RollWanted())
             case FeedRollWanted():
                 pass  # the opening roll: this table asks for the dice itself once its start is pressed
             case FeedRolled(first=first, second=second):
                 self.arrivals += 1
-                self._dice = (first, second)
-                runner.settle()  # taken now if the table wants them, else when it does
+                if table.wants_roll is not None:
+                    return Rolled(first, second)
+                self._dice = (first, second)  # taken when the table wants them (`roll`)
             case SetLink(link=link, line=line):
-                if link is Link.DISAGREE and runner.table.link is not Link.DISAGREE:
+                if link is Link.DISAGREE and table.link is not Link.DISAGREE:
                     self.outbox.disagreed(line)
                 self.say(line)
-                if runner.table.link is not link:
-                    runner.feed(LinkChanged(link))
-                    self.publish_state()
+                if table.link is not link:
+                    self._todo.appendleft(PublishState())
+                    return LinkChanged(link)
             case Send(message=message):
                 self.outbox.sent(do)  # on the disk before it is published
                 self.transport.publish(message)
             case Note(line=line):
                 self.say(line)
-
+            case Connecting() if table.remotes and table.link is not Link.CONNECTING:
+                return LinkChanged(Link.CONNECTING)
+            case BrokerBack() if table.link in (Link.UNREACHABLE, Link.REFUSED):
+                return LinkChanged(Link.CONNECTING)
+            case PublishState():
+                self.publish_state(table)
+        return None

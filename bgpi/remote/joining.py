@@ -1,8 +1,8 @@
 """What `bgpi run --remote` asks of the board service: the game, this board's side, the broker.
 
 `RemoteSettings.join` is how the service (`bgpi.shell.service`, which knows nothing of
-the wire) joins its running board to the other board.  paho loads only then: this module
-imports neither it nor the modules that do.
+the wire) joins the other board, an opponent of its table.  paho loads only then: this
+module imports neither it nor the modules that do.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bgpi.rules.position import Side
-from bgpi.shell.simtable import TableRunner
 
 if TYPE_CHECKING:
     from bgpi.remote.game import RemoteGame
     from bgpi.remote.mqtt import Broker
+    from bgpi.table.controller import Table
 
 
 @dataclass(frozen=True)
@@ -28,12 +28,13 @@ class RemoteSettings:
     side: Side
     broker: Broker
 
-    def join(self, runner: TableRunner, state: Path, say: Callable[[str], None]) -> RemoteGame:
-        """Join `runner` to the other board (its wire's journal in `state`); JournalError
-        or RemoteError (the wire's journal, a broker setting) if it cannot be."""
+    def join(self, table: Table, state: Path, say: Callable[[str], None]) -> RemoteGame:
+        """The other board, joined, with `table` as it stands (its wire's journal in
+        `state`); JournalError or RemoteError (the wire's journal, a broker setting) if it
+        cannot be.  The caller registers it with its runner (`TableRunner.join`)."""
         from bgpi.remote.game import RemoteGame
 
-        game = RemoteGame(runner, state, self.broker, self.game, self.side, say=say)
+        game = RemoteGame(table, state, self.broker, self.game, self.side, say=say)
         say(f"game {self.game}: this board plays {self.side.label}, the other board "
             f"{self.side.opponent.label}, through the broker at {self.broker}")
         game.start()

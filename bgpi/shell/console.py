@@ -20,6 +20,8 @@ from typing import TextIO, TypeVar
 from bgpi.board.locations import TRAYS, Location, checkers_on, owner, parse_location
 from bgpi.exc import HandError, ScriptError
 from bgpi.rules.position import Position, Side
+from bgpi.shell.hands import TableHands
+from bgpi.shell.runner import TableRunner
 from bgpi.shell.script import (
     Action,
     Hold,
@@ -32,7 +34,6 @@ from bgpi.shell.script import (
     Wait,
     parse_script,
 )
-from bgpi.shell.simtable import SimulatedTable, TableRunner
 from bgpi.shell.textboard import draw
 from bgpi.shell.words import ask, roll_text, tell
 from bgpi.table import events as ev
@@ -153,6 +154,10 @@ class Console:
         """Show one table-log event: in words, or as JSON."""
         print(f"  {tell(event) if self.words else json.dumps(event.to_json())}", file=self.out)
 
+    def hear(self, event: ev.Event) -> None:
+        """A sink of the runner's (`bgpi.shell.sinks`): each event, said."""
+        self.say(event)
+
     def draw(self, table: Table) -> None:
         """The board as its switches read it, its lights, and the status line."""
         lighting = table.lighting()
@@ -248,12 +253,12 @@ def perform(runner: TableRunner, hand: Action, console: Console) -> None:
     holds the next hand back)."""
     if isinstance(hand, Wait):
         return
-    if not isinstance(runner, SimulatedTable):
+    if runner.board.hands is None:
         if not isinstance(hand, (ShortPress, Hold)):
             raise HandError("on a real board, hands move the checkers and roll the dice")  # noqa: TRY004
         runner.press(hand.button, long=isinstance(hand, Hold))
         return
-    shown = runner.act(hand)
+    shown = TableHands(runner).act(hand)
     if shown is not None:
         console.say(shown)
 

@@ -39,7 +39,7 @@ from typing import TextIO
 
 from bgpi.shell import sdnotify
 from bgpi.shell.console import HELP, Console, console_turn
-from bgpi.shell.simtable import TableRunner
+from bgpi.shell.runner import TableRunner
 
 REPORT_SECONDS = 60.0
 """Overruns are reported at most this often."""
@@ -112,10 +112,10 @@ class IdlePace:
 def status_line(runner: TableRunner, stride: int = 1) -> str:
     """What `systemctl status` shows: the board's rate (and its idle rate: every `stride`th
     slot) and where the game stands."""
-    state = runner.table.state_event()
-    turn = f", {state.turn.label} on turn" if state.turn is not None else ""
+    table = runner.table
+    turn = f", {table.turn.label} on turn" if table.turn is not None else ""
     idle = f" ({1 / (runner.period * stride):g} Hz while idle)" if stride > 1 else ""
-    return f"scanning at {1 / runner.period:g} Hz{idle}; {state.phase.json}{turn}"
+    return f"scanning at {1 / runner.period:g} Hz{idle}; {table.phase.json}{turn}"
 
 
 def collect_due() -> None:

@@ -6,56 +6,66 @@ its session, or starting the one the settings describe), the engine and the page
 journals the session's first events; `run` scans until stopped; leaving the `with`
 block closes them all, the page first and the journal last, however it is left.
 
-Every event the table emits is journaled before anything shows it: through a full disk
-play pauses until the line is written (`bgpi.shell.diskfull`).  A new session asked for
-by the page sets the journal aside, as ``--new`` does, and brings its own engine
-settings: another kind of engine is opened, the strengths (the opponent's level,
-`hint_level`) are the new session's.  A new session chosen on the board's buttons keeps
-the engine settings, so it needs nothing re-opened.  The page's new session takes a
-spare journal opened ahead on a thread of its own, so the scan frame only renames; at
-most `bgpi.shell.sessions.MAX_SET_ASIDE` set-aside journals are kept.
+Every event the table emits is journaled before anything shows it: the journal is the
+runner's gate, and through a full disk play pauses until the line is written
+(`bgpi.shell.sinks.JournalGate`).  The readers of the table log are the runner's sinks,
+registered here in order: the simulated checkers' file, the page, the console's words
+or the JSON lines on `out`, and in a remote game the other board's log topic.  The
+engine (`Computer`) and the other board (`RemotePlay.join`) are the table's opponents.
+
+A new session asked for by the page sets the journal aside, as ``--new`` does, and
+brings its own engine settings: another kind of engine is opened, the strengths (the
+opponent's level, `hint_level`) are the new session's.  A new session chosen on the
+board's buttons keeps the engine settings, so it needs nothing re-opened.  The page's
+new session takes a spare journal opened ahead on a thread of its own, so the scan frame
+only renames; at most `bgpi.shell.sessions.MAX_SET_ASIDE` set-aside journals are kept.
 
 A page cannot start a session the board cannot play (a computer opponent without an
 engine); a journal whose opponent finds no engine now (gnubg removed or broken by an
 update) still resumes, black played by hand, said in one line, in systemd's status and
 with the "no engine" look on the lights: nothing in a journal keeps the board from starting.
 
-Nothing here knows the web: the page (`bgpi.web.page.BoardPage`) is handed in as a
-`Page`, which hears every event and looks at the table after every scan.
+Nothing here knows the web or the wire: the page (`bgpi.web.page.BoardPage`) is handed
+in as a `Page`, a sink that also looks at the table after every scan, and a remote game
+as a `RemotePlay`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 import threading
-import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from bgpi.board.locations import BARS
 from bgpi.board.profile import Profile
 from bgpi.exc import FirmwareRefusedError, JournalError, RemoteError, ServiceError
+from bgpi.hardware.board import BoardKind
 from bgpi.hardware.bootconfig import boot_problems, pi_model, read_boot_config
 from bgpi.hardware.frames import closed_switches
-from bgpi.link.board import LinkBoard
+from bgpi.link.board import open_board
 from bgpi.rules.position import Side
 from bgpi.shell import sdnotify
 from bgpi.shell.advisor import Advisor, open_advisor
+from bgpi.shell.boardfile import BOARD_FILE, BoardFile, put_position, restore_board, save_board
 from bgpi.shell.console import Console
-from bgpi.shell.diskfull import RETRY_S, append_patiently, show_disk_full
+from bgpi.shell.diskfull import RETRY_S, show_disk_full
 from bgpi.shell.journal import SPARE_NAME, Journal, journal_path, promote_spare, sync_dir
 from bgpi.shell.live import run_live
+from bgpi.shell.opponents import Computer, Opponent
 from bgpi.shell.recorder import Recorder
 from bgpi.shell.recovery import JOURNAL_ALERT_S, Opened, open_state
+from bgpi.shell.rolling import DiceSource
+from bgpi.shell.runner import TableRunner
 from bgpi.shell.script import BoardPosition
 from bgpi.shell.sessions import next_set_aside, trim_set_aside
-from bgpi.shell.simtable import BOARD_FILE, SimulatedTable, TableRunner
+from bgpi.shell.sinks import JournalGate, JsonLines, Sink
 from bgpi.table import events as ev
 from bgpi.table.controller import Table
+from bgpi.table.inputs import ComputerUnavailable
 from bgpi.table.tracker import Sensing
 
 
@@ -74,11 +84,18 @@ class SessionSetup:
         return Table.new(sensing, dict(self.config), position.position_id, position.turn, position.match_id)
 
 
-class Joined(Protocol):
-    """A board joined to the other board of a remote game (`bgpi.remote.game.RemoteGame`)."""
+class Joined(Opponent, DiceSource, Protocol):
+    """The other board of a remote game, joined (`bgpi.remote.game.RemoteGame`): an
+    opponent of the table that makes the dice with this board."""
+
+    @property
+    def log(self) -> Sink:
+        """The table's events published for watchers (the game's log topic)."""
+        ...
 
     def close(self) -> None:
         """Leave the other board (the broker hears this board is offline)."""
+        ...
 
 
 class RemotePlay(Protocol):
@@ -92,17 +109,17 @@ class RemotePlay(Protocol):
     def side(self) -> Side:
         """The side played at this board."""
 
-    def join(self, runner: TableRunner, state: Path, say: Callable[[str], None]) -> Joined:
-        """Join `runner` to the other board; JournalError or RemoteError (the wire's
-        journal, a broker setting) if it cannot be."""
+    def join(self, table: Table, state: Path, say: Callable[[str], None]) -> Joined:
+        """Join the other board, with `table` as it stands (resumed or new; read, never
+        fed); JournalError or RemoteError (the wire's journal, a broker setting) if it cannot be."""
 
 
 @dataclass(frozen=True)
 class ServiceSettings:
     """What the board service runs, every value checked (`bgpi run` builds it from its arguments)."""
 
-    board: str
-    """A board kind (`bgpi.link.board.board_kind`): "sim", "pi" or "serial:DEVICE"."""
+    board: BoardKind
+    """The board to open (`bgpi.link.board.open_board`): sim, pi or serial:DEVICE."""
     profile: Profile
     state: Path
     """The state directory: the journal, the simulated checkers, the page's token."""
@@ -121,10 +138,6 @@ class ServiceSettings:
     remote: RemotePlay | None = None
     """A remote game's other board; None: both sides are played here."""
 
-    @property
-    def simulated(self) -> bool:
-        return self.board == "sim"
-
 
 StartSession = Callable[[object, dict[str, Any]], None]
 """How the page starts a new session: called on the scan loop's thread with the runner
@@ -140,7 +153,7 @@ class Page(Protocol):
         returns its address.  Raises OSError if it cannot be served."""
 
     def hear(self, event: ev.Event) -> None:
-        """A table-log event, once it is journaled."""
+        """A table-log event, once it is journaled (the page is a sink of the runner's)."""
 
     def after_scan(self, runner: TableRunner) -> None:
         """Called after every scan, on the scan loop's thread; returns at once."""
@@ -180,7 +193,10 @@ class BoardService:
         self.runner: TableRunner | None = None
         self._record: TextIO | None = None
         self._journal: Journal | None = None
+        self._gate: JournalGate | None = None
         self._advisor: Advisor | None = None
+        self._computer = Computer()
+        """The engine at the table: its advisor is the session's."""
         self._console: Console | None = None
         self._missing: list[str] = []
         """What this board plays on without, kept in systemd's status line while it runs."""
@@ -226,18 +242,19 @@ class BoardService:
         if opened.table is not None:
             runner.replace_table(opened.table)
             opening = []
-        self._advisor = runner.advise = self._advisor_for(runner.table, resumed=opened.table is not None)
+        self._advisor = self._computer.advise = self._advisor_for(runner.table, resumed=opened.table is not None)
         opening += opened.opening()
-        if settings.simulated and settings.hands:
+        if runner.board.hands is not None and settings.hands:
             self._console = Console(self._stdin, self._out, words=settings.words)
         self._put_checkers(opened)
         self._open_page(opened.history)
+        self._listen()
         for event in opening:
-            self._emit(event)
+            runner.tell(event)
         self._open_remote()
         runner.scan()
         if self._record is not None:
-            closed = closed_switches(runner.debouncer.stable, settings.profile.sensors)
+            closed = closed_switches(runner.switches.debouncer.stable, settings.profile.sensors)
             runner.recorder = Recorder(self._record, closed, runner.now)
 
     def close(self) -> None:
@@ -263,18 +280,19 @@ class BoardService:
 
     def _warn_of_boot_config(self) -> None:
         """On a Pi: what in its boot configuration keeps the board from working, said before opening it."""
-        if self.settings.board == "pi" and (boot := read_boot_config(model := pi_model())) is not None:
+        if self.settings.board.pi_pins and (boot := read_boot_config(model := pi_model())) is not None:
             for problem in boot_problems(boot, model, self.settings.profile):
                 self._say(f"warning: {problem}")
 
     def _open_board(self, table: Table) -> TableRunner:
         settings = self.settings
         try:
-            if settings.simulated:
-                return SimulatedTable(settings.profile, table, self._emit, settings.seed)
-            return TableRunner(settings.profile, table, self._emit, settings.board, status=self._link_status)
+            board = open_board(settings.profile, settings.board)
         except Exception as error:  # noqa: BLE001 (board libraries fail in their own ways: AttributeError, ImportError, ...)
             raise ServiceError(f"cannot open the {settings.board} board: {error}") from None
+        # Only a simulated board's dice are seeded: a real one's come from the OS.
+        seed = settings.seed if board.hands is not None else None
+        return TableRunner(table, board, seed=seed, computer=self._computer, status=self._link_status)
 
     def _open_journal(self) -> Opened:
         state = self.settings.state
@@ -317,8 +335,7 @@ class BoardService:
         self._say(line)
         sdnotify.standing(line)
         self._missing.append(line)
-        table.state.setup = replace(table.state.setup, computers=frozenset())
-        table.state.advice.hint_failed = table.board.now  # the "no engine" look, as after a hint press
+        table.handle(ComputerUnavailable())  # unjournaled, as the link's state is: it emits nothing
 
     def _drop(self, advisor: Advisor) -> None:
         """Close `advisor`'s engine, unless it is the one in use."""
@@ -329,10 +346,11 @@ class BoardService:
         """The simulated checkers as the last run left them (or as the journal did, if it
         was damaged); the damage shown on the lights."""
         runner = self._running
-        if isinstance(runner, SimulatedTable) and opened.damaged is None:
-            runner.restore_board(self.settings.state)
-        elif isinstance(runner, SimulatedTable):
-            runner.set_position(runner.table.position)
+        hands = runner.board.hands
+        if hands is not None and opened.damaged is None:
+            restore_board(hands, self.settings.state, runner.table.position)
+        elif hands is not None:
+            put_position(hands, runner.table.position)
         if opened.damaged is not None:
             runner.alert(BARS, JOURNAL_ALERT_S)
 
@@ -349,13 +367,27 @@ class BoardService:
                                "run with its own --remote, --side and --broker, or with --new")
         if remote is None:
             return
+        runner = self._running
         try:
-            self._remote = remote.join(self._running, self.settings.state, self._say)
+            self._remote = joined = remote.join(runner.table, self.settings.state, self._say)
         except (JournalError, RemoteError) as error:  # the wire's journal, a broker setting
             raise ServiceError(f"cannot join the remote game {remote.game}: {error}") from None
+        runner.sinks.append(joined.log)
+        runner.join(joined, dice=joined)
+
+    def _listen(self) -> None:
+        """The runner's gate (the journal) and sinks, in order: the simulated checkers'
+        file, the page, the console's words or the JSON lines."""
+        runner, settings = self._running, self.settings
+        runner.gate = self._gate = JournalGate(self._journaling, self.stop, self._pause, self._go_on)
+        if runner.board.hands is not None:
+            runner.sinks.append(BoardFile(runner.board.hands, settings.state))
+        if self._page is not None:
+            runner.sinks.append(self._page)
+        runner.sinks.append(self._console if self._console is not None and settings.words else JsonLines(self._out))
 
     def _open_page(self, history: tuple[ev.Event, ...]) -> None:
-        board = "the simulated board" if self.settings.simulated else "the board"
+        board = "the simulated board" if self._running.board.hands is not None else "the board"
         if self._page is None:
             self._say(f"{board} is running")
             return
@@ -373,15 +405,13 @@ class BoardService:
     def run(self) -> None:
         """Scan in real time until `stop` is set (or the console quits)."""
         runner = self._running
-        # Behind a co-processor the loop sleeps on the link, woken by what it sends.
-        sleep = runner.board.link.wait if isinstance(runner.board, LinkBoard) else time.sleep
         after_scan = self._page.after_scan if self._page is not None else None
         try:
-            run_live(runner, self.stop, self._console, after_scan=after_scan, sleep=sleep)
+            run_live(runner, self.stop, self._console, after_scan=after_scan, sleep=runner.board.wait)
         except FirmwareRefusedError as error:
             raise ServiceError(str(error)) from None
-        if isinstance(runner, SimulatedTable):
-            runner.save_board(self.settings.state)
+        if runner.board.hands is not None:
+            save_board(runner.board.hands, self.settings.state)
 
     def start_session(self, config: dict[str, Any]) -> None:
         """Start a new session with `config` (checked), on the scan loop's thread: the
@@ -401,14 +431,14 @@ class BoardService:
             self._drop(advisor)
             raise
         old, self._advisor = self._advisor, advisor
-        runner.advise = advisor
+        self._computer.advise = advisor
         if old is not None and old.engine is not advisor.engine:
             old.close()
         runner.replace_table(table)
-        if isinstance(runner, SimulatedTable):
-            runner.set_position(table.position)
+        if runner.board.hands is not None:
+            put_position(runner.board.hands, table.position)
         for event in opening:
-            self._emit(event)
+            runner.tell(event)
 
     def _take_journal(self) -> None:
         """Set the journal aside and open the new session's: on the scan frame only two
@@ -429,6 +459,8 @@ class BoardService:
             (state / BOARD_FILE).unlink(missing_ok=True)
             journal.close()
             self._journal = spare
+        if self._gate is not None:
+            self._gate.journal = self._journaling
         self._make_ready(synced=spare is None)
 
     def _make_ready(self, synced: bool) -> None:
@@ -453,22 +485,6 @@ class BoardService:
     def _page_starts_session(self, runner: object, config: dict[str, Any]) -> None:
         """The page's new session (the runner it hands over is this service's)."""
         self.start_session(config)
-
-    def _emit(self, event: ev.Event) -> None:
-        """Journal `event`, then show it: on the page, and in words or as JSON on `out`."""
-        # On the disk before it is shown, however long the disk takes.
-        if not append_patiently(self._journaling, event, self.stop, self._pause, self._go_on):
-            return
-        if isinstance(self.runner, SimulatedTable):
-            with contextlib.suppress(OSError):  # the next event saves them again
-                self.runner.save_board(self.settings.state)  # the simulated checkers as they stand with this event
-        if self._page is not None:
-            self._page.hear(event)
-        if self._console is not None and self.settings.words:
-            self._console.say(event)
-        else:
-            self._out.write(json.dumps(event.to_json()) + "\n")
-            self._out.flush()
 
     def _pause(self, error: JournalError) -> None:
         self._say(f"{error}: play paused, the write is tried again every {RETRY_S:g} s")

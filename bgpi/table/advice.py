@@ -25,6 +25,7 @@ halves for a beaver), blinking for no (no double, too good, drop).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from bgpi.board.locations import LOCATIONS, checkers_on
@@ -99,6 +100,13 @@ class Advising:
         if advice.failed is not None and self.state.setup.computers:
             found.append(advice.failed + RETRY)
         return found
+
+    def computer_unavailable(self) -> None:
+        """The computer's engine is missing (`ComputerUnavailable`): both sides are played
+        by hand, the "no engine" look shown as after a hint that found none."""
+        state = self.state
+        state.setup = replace(state.setup, computers=frozenset())
+        state.advice.hint_failed = self.board.now
 
     def computer_turn(self) -> None:
         """Ask for what the computer needs next, if anything (after every input)."""

@@ -30,7 +30,19 @@ from bgpi.table import events as ev
 from bgpi.table.advice import Advising
 from bgpi.table.chouette import Chouette
 from bgpi.table.doubling import Doubling
-from bgpi.table.inputs import Advised, Input, Join, Leave, LinkChanged, Press, Remote, Rolled, Sensed, Tick
+from bgpi.table.inputs import (
+    Advised,
+    ComputerUnavailable,
+    Input,
+    Join,
+    Leave,
+    LinkChanged,
+    Press,
+    Remote,
+    Rolled,
+    Sensed,
+    Tick,
+)
 from bgpi.table.lights import Lighting, Prompt
 from bgpi.table.phases import Link, Phase, RollFor
 from bgpi.table.remoting import Remoting
@@ -205,6 +217,8 @@ class Table:
                 self.board.link = link
             case Join(player=player) | Leave(player=player):
                 self._seating(happened, player)
+            case ComputerUnavailable():
+                self.advising.computer_unavailable()
         self.advising.computer_turn()
         if self._out or not isinstance(happened, Tick):
             self._lights = None  # a tick changes nothing without saying so

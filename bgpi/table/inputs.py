@@ -94,4 +94,13 @@ class Leave:
     player: str
 
 
-Input = Sensed | Press | Tick | Rolled | Advised | Remote | LinkChanged | Join | Leave
+@dataclass(frozen=True, slots=True)
+class ComputerUnavailable:
+    """The engine the session's computer opponent needs is missing (gnubg removed or
+    broken since the journal was written): both sides are played by hand from now on,
+    with the "no engine" look a hint without an engine has.  Not journaled, as
+    `LinkChanged` is not: the journal keeps the opponent, and the next start with an
+    engine has it play again."""
+
+
+Input = Sensed | Press | Tick | Rolled | Advised | Remote | LinkChanged | ComputerUnavailable | Join | Leave

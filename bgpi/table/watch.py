@@ -61,12 +61,17 @@ class Watch:
         self.pause(*self.board.sensing.difference(self.board.seen or (), self.board.expected(expected)))
 
     def pause(self, missing: dict[Location, int], extra: dict[Location, int], reason: str | None = None) -> None:
-        """Pause play: the board shows what the game cannot explain.  One checker short
-        on one location may be a switch there that no longer closes: the hint says so."""
+        """Pause play: the board shows what the game cannot explain.  One checker short or
+        one too many on one location is most often a checker resting between two of its
+        marks (it closes no slot, or two: hardware/sensors.md), or a faulty switch: the
+        hint says which location to push a checker on."""
         hint = None
-        if reason is None and not extra and list(missing.values()) == [1]:
-            where = describe(next(iter(missing)))
-            hint = f"a checker should stand on {where}: if one does, a switch under it may be faulty"
+        if reason is None and sum(missing.values()) + sum(extra.values()) == 1:
+            where = describe(next(iter(missing or extra)))
+            hint = (f"a checker should stand on {where}: push it onto a mark there (between two marks it closes "
+                    "no switch); if it stands on one, a switch under it may be faulty" if missing else
+                    f"one checker too many on {where}: if none was put there, one stands between two marks: "
+                    "push it onto a mark")
         self.state.trouble.mismatch = mismatch = ev.Mismatch(missing, extra, hint, reason)
         self.emit(mismatch)
 

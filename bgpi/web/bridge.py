@@ -18,8 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bgpi.shell.hands import TableHands
+from bgpi.shell.runner import TableRunner
 from bgpi.shell.script import LINE_SECONDS, Action, Wait
-from bgpi.shell.simtable import SimulatedTable, TableRunner
 from bgpi.table import events as ev
 from bgpi.web.view import table_view
 from bgpi.web.words import Story
@@ -119,11 +120,10 @@ class Bridge:
         shown = (table, table.seen, runner.lighting)
         if self._heard or self.view is None or any(a is not b for a, b in zip(shown, self._shown, strict=False)):
             self._shown = shown
-            simulated = isinstance(runner, SimulatedTable)
             # The simulated board's hands know what lies in its trays, which have no switches.
-            held = runner.sim.checkers if isinstance(runner, SimulatedTable) else None
+            hands = runner.board.hands
             self.view = table_view(table, runner.profile.geometry, runner.profile.leds, self.story,
-                                   simulated=simulated, held=held)
+                                   simulated=hands is not None, held=None if hands is None else hands.checkers)
             heard, self._heard = self._heard, []
             if self.listener is not None:
                 self.listener(heard, self.view)
@@ -154,8 +154,7 @@ class Bridge:
                     assert self.start_session is not None  # the server asks for none without it
                     self.start_session(runner, line.config)
                     continue
-                assert isinstance(runner, SimulatedTable)  # the server asks for hands on the simulated board only
-                shown = runner.act(line)
+                shown = TableHands(runner).act(line)  # the server asks for hands on a simulated board only
             except (ValueError, OSError) as error:
                 self._finish(f"line {line.line}: {error}")
                 return

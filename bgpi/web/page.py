@@ -20,8 +20,8 @@ from bgpi.exc import PageSettingsError
 from bgpi.web import DEFAULT_HOST, DEFAULT_PORT
 
 if TYPE_CHECKING:
+    from bgpi.shell.runner import TableRunner
     from bgpi.shell.service import StartSession
-    from bgpi.shell.simtable import TableRunner
     from bgpi.table import events as ev
     from bgpi.web.bridge import Bridge
     from bgpi.web.server import WebServer

@@ -15,6 +15,7 @@ import pytest
 from bgpi.cli import main
 from bgpi.cli.broker import parse_address
 from bgpi.exc import ServiceError, UsageError
+from bgpi.hardware.board import SIM
 from tests.cli.test_run import bgpi, one_line_exit_2, untouched
 from tests.remote.conftest import Mosquitto, mosquitto  # noqa: F401 (the fixture)
 
@@ -76,7 +77,7 @@ def test_the_page_cannot_start_a_new_session_in_a_remote_game(tmp_path, mosquitt
     from bgpi.rules.position import Side
     from bgpi.shell.service import BoardService, ServiceSettings, SessionSetup
 
-    settings = ServiceSettings("sim", load_profile(), tmp_path / "state", SessionSetup({"remote": "black"}),
+    settings = ServiceSettings(SIM, load_profile(), tmp_path / "state", SessionSetup({"remote": "black"}),
                                remote=RemoteSettings("g1", Side.WHITE, Broker(mosquitto.host, mosquitto.port)))
     (tmp_path / "state").mkdir()
     with (tmp_path / "log").open("w") as out, BoardService(settings, threading.Event(), out=out) as service, \

@@ -29,7 +29,7 @@ def settings_file(tmp_path: Path, *edits: tuple[str, str]) -> Path:
 
 def test_the_default_settings_are_money_play_on_the_real_board(tmp_path):
     settings = load_settings(settings_file(tmp_path))
-    assert (settings.board, settings.profile, settings.brightness) == ("pi", None, 0.6)
+    assert (str(settings.board), settings.profile, settings.brightness) == ("pi", None, 0.6)
     assert settings.config({}) == {"match": 0, "lenient": False, "jacoby": True,
                                    "beavers": False, "auto_doubles": 0}
 

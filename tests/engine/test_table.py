@@ -10,11 +10,14 @@ import pytest
 
 from bgpi.board.locations import bar
 from bgpi.board.profile import Geometry
+from bgpi.hardware.board import open_sim_board
 from bgpi.hardware.profile import load_profile
 from bgpi.rules.ids import position_id
 from bgpi.rules.position import Position, Side
 from bgpi.shell.advisor import open_advisor
-from bgpi.shell.simtable import SimulatedTable
+from bgpi.shell.hands import TableHands
+from bgpi.shell.runner import TableRunner
+from bgpi.shell.sinks import FunctionSink
 from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.inputs import Advised, Press, Sensed
@@ -28,38 +31,40 @@ def advisor(gnubg_path):
     advisor.close()
 
 
-def new_table(config: dict, advisor, seed: int) -> tuple[Table, SimulatedTable, list[ev.Event]]:
+def new_table(config: dict, advisor, seed: int) -> tuple[Table, TableRunner, list[ev.Event]]:
     profile = load_profile()
     table, events = Table.new(Sensing(profile.geometry), config)
-    sim = SimulatedTable(profile, table, events.append, seed=seed)
-    sim.advise = advisor
-    sim.set_position(table.position)
+    sim = TableRunner(table, open_sim_board(profile), seed=seed, sinks=[FunctionSink(events.append)])
+    hands = TableHands(sim)
+    sim.computer.advise = advisor
+    hands.set_position(table.position)
     sim.advance(0.1)
     return table, sim, events
 
 
-def follow_lights(table: Table, sim: SimulatedTable) -> bool:
+def follow_lights(table: Table, sim: TableRunner) -> bool:
     """One move of the hands as the lights say: put a hit checker on the bar, or move the
     hinted checker.  False when the lights show neither."""
+    hands = TableHands(sim)
     lighting = table.lighting()
     hits = [location for location, role in lighting.roles.items() if role == "hit"]
     if hits:
-        sim.lift(hits[0])
+        hands.lift(hits[0])
         sim.advance(0.05)
-        sim.place(bar(table.turn.opponent))
+        hands.place(bar(table.turn.opponent))
         return True
     hinted = [location for location, role in lighting.roles.items() if role == "hint"]
     if not hinted:
         return False
     (source,) = lighting.hint_from
     (destination,) = [location for location in hinted if location != source]
-    sim.lift(source)
+    hands.lift(source)
     sim.advance(0.05)
-    sim.place(destination)
+    hands.place(destination)
     return True
 
 
-def play_a_game(table: Table, sim: SimulatedTable, events: list[ev.Event]) -> None:
+def play_a_game(table: Table, sim: TableRunner, events: list[ev.Event]) -> None:
     """White's hands: roll, ask for a hint and follow it, commit, take every double;
     and move black's checkers as the computer's lights say."""
     sim.press("white.turn")  # the opening roll
@@ -102,12 +107,13 @@ def practice(config: dict, advise, turn: Side, dice: tuple[int, int] | None = No
     """A practice table on the starting position with `turn` on roll, set up on the board."""
     profile = load_profile()
     table, events = Table.new(Sensing(profile.geometry), config, START, turn)
-    sim = SimulatedTable(profile, table, events.append, seed=0)
+    sim = TableRunner(table, open_sim_board(profile), seed=0, sinks=[FunctionSink(events.append)])
+    hands = TableHands(sim)
     if advise is not None:
-        sim.advise = advise
-    sim.set_position(table.position)
+        sim.computer.advise = advise
+    hands.set_position(table.position)
     if dice:
-        sim.dice.append(dice)
+        sim.dice.add(*dice)
     sim.advance(0.1)
     return table, sim, events
 
@@ -119,15 +125,16 @@ def hint_lit(table: Table) -> tuple[set, frozenset]:
 
 def test_the_hint_follows_the_steps_and_hides_on_a_second_press(advisor):
     table, sim, events = practice({}, advisor, Side.WHITE, (3, 1))
+    hands = TableHands(sim)
     sim.press("white.turn")
     sim.press("hint")
     assert events[-1].kind == "hint" and events[-1].move == "8/5 6/5"
     first = hint_lit(table)
     assert first in (({8, 5}, frozenset({8})), ({6, 5}, frozenset({6})))
     source = next(iter(first[1]))
-    sim.lift(source)
+    hands.lift(source)
     sim.advance(0.05)
-    sim.place(5)
+    hands.place(5)
     sim.advance(0.1)
     assert hint_lit(table) == ({14 - source, 5}, frozenset({14 - source}))  # the other checker: 6 or 8
     sim.press("hint")
@@ -137,11 +144,12 @@ def test_the_hint_follows_the_steps_and_hides_on_a_second_press(advisor):
 
 def test_another_step_clears_the_hint(advisor):
     table, sim, events = practice({}, advisor, Side.WHITE, (3, 1))
+    hands = TableHands(sim)
     sim.press("white.turn")
     sim.press("hint")
-    sim.lift(13)
+    hands.lift(13)
     sim.advance(0.05)
-    sim.place(10)
+    hands.place(10)
     sim.advance(0.1)
     assert table.hint is None and hint_lit(table) == (set(), frozenset())
     assert not [event for event in events if event.kind == "rejected"]
@@ -192,20 +200,21 @@ def computer_to_play(advisor, dice=(3, 1)):
 
 def test_only_the_computer_play_is_accepted(advisor):
     table, sim, events = computer_to_play(advisor)
+    hands = TableHands(sim)
     kinds = [event.kind for event in events]
     assert kinds[-3:] == ["start", "roll", "computer_play"]  # black's turn button started the practice game
     assert events[-1].move == "8/5 6/5"
-    sim.lift(12)  # black's 13-point
+    hands.lift(12)  # black's 13-point
     sim.advance(0.05)
-    sim.place(15)  # 13/10: legal, but not the computer's play
+    hands.place(15)  # 13/10: legal, but not the computer's play
     sim.advance(0.1)
     refusal = events[-1]
     assert refusal.kind == "rejected" and refusal.points == (15,)
     assert refusal.reason == "the computer plays 8/5 6/5: move its checkers as the blue lights show"
     assert hint_lit(table)[0]  # the expected step stays lit
-    sim.lift(15)
+    hands.lift(15)
     sim.advance(0.05)
-    sim.place(12)
+    hands.place(12)
     sim.advance(0.1)
     while follow_lights(table, sim):
         sim.advance(0.1)
@@ -264,18 +273,19 @@ def test_a_killed_gnubg_does_not_stop_the_game(advisor):
 
 def test_the_coach_shows_the_better_play(advisor):
     table, sim, events = practice({"coach": 0.04}, advisor, Side.WHITE, (3, 1))
+    hands = TableHands(sim)
     sim.press("white.turn")
     for source, destination in ((24, 21), (24, 23)):
-        sim.lift(source)
+        hands.lift(source)
         sim.advance(0.05)
-        sim.place(destination)
+        hands.place(destination)
         sim.advance(0.1)
     sim.press("white.turn")
     coach = events[-1]
     assert coach.kind == "coach" and coach.played == "24/23 24/21" and coach.best == "8/5 6/5"
     assert coach.loss > 0.04 and (coach.from_, coach.to) == ((6, 8), (5,))
     assert hint_lit(table) == ({5, 6, 8}, frozenset({6, 8}))
-    sim.dice.append((6, 5))
+    sim.dice.add(6, 5)
     sim.press("black.turn")  # the next roll ends the lesson
     assert hint_lit(table) == (set(), frozenset())
     sim.close()
@@ -301,7 +311,7 @@ def test_the_hint_button_leaves_the_computer_play_lit(advisor):
     sim.close()
 
 
-def play_along(table: Table, sim: SimulatedTable, events: list[ev.Event], human: Side | None) -> None:
+def play_along(table: Table, sim: TableRunner, events: list[ev.Event], human: Side | None) -> None:
     """The hands of a game: the opening roll, `human`'s rolls, takes, hints and commits (if
     there is a human), and every checker moved as the lights say."""
     sim.press("white.turn")  # the opening roll: either player's turn button

@@ -9,7 +9,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from bgpi.board.profile import Profile
-from bgpi.hardware.board import BoardDevices, open_board
+from bgpi.hardware.board import BoardDevices, open_sim_board
 from bgpi.hardware.mockboard import SimulatedBoard
 from bgpi.hardware.profile import load_profile
 from bgpi.hardware.scanner import Scanner
@@ -45,7 +45,7 @@ def scanner(profile: Profile, sim: SimulatedBoard):
 
 @pytest.fixture
 def board(profile: Profile) -> BoardDevices:
-    with open_board(profile, "sim") as board:
+    with open_sim_board(profile) as board:
         yield board
 
 

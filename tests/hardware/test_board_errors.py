@@ -15,13 +15,13 @@ from bgpi.board.colours import DARK
 from bgpi.exc import BoardError
 from bgpi.hardware import board as board_module
 from bgpi.hardware import bootconfig
-from bgpi.hardware.board import fault_lights, open_board
+from bgpi.hardware.board import fault_lights, open_pi_board
 from bgpi.hardware.leds import SimulatedPixels
 
 
 @pytest.fixture
 def real_board(lgpio_board, monkeypatch, tmp_path):
-    """open_board(profile, "pi") reaches the simulated kernel; returns (chip, pixels list)."""
+    """open_pi_board(profile) reaches the simulated kernel; returns (chip, pixels list)."""
     # gpiozero's Pi factories share their pin reservations, and a button that failed to
     # open (an earlier test's busy pin) keeps its reservation until it is collected.
     gc.collect()
@@ -46,7 +46,7 @@ def test_a_pin_held_by_the_1_wire_overlay_is_named_with_the_line_to_change(real_
     (tmp_path / "config.txt").write_text("dtparam=spi=on\n[pi4]\ncore_freq_min=500\ndtoverlay=w1-gpio\n")
     chip.busy.add(4)
     with pytest.raises(BoardError) as refused:
-        open_board(profile, "pi")
+        open_pi_board(profile)
     assert str(refused.value) == (
         f"GPIO4 (button black.cube) is taken by 1-Wire (dtoverlay=w1-gpio) in {tmp_path / 'config.txt'}: "
         "turn that off, or move button black.cube to a free pin in the profile")
@@ -62,14 +62,14 @@ def test_a_busy_pin_no_interface_explains_says_who_else_may_hold_it(real_board, 
     chip.busy.add(profile.sensors.select[1])
     with pytest.raises(BoardError, match=r"^GPIO27 \(select S1\) busy: "
                                          r"another program holds it \(a second bgpi\?"):
-        open_board(profile, "pi")
+        open_pi_board(profile)
 
 
 def test_the_scanner_lets_go_of_its_lines_when_a_button_fails(real_board, profile):
     chip, _ = real_board
     chip.busy.add(profile.buttons.pins["hint"])
     with pytest.raises(BoardError):
-        open_board(profile, "pi")
+        open_pi_board(profile)
     assert chip.calls["_gpiochip_close"] == 1  # the scanner's own handle: its groups freed
 
 
@@ -93,7 +93,7 @@ def test_led_failures_are_explained(real_board, profile, monkeypatch, failure, m
 
     monkeypatch.setattr(board_module, "open_pixels", fail)
     with pytest.raises(BoardError) as refused:
-        open_board(profile, "pi")
+        open_pi_board(profile)
     assert str(refused.value) == message
 
 

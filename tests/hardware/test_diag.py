@@ -12,7 +12,7 @@ import pytest
 from bgpi.board.profile import Switch
 from bgpi.cli import diag as diag_cli
 from bgpi.exc import UsageError
-from bgpi.hardware.board import open_board, running_on_pi
+from bgpi.hardware.board import open_sim_board, running_on_pi
 from bgpi.hardware.profile import default_profile_path
 from bgpi.hardware.wiring import wiring_tables
 
@@ -39,7 +39,7 @@ def test_wiring_lists_pins_channels_and_leds():
     assert "  GPIO17  select S0 (all multiplexers)" in out
     assert "  GPIO10  the LED data line (SPI0 MOSI)" in out
     assert "  GPIO3   button hint (to ground)" in out
-    assert "    channel 15: point 4 slot 0" in out
+    assert "    channel 15: bar:black slot 0" in out
     assert "   34  die:1 pip 6" in out
 
 
@@ -90,9 +90,9 @@ def test_check_passes_on_a_good_simulated_board():
 
 def test_check_reports_broken_switches_by_location_and_slot(profile):
     out = io.StringIO()
-    with open_board(profile, "sim") as board:
-        board.sim.break_switch(Switch(7, 2), closed=True)
-        board.sim.break_switch(Switch("bar:white", 0), closed=False)
+    with open_sim_board(profile) as board:
+        board.hands.break_switch(Switch(7, 2), closed=True)
+        board.hands.break_switch(Switch("bar:white", 0), closed=False)
         assert not diag_cli.check(board, out)
     lines = out.getvalue().splitlines()
     assert "sensors: point 7 slot 2: stuck closed" in lines
@@ -102,8 +102,8 @@ def test_check_reports_broken_switches_by_location_and_slot(profile):
 
 def test_check_reports_a_stuck_button(profile):
     out = io.StringIO()
-    with open_board(profile, "sim") as board:
-        board.sim.button_pin("black.cube").drive_low()
+    with open_sim_board(profile) as board:
+        board.hands.button_pin("black.cube").drive_low()
         assert not diag_cli.check(board, out)
     assert "buttons: black.cube reads pressed (stuck or shorted)" in out.getvalue()
 
@@ -116,10 +116,10 @@ def test_sensors_prints_one_map_on_the_simulator():
 
 
 def test_sensors_map_shows_checkers_where_they_stand(profile):
-    with open_board(profile, "sim") as board:
-        board.sim.place(24, 2)
-        board.sim.place(1, 5)
-        board.sim.place("bar:black")
+    with open_sim_board(profile) as board:
+        board.hands.place(24, 2)
+        board.hands.place(1, 5)
+        board.hands.place("bar:black")
         out = io.StringIO()
         diag_cli.show_sensors(board, out, frames=2, seconds=None)
     lines = out.getvalue().splitlines()
@@ -132,11 +132,11 @@ def test_sensors_map_shows_checkers_where_they_stand(profile):
 
 
 def test_sensors_names_a_flapping_switch(profile):
-    with open_board(profile, "sim") as board:
+    with open_sim_board(profile) as board:
         scan, closed = board.scanner.scan, itertools.cycle([True, True, False, False])
 
         def chattering() -> int:
-            board.sim.set_switch(Switch(8, 0), next(closed))
+            board.hands.set_switch(Switch(8, 0), next(closed))
             return scan()
 
         board.scanner.scan = chattering

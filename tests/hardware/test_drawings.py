@@ -57,23 +57,42 @@ def test_the_header_map_gives_each_job_its_physical_pin(profile):
 
 def test_the_schematic_lists_every_channel_and_the_chain(profile):
     runs = [run for mux in range(8) for run in channel_runs(profile, mux)]
-    assert runs[0] == "C0-C4 point 1 slots 0-4" and runs[-1] == "C12-C15 bar:black slots 0-3"
+    assert runs[0] == "C0-C4 point 1 slots 0-4" and runs[-1] == "C15 bar:white slot 3"
     assert chain_runs(profile) == ["0-23  points 1-24", "24  bar:white", "25  bar:black", "26  off:white",
                                    "27  off:black", "28-34  die:1 pips 0-6", "35-41  die:2 pips 0-6",
                                    "42  turn:white", "43  turn:black"]
     root = ElementTree.fromstring(schematic_svg(profile, pi_host(profile)))
     texts = [node.text for node in root.iter(f"{SVG}text")]
     assert "S0 <- GPIO17 (pin 11)" in texts and "LED data from GPIO10 (pin 19)" in texts
+    pins = {"VCC 24", "GND 12", "E 15", "SIG (COM) 1", "10 S0", "C0 9", "C15 16"}
+    assert pins | {"220 Ohm", "fuse T3.15A"} <= set(texts)
 
 
 def test_the_layout_places_every_switch_and_led(profile):
     root = ElementTree.fromstring(layout_svg(profile, pi_host(profile)))
     reeds = [node for node in root.iter(f"{SVG}rect") if node.get("class") == "reed"]
     leds = [node for node in root.iter(f"{SVG}circle") if node.get("class") == "led"]
-    assert len(reeds) == 128 + 2  # and the two in the detail
+    assert len(reeds) == 2 * 128 + 2 + 1  # two a slot, the two of the detail and the side view's
     assert len(leds) == 44
     labels = {node.text for node in root.iter(f"{SVG}text") if node.get("class") == "tiny"}
     assert labels == {f"{mux}.{channel}" for mux in range(8) for channel in range(16)}
+
+
+def test_the_layout_is_drawn_in_millimetres_with_a_scale_bar_and_the_dimensions(profile):
+    svg = layout_svg(profile, pi_host(profile))
+    root = ElementTree.fromstring(svg)
+    assert root.get("width").endswith("mm") and root.get("viewBox").startswith("0 0 ")
+    assert float(root.get("width")[:-2]) == float(root.get("viewBox").split()[2])  # 1 unit = 1 mm
+    texts = {node.text for node in root.iter(f"{SVG}text")}
+    assert {"100 mm: measure it on a print", "bar 56", "tray 56", "522", "point 210", "22", "40"} <= texts
+    assert "frame 688 mm (the frame itself 16 mm wide)" in texts and "6 points x 44 = 264 mm" in texts
+
+
+def test_the_dice_pips_leave_room_for_10_mm_carriers():
+    from bgpi.hardware.layout import led_places
+
+    pips = led_places()["die:1"]
+    assert min(abs(a[0] - b[0]) + abs(a[1] - b[1]) for a in pips for b in pips if a != b) >= 14
 
 
 def test_another_profile_gives_other_drawings(tmp_path):

@@ -124,8 +124,8 @@ def test_the_hat_eeprom_pins_are_refused(pin):
 
 
 def test_channel_mapped_twice():
-    (problem,) = problems(edited(("7 = [[1, 14]", "7 = [[1, 13]")))
-    assert problem.endswith("sensors.switches.7[0]: mux 1 channel 13 is already point 6 slot 4")
+    (problem,) = problems(edited(("7 = [[2, 0]", "7 = [[1, 14]")))
+    assert problem.endswith("sensors.switches.7[0]: mux 1 channel 14 is already point 6 slot 4")
 
 
 def test_location_without_switches():
@@ -135,7 +135,7 @@ def test_location_without_switches():
 
 
 def test_wrong_number_of_switches_and_bad_channels():
-    found = problems(edited(('"bar:white" = [[7, 8], ', '"bar:white" = [[8, 8], [7, 16], [7, 8], '),
+    found = problems(edited(('"bar:white" = [[4, 15], ', '"bar:white" = [[8, 8], [7, 16], [4, 15], '),
                             ("1 = [[0, 0]", "1 = [[0, 0, 1]")))
     text = "\n".join(found)
     assert "sensors.switches.1[0]: expected [mux, channel], got [0, 0, 1]" in text
@@ -264,3 +264,18 @@ def test_too_many_multiplexers():
     pins = ", ".join(str(pin) for pin in range(2, 19))  # 17 pins (GPIO0 and 1 are refused)
     found = problems(edited(("signal = [24, 25, 5, 6, 12, 13, 16, 26]", f"signal = [{pins}]")))
     assert any("sensors.signal: multiplexers: expected an integer 1..16, got 17" in p for p in found)
+
+
+def test_the_reeds_of_a_slot_are_read_from_the_geometry():
+    geometry = parse_profile(edited(("reeds_mm = [[-4.0, -1.3], [4.0, 1.3]]", "reeds_mm = [[0, 0]]"))).geometry
+    assert geometry.reeds_mm == ((0.0, 0.0),) and geometry.mark(1) == 62.0
+
+
+@pytest.mark.parametrize(("value", "words"), [
+    ("[[-4.0, -1.3], [21, 0]]", "geometry.reeds_mm: reed offsets: expected a number -20..20, got 21"),
+    ("[]", "geometry.reeds_mm: expected 1..4 pairs [along, across] (mm from the mark), got []"),
+    ("[[1, 2, 3]]", "expected 1..4 pairs"),
+])
+def test_bad_reed_offsets_are_refused(value, words):
+    (problem,) = problems(edited(("reeds_mm = [[-4.0, -1.3], [4.0, 1.3]]", f"reeds_mm = {value}")))
+    assert words in problem

@@ -26,7 +26,7 @@ def test_each_location_is_filled_checker_by_checker_then_emptied(profile):
 def test_a_checker_read_at_another_switch_names_both_channels(profile):
     wiring = profile.sensors
     (problem,) = differences(frame_of([Switch(7, 0)], wiring), frame_of([Switch(9, 3)], wiring), wiring)
-    assert problem == ("point 7 slot 0 read as point 9 slot 3 (mux 1 channel 14 and mux 2 channel 11): "
+    assert problem == ("point 7 slot 0 read as point 9 slot 3 (mux 2 channel 0 and mux 2 channel 13): "
                        "swapped wires, or the magnet closes the wrong switch")
 
 
@@ -35,9 +35,9 @@ def test_a_missing_and_an_extra_switch_are_each_named(profile):
     expected = frame_of([Switch(7, 0), Switch(7, 1)], wiring)
     seen = frame_of([Switch(7, 0), Switch(8, 0), Switch(8, 1)], wiring)
     assert differences(expected, seen, wiring) == [
-        "point 7 slot 1 did not close (mux 1 channel 15): stuck open, or not wired",
-        "point 8 slot 0 closed too (mux 2 channel 3): a magnet reaching it, or its channel wired to this switch",
-        "point 8 slot 1 closed too (mux 2 channel 4): a magnet reaching it, or its channel wired to this switch"]
+        "point 7 slot 1 did not close (mux 2 channel 1): stuck open, or not wired",
+        "point 8 slot 0 closed too (mux 2 channel 5): a magnet reaching it, or its channel wired to this switch",
+        "point 8 slot 1 closed too (mux 2 channel 6): a magnet reaching it, or its channel wired to this switch"]
 
 
 def test_a_multiplexer_that_never_closes_is_named_as_maybe_absent(profile):
@@ -58,11 +58,11 @@ def test_the_walk_on_the_simulated_board_passes(capsys):
 
 
 def test_the_walk_finds_a_stuck_open_switch(board):
-    board.sim.break_switch(Switch(7, 1), closed=False)
+    board.hands.break_switch(Switch(7, 1), closed=False)
     out = io.StringIO()
     assert walk(board, out, [7]) is False
     text = out.getvalue()
-    assert "  point 7 slot 1 did not close (mux 1 channel 15): stuck open, or not wired" in text
+    assert "  point 7 slot 1 did not close (mux 2 channel 1): stuck open, or not wired" in text
     assert "walk: point 7 slot 1: stuck open\n" in text
     assert text.endswith("walk: 6 steps, 2 read as expected\n")  # 1 checker, and none
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from bgpi.board.profile import Profile
 from bgpi.link.board import open_pty_board
-from bgpi.shell.simtable import SimulatedTable
+from bgpi.shell.hands import TableHands
+from bgpi.shell.runner import TableRunner
+from bgpi.shell.sinks import FunctionSink
 from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
@@ -19,33 +21,34 @@ def play(profile: Profile, pull: bool) -> tuple[list[dict], list[str]]:
     events: list[ev.Event] = [*opening]
     statuses: list[str] = []
     board = open_pty_board(profile)
-    runner = SimulatedTable(profile, table, events.append, seed=0, board=board)
+    runner = TableRunner(table, board, seed=0, sinks=[FunctionSink(events.append)])
+    hands = TableHands(runner)
     runner.status = statuses.append
     try:
-        runner.set_position(table.position)
+        hands.set_position(table.position)
         runner.advance(LINE)
-        runner.dice.append((3, 1))
-        runner.press_button("white.turn")
+        runner.dice.add(3, 1)
+        hands.press("white.turn")
         runner.advance(LINE)
-        runner.lift(8)
+        hands.lift(8)
         runner.advance(LINE)
         if pull:
             board.pico.unplug()
             runner.scan()
             frames = runner.frames
-            runner.place(5)  # the hand goes on while the cable is out
+            hands.place(5)  # the hand goes on while the cable is out
             for _ in range(20):
                 runner.scan()
             assert runner.paused and runner.frames == frames  # board time stood still
             board.pico.plug()
         else:
-            runner.place(5)
+            hands.place(5)
         runner.advance(LINE)  # returns once the link is back and 0.1 s has passed
-        runner.lift(6)
+        hands.lift(6)
         runner.advance(LINE)
-        runner.place(5)
+        hands.place(5)
         runner.advance(LINE)
-        runner.press_button("white.turn")
+        hands.press("white.turn")
         runner.advance(LINE)
         events.append(table.state_event())
         return events, statuses

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bgpi.hardware.profile import load_profile
 from bgpi.link.simpico import PicoHands, SimPico
-from bgpi.shell.simtable import position_checkers
+from bgpi.shell.boardfile import position_checkers
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
 

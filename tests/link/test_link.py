@@ -25,7 +25,7 @@ def test_switches_buttons_and_leds_go_through(profile, board, hands, pico, clock
     expected = frame_of([Switch(24, 0), Switch(24, 1), Switch("bar:black", 3)], profile.sensors)
     assert scan(board, clock) == expected
     hands.press("white.turn")
-    hands.hold("hint")
+    hands.press("hint", long=True)
     scan(board, clock)
     assert board.buttons.next_press(timeout=0) == ButtonPress("white.turn")
     assert board.buttons.next_press(timeout=0) == ButtonPress("hint", long=True)

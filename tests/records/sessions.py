@@ -1,7 +1,7 @@
 """Whole sessions played on the simulated board, as board scripts, with gnubg deciding.
 
 `play_session(plan, engine)` plays one session of `Plan` on the simulated board
-(`bgpi.shell.simtable.SimulatedTable`, the real scanner and table) the way hands play
+(`bgpi.shell.runner.TableRunner` and `bgpi.shell.hands.TableHands`, the real scanner and table) the way hands play
 it, and returns the board script it wrote and the table log it gave:
 
 - the dice of every roll are set by a ``dice`` line (from the plan's seeded generator),
@@ -33,11 +33,15 @@ from typing import Any
 from bgpi.board.locations import bar, location_of
 from bgpi.engine.advice import Situation
 from bgpi.engine.engine import Engine, open_engine
+from bgpi.hardware.board import open_sim_board
 from bgpi.hardware.profile import load_profile
 from bgpi.rules.play import Dice, Play
 from bgpi.rules.position import Position, Side
+from bgpi.shell.boardfile import position_checkers
+from bgpi.shell.hands import TableHands
+from bgpi.shell.runner import TableRunner
 from bgpi.shell.script import LINE_SECONDS, Move, parse_script
-from bgpi.shell.simtable import SimulatedTable, position_checkers
+from bgpi.shell.sinks import FunctionSink
 from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.phases import Phase
@@ -77,7 +81,8 @@ class Hands:
     events: list[ev.Event] = field(default_factory=list)
     played: Play | None = None  # the play being made, for the choice the switches cannot make
     table: Table = field(init=False)
-    sim: SimulatedTable = field(init=False)
+    sim: TableRunner = field(init=False)
+    hands: TableHands = field(init=False)
     rng: random.Random = field(init=False)
 
     def __post_init__(self) -> None:
@@ -85,8 +90,9 @@ class Hands:
         table, opening = Table.new(Sensing(profile.geometry), dict(self.plan.config))
         self.events.extend(opening)
         self.table = table
-        self.sim = SimulatedTable(profile, table, self.events.append, seed=0)
-        self.sim.set_position(table.position)
+        self.sim = TableRunner(table, open_sim_board(profile), seed=0, sinks=[FunctionSink(self.events.append)])
+        self.hands = TableHands(self.sim)
+        self.hands.set_position(table.position)
         self.rng = random.Random(self.plan.seed)
         self.lines.append({"config": dict(self.plan.config)})
         self.sim.advance(LINE_SECONDS)
@@ -96,12 +102,12 @@ class Hands:
         self.lines.append(line)
         (action,) = parse_script(json.dumps(line)).lines
         if isinstance(action, Move):
-            self.sim.lift(action.source)
+            self.hands.lift(action.source)
             self.sim.advance(LINE_SECONDS / 2)
-            self.sim.place(action.destination)
+            self.hands.place(action.destination)
             self.sim.advance(LINE_SECONDS / 2)
         else:
-            self.sim.act(action)
+            self.hands.act(action)
             self.sim.advance(LINE_SECONDS)
 
     def press(self, button: str, hold: bool = False) -> None:
@@ -140,7 +146,7 @@ def _set_up(hands: Hands) -> None:
     """Put the checkers back for the next game (each checker too many to a place one is
     missing) and roll the opening roll."""
     wanted = position_checkers(Position.start())
-    board = {location: hands.sim.sim.checkers(location) for location in wanted}
+    board = {location: hands.hands.board.checkers(location) for location in wanted}
     extra = [loc for loc in wanted for _ in range(board[loc] - wanted[loc])]
     missing = [loc for loc in wanted for _ in range(wanted[loc] - board[loc])]
     hands.rng.shuffle(missing)

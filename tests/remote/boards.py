@@ -1,8 +1,8 @@
 """Two simulated boards playing one remote game through a real broker, with hands on each.
 
 A `Board` is what `bgpi run --board sim --remote ...` keeps open, without the page and
-the live loop: a `SimulatedTable` with its own state directory (the table's journal and
-the wire's), joined to the other board by a `RemoteGame`.  Its hands (`play`) write the
+the live loop: a `TableRunner` on the simulated board with its own state directory (the
+table's journal and the wire's), joined to the other board by a `RemoteGame`.  Its hands (`play`) write the
 board script they play as they go, one line at a time carried out exactly as `bgpi
 replay` carries out a line (`bgpi.shell.replay.perform`): presses and checker moves for
 this board's side, the other side's lit play carried out by hand, and an
@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bgpi.board.locations import bar, location_of
+from bgpi.hardware.board import open_sim_board
 from bgpi.hardware.profile import load_profile
 from bgpi.remote.game import RemoteGame
 from bgpi.remote.mqtt import Broker
@@ -29,11 +30,14 @@ from bgpi.rules.ids import position_from_id
 from bgpi.rules.play import Play
 from bgpi.rules.position import Position, Side
 from bgpi.rules.reference import legal_plays
+from bgpi.shell.boardfile import BoardFile, position_checkers, restore_board
+from bgpi.shell.hands import TableHands
 from bgpi.shell.journal import Journal, read_journal, read_records
 from bgpi.shell.recovery import open_state
 from bgpi.shell.replay import perform
+from bgpi.shell.runner import TableRunner
 from bgpi.shell.script import LINE_SECONDS, parse_script
-from bgpi.shell.simtable import SimulatedTable, position_checkers
+from bgpi.shell.sinks import Journaled
 from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.phases import Phase
@@ -61,13 +65,16 @@ class Board:
         self.played: Play | None = None  # this side's last play, for the choice the switches cannot make
         resumed = opened.table is not None
         table, opening = (opened.table, []) if resumed else Table.new(sensing, config | {"remote": side.opponent.label})
-        self.sim = SimulatedTable(PROFILE, table, self._emit, seed=0)
+        # The journal before anything shows an event, and the checkers with each, as the service does.
+        self.sim = TableRunner(table, open_sim_board(PROFILE), seed=0, gate=Journaled(self.journal))
+        self.hands = TableHands(self.sim)
+        self.sim.sinks.append(BoardFile(self.hands.board, folder))
         if resumed:
-            self.sim.restore_board(folder)
+            restore_board(self.hands.board, folder, table.position)
         else:
-            self.sim.set_position(table.position)
+            self.hands.set_position(table.position)
         for event in opening + opened.opening():
-            self._emit(event)
+            self.sim.tell(event)
         dice_rng = random.Random(f"{seed}-dice-{side.label}-{len(read_records(folder, 'remote.jsonl').events)}")
         self.rng = random.Random(f"{seed}-hands-{side.label}")
         self.secrets: list[bytes] = []  # the secrets drawn, in order
@@ -76,13 +83,11 @@ class Board:
             self.secrets.append(dice_rng.randbytes(32))
             return self.secrets[-1]
 
-        self.remote = RemoteGame(self.sim, folder, broker, game, side, say=self.said.append, secret=secret)
+        self.remote = RemoteGame(table, folder, broker, game, side, say=self.said.append, secret=secret)
         self.remote.start()
+        self.sim.sinks.append(self.remote.log)
+        self.sim.join(self.remote, dice=self.remote)
         self.sim.advance(LINE_SECONDS)
-
-    def _emit(self, event: ev.Event) -> None:
-        self.journal.append(event)  # on the disk before anything shows it, as the service does
-        self.sim.save_board(self.folder)
 
     @property
     def table(self) -> Table:
@@ -124,7 +129,7 @@ class Board:
         """One board-script line, carried out as `bgpi replay` does."""
         self.lines.append(line)
         (action,) = parse_script(json.dumps(line)).lines
-        perform(self.sim, action, lambda event: None)
+        perform(self.hands, action, lambda event: None, self.remote)
 
     def play(self, until: Phase = Phase.MATCH_OVER, plays: int | None = None) -> None:
         """Play on until the table is in phase `until` (or, with `plays`, on roll after that many plays)."""
@@ -202,7 +207,7 @@ class Board:
     def put(self, position: Position) -> None:
         """Each checker too many moved to a place one is missing (`position`'s checkers)."""
         wanted = position_checkers(position)
-        board = {location: self.sim.sim.checkers(location) for location in wanted}
+        board = {location: self.hands.board.checkers(location) for location in wanted}
         extra = [loc for loc in wanted for _ in range(board[loc] - wanted[loc])]
         missing = [loc for loc in wanted for _ in range(wanted[loc] - board[loc])]
         for source, destination in zip(extra, missing, strict=True):

@@ -15,13 +15,16 @@ import time
 import pytest
 
 from bgpi.cli import main
+from bgpi.hardware.board import open_sim_board
 from bgpi.hardware.profile import load_profile
 from bgpi.rules.position import Side
 from bgpi.shell.console import Console, Quit, parse_hand
+from bgpi.shell.hands import TableHands
 from bgpi.shell.journal import read_journal
 from bgpi.shell.live import collect_due, run_live
+from bgpi.shell.runner import TableRunner
 from bgpi.shell.script import Hold, Lift, Move, Place, SetDice, ShortPress, Show, Wait
-from bgpi.shell.simtable import SimulatedTable
+from bgpi.shell.sinks import FunctionSink
 from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
@@ -64,8 +67,9 @@ def test_the_live_loop_plays_typed_hands_at_the_pace_of_a_clock():
     profile = load_profile()
     table, opening = Table.new(Sensing(profile.geometry), {})
     events = list(opening)
-    runner = SimulatedTable(profile, table, events.append, seed=1)
-    runner.set_position(table.position)
+    runner = TableRunner(table, open_sim_board(profile), seed=1, sinks=[FunctionSink(events.append)])
+    hands = TableHands(runner)
+    hands.set_position(table.position)
     typed = io.StringIO("d 3 1\np wt\nm 8 5\nm 6 5\np wt\n")
     out = io.StringIO()
     console = Console(typed, out)
@@ -127,12 +131,13 @@ def test_a_recorded_session_replays_to_the_same_plays(tmp_path):
     profile = load_profile()
     table, opening = Table.new(Sensing(profile.geometry), {})
     played: list[ev.Event] = list(opening)
-    runner = SimulatedTable(profile, table, played.append, seed=7)
-    runner.set_position(table.position)
+    runner = TableRunner(table, open_sim_board(profile), seed=7, sinks=[FunctionSink(played.append)])
+    hands = TableHands(runner)
+    hands.set_position(table.position)
     runner.advance(0.1)
     recording = tmp_path / "recorded.jsonl"
     with recording.open("w") as file:
-        runner.recorder = Recorder(file, closed_switches(runner.debouncer.stable, profile.sensors), runner.now)
+        runner.recorder = Recorder(file, closed_switches(runner.switches.debouncer.stable, profile.sensors), runner.now)
         runner.press("white.turn")  # the opening roll, from the seeded dice
         runner.advance(0.3)
         opened = next(event for event in played if isinstance(event, ev.Opening))
@@ -141,9 +146,9 @@ def test_a_recorded_session_replays_to_the_same_plays(tmp_path):
         runner.advance(2.0)
         play = legal_plays(table.position, mover, Dice(opened.white, opened.black))[0]
         for step in play.steps:
-            runner.lift(location_of(mover, step.source))
+            hands.lift(location_of(mover, step.source))
             runner.advance(0.05)
-            runner.place(location_of(mover, step.destination))
+            hands.place(location_of(mover, step.destination))
             runner.advance(0.05)
         runner.press(f"{mover.label}.turn")
         runner.advance(0.1)
@@ -160,14 +165,15 @@ def test_a_recorded_session_replays_to_the_same_plays(tmp_path):
 def test_blinking_lights_are_redrawn_at_each_blink_edge():
     profile = load_profile()
     table, _ = Table.new(Sensing(profile.geometry), {})
-    runner = SimulatedTable(profile, table, lambda event: None, seed=3)
+    runner = TableRunner(table, open_sim_board(profile), seed=3)
+    hands = TableHands(runner)
     try:
-        runner.set_position(table.position)
-        runner.dice.append((3, 1))
+        hands.set_position(table.position)
+        runner.dice.add(3, 1)
         runner.advance(0.1)
         runner.press("white.turn")
         runner.advance(0.1)
-        runner.lift(8)  # the source blinks (1 s period)
+        hands.lift(8)  # the source blinks (1 s period)
         runner.advance(0.1)
         frames = []
         for _ in range(4):
@@ -181,8 +187,9 @@ def test_blinking_lights_are_redrawn_at_each_blink_edge():
 def test_garbage_is_collected_between_frames_never_inside_one():
     profile = load_profile()
     table, _ = Table.new(Sensing(profile.geometry), {})
-    runner = SimulatedTable(profile, table, lambda event: None, seed=1)
-    runner.set_position(table.position)
+    runner = TableRunner(table, open_sim_board(profile), seed=1)
+    hands = TableHands(runner)
+    hands.set_position(table.position)
     stop = threading.Event()
     collecting: list[bool] = []
     scan = runner.scan

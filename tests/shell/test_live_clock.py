@@ -11,9 +11,11 @@ import threading
 
 import pytest
 
+from bgpi.hardware.board import open_sim_board
 from bgpi.hardware.profile import load_profile
 from bgpi.shell import live
-from bgpi.shell.simtable import SimulatedTable
+from bgpi.shell.hands import TableHands
+from bgpi.shell.runner import TableRunner
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
 
@@ -55,7 +57,7 @@ def messages(sock: socket.socket) -> list[str]:
 def run(frames: int, slow: dict[int, float] | None = None, jitter: random.Random | None = None,
         press: dict[int, str] | None = None, idle_hz: float | None = None,
         lift: dict[int, int] | None = None, queued: dict[int, str] | None = None,
-        trace: list[tuple[float, float, int]] | None = None) -> tuple[SimulatedTable, Clock, str]:
+        trace: list[tuple[float, float, int]] | None = None) -> tuple[TableRunner, Clock, str]:
     """Run the live loop for `frames` scans; scan k takes slow[k] periods (0 otherwise,
     or a random share of a period with `jitter`); before scan k, press[k] is pressed
     (straight to the core), the checker on lift[k] lifted, and queued[k] pressed on the
@@ -64,8 +66,9 @@ def run(frames: int, slow: dict[int, float] | None = None, jitter: random.Random
     after each scan."""
     profile = load_profile()
     table, _ = Table.new(Sensing(profile.geometry), {})
-    runner = SimulatedTable(profile, table, lambda event: None, seed=1)
-    runner.set_position(table.position)
+    runner = TableRunner(table, open_sim_board(profile), seed=1)
+    hands = TableHands(runner)
+    hands.set_position(table.position)
     clock = Clock()
     stop = threading.Event()
     scan = runner.scan
@@ -77,8 +80,9 @@ def run(frames: int, slow: dict[int, float] | None = None, jitter: random.Random
         if press and scans in press:
             runner.press(press[scans])
         if lift and scans in lift:
-            runner.lift(lift[scans])
+            hands.lift(lift[scans])
         if queued and scans in queued:
+            runner.board.buttons._on_pressed(queued[scans])  # gpiozero's callbacks: down, then up
             runner.board.buttons._on_released(queued[scans])
         scan()
         took = (slow or {}).get(scans, 0.0)
@@ -148,12 +152,13 @@ def test_the_status_follows_the_game(notify_socket):
 def test_the_dice_tumble_while_the_switches_are_scanned():
     profile = load_profile()
     table, _ = Table.new(Sensing(profile.geometry), {})
-    runner = SimulatedTable(profile, table, lambda event: None, seed=1)
-    runner.animate_dice = True  # as on the real board's LEDs
+    runner = TableRunner(table, open_sim_board(profile), seed=1)
+    hands = TableHands(runner)
+    runner.board.animates_dice = True  # as on the real board's LEDs
     dice = {index for die in ("die:1", "die:2") for index in profile.leds.targets[die]}
     try:
-        runner.set_position(table.position)
-        runner.dice.append((6, 5))
+        hands.set_position(table.position)
+        runner.dice.add(6, 5)
         runner.advance(0.1)
         runner.press("white.turn")
         shown = []
@@ -191,10 +196,11 @@ def test_an_idle_board_is_scanned_at_the_idle_rate_with_board_time_on_the_clock(
 def test_a_checker_lifted_while_idle_brings_back_the_full_rate_at_once():
     trace: list[tuple[float, float, int]] = []
     runner, _, _ = run(500, idle_hz=25, lift={300: 13}, trace=trace)
+    hands = TableHands(runner)
     steps = gaps(trace, runner.period)
     assert steps[298] == 8  # scan 300 came at an idle slot: the lift is first seen there
     assert set(steps[299:]) == {1}  # from then on every slot is scanned (debouncing, play)
-    assert runner.sim.checkers(13) == 4 and runner._stable == runner._raw  # lifted, and debounced
+    assert hands.board.checkers(13) == 4 and runner.switches.settled  # lifted, and debounced
     assert all(abs(time - board) < 1e-9 for time, board, _ in trace)
 
 

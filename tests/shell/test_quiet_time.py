@@ -3,20 +3,22 @@ scans, and the table log is the one every frame would have given."""
 
 from __future__ import annotations
 
+from bgpi.hardware.board import open_sim_board
 from bgpi.hardware.profile import load_profile
+from bgpi.shell.hands import TableHands
 from bgpi.shell.replay import replay
+from bgpi.shell.runner import TableRunner
 from bgpi.shell.script import parse_script
-from bgpi.shell.simtable import SimulatedTable
 from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
 
 
-def sim() -> SimulatedTable:
+def sim() -> TableRunner:
     profile = load_profile()
     table, _ = Table.new(Sensing(profile.geometry))
-    runner = SimulatedTable(profile, table, lambda event: None, seed=0)
-    runner.set_position(table.position)
+    runner = TableRunner(table, open_sim_board(profile), seed=0)
+    TableHands(runner).set_position(table.position)
     return runner
 
 
@@ -51,7 +53,7 @@ def test_skipping_gives_the_log_of_every_frame(monkeypatch):
             '{"wait": 2}\n{"place": 5}\n{"press": "white.turn"}\n{"press": "black.cube"}\n'
             '{"press": "white.cube"}\n{"wait": 5}\n{"show": "lights"}\n')
     skipped = replayed(text)
-    monkeypatch.setattr("bgpi.shell.simtable.QUIET_SCANS", 10**9)  # never skip
+    monkeypatch.setattr("bgpi.shell.runner.QUIET_SCANS", 10**9)  # never skip
     every = replayed(text)
     assert skipped == every
     assert any(isinstance(event, ev.DropCancelled) for event in every)
@@ -59,7 +61,7 @@ def test_skipping_gives_the_log_of_every_frame(monkeypatch):
 
 def test_an_idle_frame_feeds_the_core_nothing_and_an_input_finds_its_clock_right():
     runner = sim()
-    runner.dice.append((3, 1))
+    runner.dice.add(3, 1)
     runner.press("white.turn")
     runner.advance(0.5)
     fed = []
@@ -78,7 +80,7 @@ def test_the_ticks_left_out_give_the_log_of_a_tick_every_frame(monkeypatch):
             '{"move": [8, 5]}\n{"lift": 6}\n{"wait": 2}\n{"place": 5}\n{"press": "white.turn"}\n'
             '{"press": "black.cube"}\n{"press": "white.cube"}\n{"wait": 5}\n{"show": "lights"}\n')
     left_out = replayed(text)
-    monkeypatch.setattr("bgpi.shell.simtable.TableRunner._frames_due", lambda runner: (0.0, 0.0))  # every frame
+    monkeypatch.setattr("bgpi.shell.runner.TableRunner._frames_due", lambda runner: (0.0, 0.0))  # every frame
     every = replayed(text)
     assert left_out == every
     kinds = [event.kind for event in every]

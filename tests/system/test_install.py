@@ -77,7 +77,7 @@ def test_install_is_complete_idempotent_and_undone_by_uninstall(throwaway_root):
     assert compiled
     settings = root / "etc" / "bgpi" / "bgpi.toml"
     assert settings.read_text() == (REPO / "systemd" / "bgpi.toml").read_text()
-    assert load_settings(settings).board == "pi"
+    assert str(load_settings(settings).board) == "pi"
     unit = root / "etc" / "systemd" / "system" / "bgpi.service"
     assert unit.read_text() == UNIT.read_text()
     wanted = root / "etc" / "systemd" / "system" / "multi-user.target.wants" / "bgpi.service"

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bgpi.board.profile import Geometry
 from bgpi.rules.ids import position_id
 from bgpi.rules.position import Position, Side
 from bgpi.table import events as ev
 from bgpi.table.advice import GIVE_UP, RETRY
 from bgpi.table.controller import Table
-from bgpi.table.inputs import Advised, Press, Rolled, Sensed, Tick
+from bgpi.table.inputs import Advised, ComputerUnavailable, Press, Rolled, Sensed, Tick
 from bgpi.table.tracker import Sensing
 from tests.rules.boards import result
 
@@ -81,6 +83,22 @@ def test_a_knocked_checker_pauses_play_after_the_grace_period_and_resumes_when_p
     assert restored == ev.Restored()
 
 
+@pytest.mark.parametrize(("point", "change", "role", "words"), [
+    (12, -1, "missing", "a checker should stand on point 12: push it onto a mark there"),
+    (17, +1, "extra", "one checker too many on point 17: if none was put there, one stands between two marks"),
+])
+def test_one_checker_short_or_over_says_which_point_to_push_it_on(point, change, role, words):
+    sensing = Sensing(Geometry())
+    table, _ = started(sensing, 3, 1)
+    read = list(sensing.of(Position.start()))
+    read[sensing.index[point]] += change  # a checker between two marks: no slot closed, or two
+    table.handle(Sensed(tuple(read)))
+    assert table.handle(Tick(1.0)) == []
+    (mismatch,) = table.handle(Tick(2.0))
+    assert isinstance(mismatch, ev.Mismatch) and mismatch.hint is not None and mismatch.hint.startswith(words)
+    assert table.lighting().roles == {point: role}
+
+
 def test_lifting_a_checker_lights_its_source_and_where_it_may_go():
     sensing = Sensing(Geometry())
     table, _ = started(sensing, 3, 1)
@@ -138,6 +156,22 @@ def test_the_computers_retry_after_a_failed_engine_is_a_deadline():
     assert table.handle(Tick(deadline - 0.01)) == [] and table.wants_advice is None
     table.handle(Tick(deadline))
     assert table.wants_advice == request  # asked again
+
+
+def test_a_computer_without_an_engine_leaves_its_side_to_the_hands_unjournaled():
+    """`ComputerUnavailable` (a resumed journal whose engine is gone): no event, no computer
+    from then on, the "no engine" look on the lights; the journal's session keeps its opponent."""
+    sensing = Sensing(Geometry())
+    table, (session,) = Table.new(sensing, {"opponent": "gnubg"})
+    table.handle(Tick(2.0))
+    assert table.computers == frozenset({Side.BLACK})
+    assert table.handle(ComputerUnavailable()) == []
+    assert table.computers == frozenset() and table.state.advice.hint_failed == 2.0
+    assert session.config == {"opponent": "gnubg"}
+    table.handle(Sensed(sensing.of(Position.start())))
+    table.handle(Press("black.turn"))
+    table.handle(Rolled(3, 1))
+    assert table.wants_advice is None  # black rolled and plays by hand
 
 
 def test_an_engine_that_keeps_failing_leaves_the_computers_side_to_the_hands():

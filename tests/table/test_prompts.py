@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from bgpi.hardware.board import open_sim_board
 from bgpi.hardware.profile import load_profile
 from bgpi.rules.position import Side
-from bgpi.shell.simtable import SimulatedTable
+from bgpi.shell.hands import TableHands
+from bgpi.shell.runner import TableRunner
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
 
@@ -17,10 +19,11 @@ ONE_CHECKER = "/x8AAwD/PwAAAg"  # white's only movable checker plays the 5 or th
 def rolled(position_id: str, dice: tuple[int, int]) -> Table:
     profile = load_profile()
     table, _ = Table.new(Sensing(profile.geometry), None, position_id, Side.WHITE)
-    board = SimulatedTable(profile, table, lambda event: None, seed=0)
-    board.set_position(table.position)
+    board = TableRunner(table, open_sim_board(profile), seed=0)
+    hands = TableHands(board)
+    hands.set_position(table.position)
     board.advance(0.1)
-    board.dice.append(dice)
+    board.dice.add(*dice)
     board.press("white.turn")
     board.advance(0.1)
     return table

@@ -11,10 +11,13 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from bgpi.hardware.board import open_sim_board
 from bgpi.hardware.profile import load_profile
+from bgpi.shell.boardfile import put_position
 from bgpi.shell.journal import Journal
 from bgpi.shell.live import run_live
-from bgpi.shell.simtable import SimulatedTable, TableRunner, position_checkers
+from bgpi.shell.runner import TableRunner
+from bgpi.shell.sinks import FunctionSink
 from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.tracker import Sensing
@@ -68,20 +71,19 @@ def start_live(tmp_path, kind: str = "sim", token: str | None = None, config: di
 
     sensing = Sensing(profile.geometry)
     table, opening = Table.new(sensing, config or {}, position)
-    if kind == "sim":
-        runner = SimulatedTable(profile, table, emit, seed=1)
-        runner.set_position(table.position)
-    else:  # a board without hands: the page sees a real one (on mock pins here)
-        runner = TableRunner(profile, table, emit, "sim")
-        for location, count in position_checkers(table.position).items():
-            runner.sim.set_checkers(location, count)
+    board = open_sim_board(profile)
+    hands = board.hands
+    put_position(hands, table.position)
+    if kind != "sim":  # a board without hands: the page sees a real one (on mock pins here)
+        board.hands = None
+    runner = TableRunner(table, board, seed=1, sinks=[FunctionSink(emit)])
     for event in opening:
         emit(event)
     def start_session(runner: TableRunner, config: dict) -> None:  # `bgpi run` also swaps journals
         new, events = Table.new(sensing, config)
         runner.replace_table(new)
-        if isinstance(runner, SimulatedTable):
-            runner.set_position(new.position)
+        if runner.board.hands is not None:
+            put_position(runner.board.hands, new.position)
         for event in events:
             emit(event)
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import bgpi.web.bridge as bridge_module
 import bgpi.web.server as server
-from bgpi.shell.simtable import TableRunner
+from bgpi.shell.runner import TableRunner
 from bgpi.web.bridge import Bridge
 from bgpi.web.server import TOKEN_COOKIE, ErrorLog
 from tests.web.conftest import start_live

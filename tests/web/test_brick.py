@@ -19,11 +19,12 @@ import urllib.request
 import pytest
 
 from bgpi.engine import LEVELS, parse_opponent
+from bgpi.hardware.board import SIM
 from bgpi.hardware.profile import load_profile
 from bgpi.shell import sdnotify
+from bgpi.shell.boardfile import BOARD_FILE
 from bgpi.shell.journal import SPARE_NAME, Journal, journal_path, read_journal
 from bgpi.shell.service import BoardService, ServiceSettings, SessionSetup
-from bgpi.shell.simtable import BOARD_FILE
 from bgpi.table import events as ev
 
 NO_ENGINE_OPPONENT = {"opponent": "gnubg", "engine": "none"}
@@ -101,7 +102,7 @@ def test_a_journal_whose_opponent_has_no_engine_resumes_played_by_hand(tmp_path)
 
 
 def service(tmp_path, config: dict) -> BoardService:
-    settings = ServiceSettings("sim", load_profile(None), tmp_path, SessionSetup(config), seed=1)
+    settings = ServiceSettings(SIM, load_profile(None), tmp_path, SessionSetup(config), seed=1)
     return BoardService(settings, threading.Event(), out=io.StringIO())
 
 
@@ -110,7 +111,7 @@ def test_resumed_without_an_engine_the_lights_show_it_and_black_is_played_by_han
     journal.append(ev.NewSession(NO_ENGINE_OPPONENT))
     journal.close()
     said = []
-    settings = ServiceSettings("sim", load_profile(None), tmp_path, seed=1)
+    settings = ServiceSettings(SIM, load_profile(None), tmp_path, seed=1)
     with BoardService(settings, threading.Event(), say=said.append, out=io.StringIO()) as board:
         table = board.runner.table
         assert not table.computers
@@ -125,14 +126,14 @@ def test_resumed_without_an_engine_the_lights_show_it_and_black_is_played_by_han
 def test_a_new_session_takes_the_opponents_level_and_coach_without_a_restart(tmp_path):
     with service(tmp_path, {"engine": "module"}) as board:
         board.start_session({"engine": "module", "opponent": "gnubg:expert", "coach": 0.1})
-        assert board.runner.advise.computer == parse_opponent("gnubg:expert")
+        assert board.runner.computer.advise.computer == parse_opponent("gnubg:expert")
         assert board.runner.table.computers
         assert board.runner.table.state.setup.coach == 0.1
         board.start_session({"engine": "module", "opponent": "gnubg:beginner"})
-        assert board.runner.advise.computer == parse_opponent("gnubg:beginner")
+        assert board.runner.computer.advise.computer == parse_opponent("gnubg:beginner")
         assert board.runner.table.state.setup.coach is None
         board.start_session({"engine": "none", "hint_level": "beginner"})
-        advisor = board.runner.advise
+        advisor = board.runner.computer.advise
         assert advisor.kind == "none" and not advisor.engine.available
         assert advisor.hint == LEVELS["beginner"] and not board.runner.table.computers
 
@@ -197,7 +198,7 @@ def test_a_new_session_uses_the_spare_journal_and_a_power_cut_before_its_renames
     os.rename(journal_path(tmp_path), tmp_path / SPARE_NAME)
     os.rename(tmp_path / "journal.1.jsonl", journal_path(tmp_path))
     said = []
-    settings = ServiceSettings("sim", load_profile(None), tmp_path, seed=1)
+    settings = ServiceSettings(SIM, load_profile(None), tmp_path, seed=1)
     with BoardService(settings, threading.Event(), say=said.append, out=io.StringIO()) as board:
         assert board.runner.table.config == {"match": 5}
     assert any("not yet settled on the disk" in line for line in said)
