@@ -73,6 +73,8 @@ class ChouetteSettings:
     off by default: the box must take at least half of the doubles offered together and the
     captain's (`box_takes_half`); the box takes a partner from `PARTNER_FROM` players
     (`box_partner`); when the team may consult (`consultation`, never by default).
+    `computers` are the players the computer plays (none by default): wherever the line
+    puts them, in the box, as captain or in the crew, the engine makes their decisions.
 
     The money rules each seat plays under (the Jacoby rule, on by default; beavers and
     automatic doubles, off; a cube cap) are the session's `Settings`, as in money play.
@@ -86,8 +88,9 @@ class ChouetteSettings:
     box_takes_half: bool = False
     box_partner: bool = False
     consultation: Consultation = Consultation.NEVER
+    computers: tuple[str, ...] = ()
 
-    KEYS = ("players", "box", "box_takes_half", "box_partner", "consultation")
+    KEYS = ("players", "box", "box_takes_half", "box_partner", "consultation", "computers")
     """The keys of a session config's ``chouette`` object."""
 
     def __post_init__(self) -> None:
@@ -105,6 +108,8 @@ class ChouetteSettings:
             if not isinstance(getattr(self, option), bool):
                 raise SessionSettingsError(f"chouette: {option}: expected true or false, "
                                            f"not {getattr(self, option)!r}")
+        if (problem := _computers_problem(players, self.computers)) is not None:
+            raise SessionSettingsError(f"chouette: computers: {problem}")
 
     @classmethod
     def from_config(cls, config: object) -> ChouetteSettings:
@@ -118,7 +123,9 @@ class ChouetteSettings:
         Traceback (most recent call last):
         ...
         bgpi.exc.SessionSettingsError: chouette: unknown option 'partner': expected one of players, box, \
-box_takes_half, box_partner, consultation
+box_takes_half, box_partner, consultation, computers
+        >>> ChouetteSettings.from_config({"players": ["Ann", "Gnu", "Bot"], "computers": ["Gnu", "Bot"]}).computers
+        ('Gnu', 'Bot')
         """
         if not isinstance(config, Mapping):
             raise SessionSettingsError(f"chouette: expected an object with its players and options, not {config!r}")
@@ -129,8 +136,13 @@ box_takes_half, box_partner, consultation
         if not isinstance(players, list):
             raise SessionSettingsError(f"chouette: players: a list of {MIN_PLAYERS} to {MAX_PLAYERS} names, "
                                        f"not {players!r}")
+        computers = config.get("computers", [])
+        if not isinstance(computers, list):
+            raise SessionSettingsError(f"chouette: computers: a list of the players the computer plays, "
+                                       f"not {computers!r}")
         return cls(tuple(players), _side(config.get("box", "white")), config.get("box_takes_half", False),
-                   config.get("box_partner", False), _consultation(config.get("consultation", "never")))
+                   config.get("box_partner", False), _consultation(config.get("consultation", "never")),
+                   tuple(computers))
 
 
 def why_not_name(name: object) -> str | None:
@@ -139,6 +151,21 @@ def why_not_name(name: object) -> str | None:
     if (not isinstance(name, str) or not 1 <= len(name) <= NAME_LENGTH or name != name.strip()
             or not name.isprintable() or ":" in name or "Game " in name):
         return f"a player's name is 1 to {NAME_LENGTH} printable characters, without a colon, not {name!r}"
+    return None
+
+
+def _computers_problem(players: tuple[str, ...], computers: object) -> str | None:
+    """What is wrong with the players the computer plays, or None: each must be one of
+    `players`, named once, and one player at least is a person (the buttons are theirs)."""
+    if not isinstance(computers, tuple):
+        return f"a list of the players the computer plays, not {computers!r}"
+    for name in computers:
+        if name not in players:
+            return f"{name!r} is not one of the players"
+    if (twice := _twice(computers)) is not None:
+        return f"{twice!r} is named twice"
+    if len(computers) >= len(players):
+        return "one player at least is a person at the board, who sets up and presses the buttons"
     return None
 
 

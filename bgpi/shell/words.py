@@ -297,4 +297,5 @@ ASKS = {
     "seats": "Choose the seats, one after the other",
     "seat_doubled": "A seat's double: take or drop",
     "results": "The chouette game's results",
+    "computer_turn": "The computer decides",
 }

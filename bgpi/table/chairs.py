@@ -8,6 +8,9 @@ team shows its cube (centred dim white, the seat's green, the box's amber, out o
 game dim red), and the captain's chair blinks slowly.  During a cube round the chair
 asked blinks fast and the dice show the cube's value; at the game's end each chair
 shows won (green) or lost (red) and the dice show the result of the chair that blinks.
+While the computer decides for one of its players (`bgpi.table.chouette_computer`) the
+board asks nobody: the prompt is ``computer_turn``, its side's turn light breathes blue
+and the chair of the seat in question blinks.
 The colours are `bgpi.table.lights`' (`LOOKS`); the card is hardware/legend.md.
 """
 
@@ -21,6 +24,7 @@ from bgpi.rules.position import Side
 from bgpi.rules.seats import Seats
 from bgpi.table.lights import Prompt, both_buttons, own_buttons
 from bgpi.table.phases import Phase
+from bgpi.table.requests import Purpose
 from bgpi.table.seating import Seating, WalkFor
 from bgpi.table.state import TableState
 
@@ -68,12 +72,10 @@ class ChairsView:
             return Chairs({chairs[player]: "centred" for player in to_roll},
                           frozenset(chairs[player] for player in to_roll[:2]))
         roles = self._line_roles()
-        seats = seating.seats
-        captain = seats.captain if seats is not None else seating.roles.captain
         asked = frozenset(chairs[player] for player in self._asked())
         if seating.refused is not None:
             roles.update(dict.fromkeys(seating.refused.points, "rejected"))
-        return Chairs(roles, asked & roles.keys(), chairs[captain])
+        return Chairs(roles, asked & roles.keys(), chairs[seating.captain])
 
     def _line_roles(self) -> Roles:
         seating = self.seating
@@ -103,6 +105,9 @@ class ChairsView:
         """Whose chairs blink for the question now."""
         seating, phase = self.seating, self.state.phase
         seats = seating.seats
+        wants = self.state.advice.wants
+        if wants is not None and wants.purpose is Purpose.COMPUTER and wants.seat is not None and phase == Phase.ROLL:
+            return (wants.seat,)  # the computer decides on this seat's cube
         if phase == Phase.SEATS and seating.walk is not None:
             return (seating.walk.current,)
         if phase == Phase.SEAT_DOUBLED and seats is not None and (player := seats.asked()) is not None:
@@ -139,6 +144,8 @@ class ChairsView:
             return Prompt("roll_off", None, both_buttons("turn", "roll the roll-off"))
         if phase == Phase.SETUP:
             return self._setup_prompt(set_up)
+        if (computer := self._computer_prompt()) is not None:
+            return computer
         if phase == Phase.ROLL:
             return self.roll_prompt(state.current_turn())
         if phase == Phase.SEATS:
@@ -146,7 +153,7 @@ class ChairsView:
         if phase == Phase.SEAT_DOUBLED:
             return self._doubled_prompt()
         if phase == Phase.RESIGNING:
-            resigner = state.resigner or state.current_turn()
+            resigner = state.current_turn() if state.resigner is None else state.resigner
             answers = own_buttons(resigner, cube="single, gammon, backgammon", turn="offer")
             return Prompt("resigning", resigner, {**answers, f"hold {resigner.label}.cube": "back"},
                           number=state.resigning.multiplier)
@@ -154,6 +161,26 @@ class ChairsView:
             return self._resigned_prompt()
         if phase == Phase.RESULTS:
             return self._results_prompt()
+        return None
+
+    def _computer_prompt(self) -> Prompt | None:
+        """``computer_turn`` while the computer decides for one of its players and no person
+        is asked (the dice show the cube in question); None otherwise."""
+        state, seating = self.state, self.seating
+        seats, game = seating.seats, state.game
+        if not seating.computers or seats is None or game is None or game.turn is None:
+            return None
+        wants = state.advice.wants
+        deciding = wants is not None and wants.purpose is Purpose.COMPUTER
+        if state.phase == Phase.ROLL:
+            rolling = game.turn in state.computers and not seating.people_doubling(seats, game, game.turn)
+            if deciding or rolling:
+                cube = seats.seat(wants.seat).cube.value * 2 if wants is not None and wants.seat else None
+                return Prompt("computer_turn", game.turn, {}, number=cube if deciding else None)
+        elif state.phase == Phase.SEAT_DOUBLED and deciding and (player := seats.asked()) is not None:
+            return Prompt("computer_turn", seats.answerer(), {}, number=seats.seat(player).cube.offered_value)
+        elif state.phase == Phase.SEAT_RESIGNED and deciding and seating.resignation is not None:
+            return Prompt("computer_turn", seating.resignation.player.opponent, {})
         return None
 
     def _setup_prompt(self, set_up: bool) -> Prompt:
@@ -170,7 +197,7 @@ class ChairsView:
         game = state.game if state.game is not None and state.game.turn is not None else state.practice_game()
         if seats is None:  # a practice position, before its first press
             seats = Seats.begin(self.seating.box_side, self.seating.roles.team, game.cube)
-        if seats.may_double(game, side):
+        if self.seating.people_doubling(seats, game, side):
             return Prompt("roll_or_double", side, own_buttons(side, turn="roll", cube="choose the doubles"))
         return Prompt("roll", side, own_buttons(side, turn="roll"))
 

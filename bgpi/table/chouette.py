@@ -26,9 +26,13 @@ two, whoever of the team presses them.  No single press doubles, drops or ends a
   *turn* goes on to set up the board, and the line is lit to confirm with the opening roll.
 
 A press that is not the chouette's to take now (the other side's, a double no seat may
-make) is refused in words (``rejected``) and on the lights: the presser's bar half, and the
-chairs concerned, blink red until the next press.  Between games a latecomer joins at the
-end of the line and a player may leave (`Join`, `Leave`: the page and scripts name them).
+make, a decision of a player the computer plays) is refused in words (``rejected``) and on
+the lights: the presser's bar half, and the chairs concerned, blink red until the next
+press.  Between games a latecomer joins at the end of the line and a player may leave
+(`Join`, `Leave`: the page and scripts name them).
+
+The computer's players (`bgpi.table.chouette_computer`) decide through the same steps:
+`offer_doubles`, `answer_double` and `answer_resignation` are theirs as much as the buttons'.
 """
 
 from __future__ import annotations
@@ -41,7 +45,8 @@ from bgpi.rules.result import GameResult, ResultKind
 from bgpi.rules.seats import SeatEnd, Seats
 from bgpi.table import events as ev
 from bgpi.table.events import Emit
-from bgpi.table.phases import Phase, RollFor
+from bgpi.table.phases import CubeWord, Phase, RollFor
+from bgpi.table.requests import Purpose
 from bgpi.table.resigning import Resigning
 from bgpi.table.seating import Seating, Walk, WalkFor
 from bgpi.table.state import Board, TableState
@@ -51,6 +56,10 @@ DROP_CONFIRM = 3.0
 
 BETWEEN_GAMES = (Phase.SETUP, Phase.RESULTS)
 """The phases in which a player may join or leave."""
+
+LEADING = (Phase.ROLL, Phase.MOVE, Phase.CHOOSE, Phase.RESIGNING)
+"""The phases in which a side's presses are its leader's (the box, the captain): rolling,
+moving, resigning.  The crew may still double, and the team roll, before the team's roll."""
 
 
 class Chouette:
@@ -89,7 +98,9 @@ class Chouette:
         opening a resignation, starting the game)."""
         self.seating.refused = None
         phase = self.state.phase
-        if phase == Phase.ROLL_OFF:
+        if (reason := self._computers_press(side, kind, long)) is not None:
+            self.refuse(side, reason)
+        elif phase == Phase.ROLL_OFF:
             self._roll_off_pressed(side, kind)
         elif phase == Phase.SEATS:
             self._walk_pressed(side, kind, long)
@@ -106,6 +117,43 @@ class Chouette:
         else:
             return False
         return True
+
+    def _computers_press(self, side: Side, kind: str, long: bool) -> str | None:
+        """Why `side`'s press is not a person's to make now: the decision is of a player the
+        computer plays (or the computer is still deciding before its side rolls); None if it is."""
+        state, seating = self.state, self.seating
+        if not seating.computers or state.game is None or state.game.turn is None:
+            return None
+        decider = self._decider(side, kind, long)
+        if decider is None or decider not in seating.computers:
+            wants = state.advice.wants
+            if state.phase == Phase.ROLL and side is state.game.turn and wants is not None \
+                    and wants.purpose is Purpose.COMPUTER:
+                return f"the computer decides on {wants.seat}'s cube first"
+            return None
+        if decider == seating.roles.box:
+            return f"{decider} is the box and the computer plays it: the box's buttons are its own"
+        if decider == seating.captain and state.phase in LEADING:
+            return f"{decider} is the captain and the computer plays it: it rolls, moves and resigns for the team"
+        return f"{decider} (the computer) answers for itself"
+
+    def _decider(self, side: Side, kind: str, long: bool) -> str | None:
+        """Whose decision a press of `side` would make now, if one player's: the box's or
+        the captain's (rolling, moving, resigning: any of the crew may double and roll
+        before the team's roll), the answer to a double or to a resignation."""
+        state, seating = self.state, self.seating
+        phase, seats = state.phase, seating.current_seats()
+        if phase in LEADING:
+            if side is seating.box_side:
+                return seating.roles.box
+            crew_may = phase == Phase.ROLL and not (kind == "cube" and long)
+            return None if crew_may else seats.captain
+        if phase == Phase.SEAT_DOUBLED and side is seats.answerer():
+            return seating.roles.box if side is seating.box_side else seats.asked()
+        if phase == Phase.SEAT_RESIGNED and seating.resignation is not None \
+                and side is seating.resignation.player.opponent:
+            return seating.roles.box if side is seating.box_side else seating.to_answer()
+        return None
 
     def hint_refused(self) -> bool:
         """Whether *hint* is refused now: a chouette's hints show plays only (the cube
@@ -151,23 +199,33 @@ class Chouette:
         except ChouetteError as refusal:
             self.refuse(None, str(refusal))
             return
+        if not self.seating.people(line):
+            self.refuse(None, f"{player} is the last person at the board: the computer's players cannot play alone")
+            return
         self.emit(ev.Line(line, LineChange.JOINED if joins else LineChange.LEFT, player))
 
     # -- choosing seats --------------------------------------------------------------------
 
     def open_doubles(self, side: Side) -> None:
         """`side`, on roll, pressed *cube*: choose whose cubes are doubled, if any may be."""
-        state, seats = self.state, self.seating.current_seats()
-        game = state.current_game()
-        able = seats.may_double(game, side)
+        state, seating = self.state, self.seating
+        seats, game = seating.current_seats(), state.current_game()
+        able = seating.people_doubling(seats, game, side)
         if not able:
-            reasons = [f"{player}: {seats.why_not_double(game, side, player)}" for player in seats.in_game]
+            reasons = [f"{player}: {self._why_not_double(side, player)}" for player in seats.in_game]
             shared = {reason.partition(": ")[2] for reason in reasons}
             why = shared.pop() if len(shared) == 1 else "; ".join(reasons)
             self.refuse(side, f"{self.who(side)} may not double now: {why}", seats.in_game)
             return
         self.seating.walk = Walk(side, WalkFor.DOUBLE, able, state.phase)
         state.phase = Phase.SEATS
+
+    def _why_not_double(self, side: Side, player: str) -> str | None:
+        seating = self.seating
+        reason = seating.current_seats().why_not_double(self.state.current_game(), side, player)
+        if reason is None and side is not seating.box_side and player in seating.computers:
+            return f"{player} is the computer's, and decides on its own cube"
+        return reason
 
     def _walk_pressed(self, side: Side, kind: str, long: bool) -> None:
         walk = self.seating.walk
@@ -196,9 +254,13 @@ class Chouette:
         if walk.purpose is WalkFor.RESIGN:
             self.emit(ev.SeatResignOffered(walk.side, walk.marked, walk.result))
             return
+        self.offer_doubles(walk.side, walk.marked)
+
+    def offer_doubles(self, side: Side, players: tuple[str, ...]) -> None:
+        """`side` doubles the cubes of `players`, offered together."""
         seats = self.seating.current_seats()
-        for player in walk.marked:
-            self.emit(ev.SeatDouble(walk.side, player, seats.seat(player).cube.value * 2))  # as offered
+        for player in players:
+            self.emit(ev.SeatDouble(side, player, seats.seat(player).cube.value * 2))  # as offered
         self.seating.walk = None
 
     # -- answering doubles --------------------------------------------------------------
@@ -216,12 +278,15 @@ class Chouette:
         elif kind == "turn" and seating.drop_asked is not None:
             self._keep_question(side)
         elif kind == "turn":
-            self.emit(ev.SeatTake(side, player, seats.seat(player).cube.offered_value))
-            self._round_done()
+            self._take(side, player)
         elif long:
+            reason = seats.why_not_beaver(self.state.current_game(), player)
+            if reason is not None:
+                self.refuse(side, reason, (player,))
+                return
             self._beaver(side, player)
         elif seating.drop_asked is None:
-            reason = seats.why_not_drop(player) if side is seating.box_side else None
+            reason = self._why_not_drop(side, player)
             if reason is not None:
                 self.refuse(side, reason, (player,))
                 return
@@ -229,16 +294,33 @@ class Chouette:
             self.emit(ev.DropAsked(side, f"press {side.label}.cube again to drop the double on {player}'s cube, "
                                          f"{side.label}.turn to go back"))
         else:
-            self.emit(ev.SeatDrop(side, player, seats.seat(player).cube.value))
-            self._round_done()
+            self._drop(side, player)
+
+    def answer_double(self, side: Side, player: str, word: CubeWord) -> None:
+        """`side` answers the double on `player`'s cube as `word` says (the computer's
+        answer): a beaver or a drop the rules do not allow here is a take."""
+        seats = self.seating.current_seats()
+        if word is CubeWord.BEAVER and seats.why_not_beaver(self.state.current_game(), player) is None:
+            self._beaver(side, player)
+        elif word is CubeWord.DROP and self._why_not_drop(side, player) is None:
+            self._drop(side, player)
+        else:
+            self._take(side, player)
+
+    def _why_not_drop(self, side: Side, player: str) -> str | None:
+        seating = self.seating
+        return seating.current_seats().why_not_drop(player) if side is seating.box_side else None
+
+    def _take(self, side: Side, player: str) -> None:
+        self.emit(ev.SeatTake(side, player, self.seating.current_seats().seat(player).cube.offered_value))
+        self._round_done()
+
+    def _drop(self, side: Side, player: str) -> None:
+        self.emit(ev.SeatDrop(side, player, self.seating.current_seats().seat(player).cube.value))
+        self._round_done()
 
     def _beaver(self, side: Side, player: str) -> None:
-        seats = self.seating.current_seats()
-        reason = seats.why_not_beaver(self.state.current_game(), player)
-        if reason is not None:
-            self.refuse(side, reason, (player,))
-            return
-        beavered = seats.beaver(self.state.current_game(), player)
+        beavered = self.seating.current_seats().beaver(self.state.current_game(), player)
         self.emit(ev.SeatBeaver(side, player, beavered.seat(player).cube.offered_value))
 
     def _keep_question(self, side: Side) -> None:
@@ -280,7 +362,9 @@ class Chouette:
         if side is self.seating.box_side:
             self.emit(ev.SeatResignOffered(side, seats.in_game, kind))
             return
-        self.seating.walk = Walk(side, WalkFor.RESIGN, seats.in_game, self.state.resign_from, kind)
+        # The computer's seats play on: they join no resignation of the captain's.
+        self.seating.walk = Walk(side, WalkFor.RESIGN, self.seating.people(seats.in_game), self.state.resign_from,
+                                 kind)
         self.state.phase = Phase.SEATS
 
     def _resign_answer(self, side: Side, kind: str) -> None:
@@ -293,10 +377,22 @@ class Chouette:
         if side is not answering:
             self.refuse(side, f"{self.who(answering)} answers the resignation: {side.label}'s buttons wait")
             return
+        self.answer_resignation(side, accepts=kind == "turn")
+
+    def answering_resignation(self) -> tuple[str, ...]:
+        """The seats the next answer to the resignation on offer is for: the next of the
+        box's offer in line, or every seat of the captain's (the box answers once)."""
+        seating = self.seating
         seat = seating.to_answer()
-        for player in (seat,) if seat is not None else offer.seats:
-            self.emit(ev.SeatResignAccepted(side, player) if kind == "turn" else ev.SeatResignDeclined(side, player))
-        if seating.resignation is None:  # every seat offered has answered
+        if seat is not None:
+            return (seat,)
+        return seating.resignation.seats if seating.resignation is not None else ()
+
+    def answer_resignation(self, side: Side, accepts: bool) -> None:
+        """`side` accepts or declines the resignation on offer for the seats it answers now."""
+        for player in self.answering_resignation():
+            self.emit(ev.SeatResignAccepted(side, player) if accepts else ev.SeatResignDeclined(side, player))
+        if self.seating.resignation is None:  # every seat offered has answered
             self.settled()
 
     # -- the end of a game -------------------------------------------------------------------

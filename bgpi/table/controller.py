@@ -29,6 +29,7 @@ from bgpi.rules.session import Game, Session, Settings
 from bgpi.table import events as ev
 from bgpi.table.advice import Advising
 from bgpi.table.chouette import Chouette
+from bgpi.table.chouette_computer import ChouetteComputer
 from bgpi.table.doubling import Doubling
 from bgpi.table.inputs import (
     Advised,
@@ -99,10 +100,13 @@ class Table:
         self.doubling = Doubling(state, self.board, self._emit, self.follower.end_game)
         self.resigning = Resigning(state, self._emit, self.follower.end_game)
         self.chouette: Chouette | None = None
+        computer = None
         if state.chouette is not None:
             self.chouette = Chouette(state, self.board, self._emit, self.resigning)
             self.follower.won = self.chouette.played_out
-        self.advising = Advising(state, self.board, self.follower, self.doubling, self.resigning, self._emit)
+            computer = ChouetteComputer(state, self.chouette, self._emit)
+        self.advising = Advising(state, self.board, self.follower, self.doubling, self.resigning, self._emit,
+                                 computer)
         self.remoting = Remoting(state, self.board, self.follower, self.doubling, self.resigning, self._emit)
         self.view = TableView(state, self.board)
 
@@ -488,8 +492,17 @@ class Table:
 
     @property
     def computers(self) -> frozenset[Side]:
-        """The sides the engine plays."""
-        return self.state.setup.computers
+        """The sides whose play the engine makes now (in a chouette: the box's colour or
+        the team's, while the computer is the box or the captain)."""
+        return self.state.computers
+
+    @property
+    def computer_players(self) -> tuple[str, ...]:
+        """The players of a chouette the computer plays, in their order (none in a game of two)."""
+        seating = self.state.chouette
+        if seating is None:
+            return ()
+        return tuple(player for player in seating.settings.computers if player in seating.computers)
 
     @property
     def remotes(self) -> frozenset[Side]:

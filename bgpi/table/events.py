@@ -543,10 +543,15 @@ class ComputerPlay(_AdvisedPlay):
 
 @dataclass(frozen=True, slots=True)
 class ComputerCube(_Event):
+    """The computer's cube decision for `player` (its double, or its answer to one), with
+    gnubg's equities; in a chouette, on `seat`'s cube (each seat's is a money game of its
+    own), followed by the ``seat_double``, ``seat_take``, ... it makes."""
+
     kind: ClassVar[str] = "computer_cube"
     player: Side
     decision: CubeWord
     equities: dict[str, float]
+    seat: str | None = field(default=None, metadata=OMITTED)
 
 
 @dataclass(frozen=True, slots=True)

@@ -126,7 +126,7 @@ PROMPTS: tuple[str, ...] = (
     "setup", "opening", "roll", "roll_or_double", "move", "no_play", "choose", "doubled",
     "confirm_drop", "mismatch", "game_over", "match_over", "new_session", "resigning", "resign_offered",
     "remote_turn", "remote_away", "remote_refused",
-    "roll_off", "seats", "seat_doubled", "results",
+    "roll_off", "seats", "seat_doubled", "results", "computer_turn",
 )
 """Every situation in which the board waits for someone (see `Prompt`)."""
 
@@ -211,6 +211,7 @@ PROMPT_LOOKS: Mapping[str, PromptLook] = MappingProxyType({
     "seat_doubled": PromptLook(Look(TURN_COLOUR, "", period=0.5, other=CUBE_COLOUR), "number",
                                Look(CUBE_COLOUR, "")),
     "results": PromptLook(Look(GREEN, "", period=2 * _SLOW), "number", Look(GREEN, "")),
+    "computer_turn": PromptLook(Look(BLUE, "", period=2 * _SLOW, other=DIM_BLUE), "number"),
 })
 """How each prompt shows (hardware/legend.md is the same table for people)."""
 DEAD_DIE = Look(RED, "")

@@ -15,14 +15,23 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from bgpi.exc import ChouetteError, NoGameError
-from bgpi.rules.chouette import MAX_PLAYERS, ChouetteSettings, Roles, RollOff, roles, seat_chairs, why_not_name
+from bgpi.rules.chouette import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ChouetteSettings,
+    Roles,
+    RollOff,
+    roles,
+    seat_chairs,
+    why_not_name,
+)
 from bgpi.rules.cube import Cube
 from bgpi.rules.position import Side
 from bgpi.rules.result import ResultKind
 from bgpi.rules.seats import Seats
 from bgpi.rules.session import Game
 from bgpi.table import events as ev
-from bgpi.table.phases import Phase
+from bgpi.table.phases import CubeWord, Phase
 
 
 class WalkFor(StrEnum):
@@ -65,6 +74,8 @@ class Seating:
     rotation_due: bool = False  # the last game is over, the line it gives not yet set
     resignation: ev.SeatResignOffered | None = None  # the offer awaiting its answers
     answered: tuple[str, ...] = ()  # the seats that have answered it
+    computers: frozenset[str] = frozenset()  # the players the computer plays (none once its engine is gone)
+    decided: dict[str, CubeWord] = field(default_factory=dict)  # the computer's cube decisions this turn, a seat each
     # The chouette part's own, not journaled:
     walk: Walk | None = None  # seats being chosen (phase seats)
     drop_asked: float | None = None  # board time of a first press of drop, awaiting the second
@@ -74,7 +85,8 @@ class Seating:
     @classmethod
     def begin(cls, settings: ChouetteSettings) -> Seating:
         """A new chouette: everyone rolls off first."""
-        return cls(settings, RollOff.of(settings.players), chairs=seat_chairs({}, settings.players))
+        return cls(settings, RollOff.of(settings.players), chairs=seat_chairs({}, settings.players),
+                   computers=frozenset(settings.computers))
 
     @property
     def roles(self) -> Roles:
@@ -84,6 +96,34 @@ class Seating:
     @property
     def box_side(self) -> Side:
         return self.settings.box_side
+
+    @property
+    def captain(self) -> str:
+        """The captain now: of the game in progress, else the line's."""
+        return self.seats.captain if self.seats is not None else self.roles.captain
+
+    def computer_sides(self) -> frozenset[Side]:
+        """The colours whose rolls and checker play the computer makes now: the box's while
+        the computer is the box, the team's while it is the captain."""
+        if not self.computers or len(self.line) < MIN_PLAYERS:
+            return frozenset()
+        sides = {self.box_side} if self.roles.box in self.computers else set()
+        if self.captain in self.computers:
+            sides.add(self.box_side.opponent)
+        return frozenset(sides)
+
+    def people(self, players: tuple[str, ...]) -> tuple[str, ...]:
+        """Those of `players` the computer does not play."""
+        return tuple(player for player in players if player not in self.computers)
+
+    def people_doubling(self, seats: Seats, game: Game, side: Side) -> tuple[str, ...]:
+        """The seats whose cube a person may double for `side` now: for the box every seat
+        it may double (none while the computer is the box); for the team the people's own
+        (the computer's seats decide for themselves)."""
+        able = seats.may_double(game, side)
+        if side is self.box_side:
+            return () if self.roles.box in self.computers else able
+        return self.people(able)
 
     def current_seats(self) -> Seats:
         """The seats of the game in progress.  Raises NoGameError when there is none."""
@@ -109,6 +149,7 @@ class Seating:
         self.seats = Seats.begin(self.box_side, self.roles.team, Cube(cube.value, cube.owner),
                                  self.settings.box_takes_half)
         self.last, self.resignation, self.answered = None, None, ()
+        self.decided.clear()
 
     def opened(self, cube: int) -> None:
         """The opening roll, its ties having turned every seat's cube to `cube` (automatic doubles)."""

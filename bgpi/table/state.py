@@ -93,11 +93,13 @@ class Setup:
         if problem := club_problem(config, event.match_id):
             raise SessionSettingsError(problem)
         lenient = bool(config.pop("lenient", False))
+        chouette = ChouetteSettings.from_config(config.pop("chouette")) if "chouette" in config else None
         sides = _sides(OPPONENT_SIDES, "opponent_side", config.pop("opponent_side", "black"))
-        computers = sides if config.pop("opponent", None) else frozenset()
+        # In a chouette the computer's players are named (`ChouetteSettings.computers`):
+        # `opponent` gives only its strength, which the shell's advisor reads.
+        computers = sides if config.pop("opponent", None) and chouette is None else frozenset()
         remotes = _sides(REMOTE_SIDES, "remote", config.pop("remote")) if "remote" in config else frozenset()
         coach = config.pop("coach", None)
-        chouette = ChouetteSettings.from_config(config.pop("chouette")) if "chouette" in config else None
         pairs = Pairs.from_config(config.pop("pairs")) if "pairs" in config else None
         settings = Settings.from_config(config)
         session = Session(settings)
@@ -112,21 +114,21 @@ class Setup:
         return cls(dict(event.config), settings, session, lenient, computers, remotes, coach, chouette, pairs,
                    start, turn, key)
 
-    @property
-    def elsewhere(self) -> frozenset[Side]:
-        """The sides not played with this board's buttons: the computer's and the other board's."""
-        return self.computers | self.remotes
-
 
 def club_problem(config: Mapping[str, Any], match_id_text: str | None = None) -> str | None:
     """What a session config asks of club play that cannot be (a chouette or pairs with
-    what they do not go with), or None.  A chouette is money play at one board by people:
-    no match (nor a practice position's Match ID of one), no computer, no other board, no pairs."""
-    clashes = [key for key in ("match", "opponent", "remote", "pairs") if key in config]
+    what they do not go with), or None.  A chouette is money play at one board: no match
+    (nor a practice position's Match ID of one), no other board, no pairs; the computer
+    plays the players it names (``chouette.computers``), `opponent` giving its strength."""
+    clashes = [key for key in ("match", "opponent_side", "remote", "pairs") if key in config]
     if "chouette" in config and clashes:
-        return f"chouette: a chouette is money play by people at one board: not with {clashes[0]}"
+        return f"chouette: a chouette is money play at one board: not with {clashes[0]}"
     if "chouette" in config and match_id_text and decode_match_id(match_id_text).match_length:
         return "chouette: a chouette is money play: its position's Match ID is of a match"
+    chouette = config.get("chouette")
+    if config.get("opponent") and isinstance(chouette, Mapping) and not chouette.get("computers"):
+        return ("chouette: opponent gives the computer's strength in a chouette: name the players it plays "
+                "in chouette.computers")
     if "pairs" in config and ("remote" in config or "opponent" in config):
         return "pairs: two pairs play at one board: not with " + ("remote" if "remote" in config else "opponent")
     return None
@@ -229,6 +231,18 @@ class TableState:
     def turn(self) -> Side | None:
         return self.game.turn if self.game is not None else None
 
+    @property
+    def computers(self) -> frozenset[Side]:
+        """The sides whose rolls and checker play the engine makes now: the session's in a
+        game of two; in a chouette the box's colour while the computer is the box, and the
+        team's while it is the captain."""
+        return self.setup.computers if self.chouette is None else self.chouette.computer_sides()
+
+    @property
+    def elsewhere(self) -> frozenset[Side]:
+        """The sides not played with this board's buttons now: the computer's and the other board's."""
+        return self.computers | self.setup.remotes
+
     def current_game(self) -> Game:
         """The game in progress.  Raises NoGameError when there is none."""
         if self.game is None:
@@ -262,20 +276,28 @@ class TableState:
             return self.taker()
         return self.current_turn()
 
-    def advice_request(self, question: Question, purpose: Purpose, player: Side | None = None) -> AdviceRequest:
+    def advice_request(self, question: Question, purpose: Purpose, player: Side | None = None,
+                       seat: str | None = None) -> AdviceRequest:
         """A request for the engine, in the IDs of the player on roll, for `player` (by
-        default who decides: the player on roll, the taker when doubled)."""
+        default who decides: the player on roll, the taker when doubled).  In a chouette
+        the Match ID holds `seat`'s cube (by default the captain's): each seat's game is a
+        money game of its own."""
         dice = (0, 0)
         if question == Question.PLAYS and self.dice is not None:
             dice = (self.dice.first, self.dice.second)
-        settings = self.setup.settings
-        return AdviceRequest(question, purpose, player or self.asked(), position_id(self.position, self.current_turn()),
-                             match_id(self.current_game().match_key(dice)), settings.jacoby, settings.beavers)
+        settings, game = self.setup.settings, self.current_game()
+        seats = self.chouette.seats if self.chouette is not None else None
+        if seats is not None:
+            seat = seat or seats.captain
+            game = seats.game_of(game, seat)
+        decider = self.asked() if player is None else player
+        return AdviceRequest(question, purpose, decider, position_id(self.position, self.current_turn()),
+                             match_id(game.match_key(dice)), settings.jacoby, settings.beavers, seat=seat)
 
     def coach_request(self) -> AdviceRequest | None:
         """The coach's question about the play being committed (None when not coaching
         this player): the roll's best play and what the play made loses against it."""
-        if self.setup.coach is None or self.turn in self.setup.elsewhere:
+        if self.setup.coach is None or self.turn in self.elsewhere:
             return None
         return self.advice_request(Question.PLAYS, Purpose.COACH)
 
@@ -324,7 +346,11 @@ class TableState:
                 self.advice.coached = event
             case ev.ComputerStopped(player=player):
                 self.setup = replace(self.setup, computers=self.setup.computers - {player})
+                if self.chouette is not None:
+                    self.chouette.computers = frozenset()  # one engine plays them all
                 self.advice.failed, self.advice.failures = None, 0
+            case ev.ComputerCube(seat=seat, decision=decision) if seat is not None and self.chouette is not None:
+                self.chouette.decided[seat] = decision
             case ev.HintOff():
                 self.advice.hint = None
                 self.advice.hint_failed = None
@@ -374,6 +400,8 @@ class TableState:
 
     def _played(self, event: ev.Play) -> None:
         self.position = position_from_id(event.position_id, event.player.opponent)
+        if self.chouette is not None:
+            self.chouette.decided.clear()  # the computer's cube decisions were this turn's
         self.game = self.current_game().end_turn()
         self.dice = self.moving = None
         self.phase = Phase.OVER if self.position.winner() is not None else Phase.ROLL

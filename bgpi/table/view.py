@@ -247,7 +247,7 @@ class TableView:
         if offer is not None:
             taker = offer.player.opponent
             return Prompt("resign_offered", taker, own_buttons(taker, turn="accept", cube="decline"), number=stake)
-        resigner = state.resigner or state.current_turn()
+        resigner = state.current_turn() if state.resigner is None else state.resigner
         answers = {**own_buttons(resigner, cube="single, gammon, backgammon", turn="offer"),
                    f"hold {resigner.label}.cube": "back"}
         return Prompt("resigning", resigner, answers, number=stake)
@@ -323,8 +323,7 @@ class TableView:
             return None, None, None
         named = None
         if len(seating.line) >= 2:
-            captain = seating.seats.captain if seating.seats is not None else seating.roles.captain
-            named = {seating.box_side.label: seating.roles.box, seating.box_side.opponent.label: captain}
+            named = {seating.box_side.label: seating.roles.box, seating.box_side.opponent.label: seating.captain}
         return named, None, chouette_state(seating)
 
 

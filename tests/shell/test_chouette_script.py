@@ -24,7 +24,7 @@ THREE = '"players": ["Ann", "Bob", "Cat"]'
      "line 1: chouette: players: 3 to 7 names, not 8"),
     ('{"config": {"chouette": {' + THREE + ', "beaver": true}}}', "line 1: chouette: unknown option 'beaver'"),
     ('{"config": {"chouette": {' + THREE + '}, "match": 5}}',
-     "line 1: chouette: a chouette is money play by people at one board: not with match"),
+     "line 1: chouette: a chouette is money play at one board: not with match"),
     ('{"config": {"pairs": {"white": ["Ann", "Bob"], "black": ["Cat", "Dan"], "rolls": "each"}}}',
      "line 1: pairs: rolls: one of first, alternate, not 'each'"),
     ('{"join": 7}', "line 1: expected a player's name, got 7"),

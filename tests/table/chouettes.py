@@ -8,40 +8,90 @@ answered at random (take, drop with its two presses, beaver where allowed); now 
 a resignation (the box's to every seat, the captain's for the seats that agree) answered
 at random; a random legal play of every roll, shown on the board at once; and between
 games, now and then, a latecomer or a player leaving.  It returns the table log.
+
+The computer's players (``computers``) decide through the table's requests for advice,
+answered at once by an engine: `RandomEngine` (its decisions at random, its play the first
+legal one), or a real one (`bgpi.shell.advisor.Advisor`, tests/engine); their play is
+moved on the board as the lights show it.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bgpi.board.profile import Geometry
+from bgpi.rules.ids import decode_match_id, position_from_id, position_id
+from bgpi.rules.notation import format_play
+from bgpi.rules.play import Dice
 from bgpi.rules.position import Position, Side
 from bgpi.rules.reference import legal_plays
 from bgpi.table import events as ev
 from bgpi.table.controller import Table
-from bgpi.table.inputs import Input, Join, Leave, Press, Rolled, Sensed
+from bgpi.table.inputs import Advised, Input, Join, Leave, Press, Rolled, Sensed
 from bgpi.table.phases import Phase
+from bgpi.table.requests import AdviceRequest, Question
 from bgpi.table.tracker import Sensing
 
 SENSING = Sensing(Geometry())
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida")
+
+Engine = Callable[[AdviceRequest], tuple[Mapping[str, Any] | None, str | None]]
+"""What answers the table's requests for advice (as `bgpi.shell.opponents.Advise`)."""
+
+
+class RandomEngine:
+    """An engine deciding at random (seeded), for the computer's players: the first legal
+    play of a roll; double, take, drop and beaver at the rates given; a resigner's chances."""
+
+    def __init__(self, seed: int, double: float = 0.3, drop: float = 0.3, beaver: float = 0.1) -> None:
+        self.random = random.Random(seed)
+        self.double, self.drop, self.beaver = double, drop, beaver
+        self.asked: list[AdviceRequest] = []
+
+    def __call__(self, request: AdviceRequest) -> tuple[dict[str, Any], None]:
+        self.asked.append(request)
+        key = decode_match_id(request.match_id)
+        if request.question is Question.PLAYS:
+            mover, dice = key.dice_owner, Dice(*key.dice)
+            position = position_from_id(request.position_id, mover)
+            plays = legal_plays(position, mover, dice)
+            after = plays[0].position if plays else position
+            return {"move": format_play(plays[0].steps) if plays else "", "position_id": position_id(after, mover),
+                    "equity": 0.0}, None
+        if request.question is Question.RESIGN:
+            win = self.random.random()
+            return {"win": win, "win_gammon": win / 4, "win_backgammon": 0.0, "lose_gammon": (1 - win) / 4,
+                    "lose_backgammon": 0.0}, None
+        pick = self.random.random()
+        response = "beaver" if request.beavers and pick < self.beaver else "drop" if pick < self.drop else "take"
+        return {"action": "double" if self.random.random() < self.double else "no double", "response": response,
+                "no_double": 0.1, "double_take": 0.2, "double_drop": 1.0}, None
 
 
 class Hands:
     """The players at the table: every input goes in through `feed`, every event is kept."""
 
     def __init__(self, seed: int, config: dict[str, Any], position_id: str | None = None,
-                 turn: Side | None = None) -> None:
+                 turn: Side | None = None, engine: Engine | None = None) -> None:
         self.random = random.Random(seed)
         self.table, self.events = Table.new(SENSING, config, position_id, turn)
         self.inputs: list[int] = [len(self.events)]  # where each input's events end
         self.rates = {"double": 0.12, "take": 0.6, "beaver": 0.15, "resign": 0.02, "accept": 0.5, "seat": 0.3}
+        self.engine = engine
 
     def feed(self, happened: Input) -> list[ev.Event]:
+        """`happened`, then the dice and the engine's answers the table asks for, as the
+        shell's runner gives them."""
         out = self.handle(happened)
-        while self.table.wants_roll:
-            out += self.handle(Rolled(self.random.randint(1, 6), self.random.randint(1, 6)))
+        while self.table.wants_roll or (self.engine is not None and self.table.wants_advice):
+            if self.table.wants_roll:
+                out += self.handle(Rolled(self.random.randint(1, 6), self.random.randint(1, 6)))
+            else:
+                request = self.table.wants_advice
+                assert request is not None and self.engine is not None
+                out += self.handle(Advised(request, *self.engine(request)))
         return out
 
     def handle(self, happened: Input) -> list[ev.Event]:
@@ -132,6 +182,11 @@ class Hands:
 
     def play(self) -> None:
         table = self.table
+        if table.following:  # the computer's play, lit: the hands move it, it commits itself
+            hint = table.hint
+            assert hint is not None
+            self.feed(Sensed(SENSING.of(position_from_id(hint.position_id, hint.player.opponent))))
+            return
         plays = legal_plays(table.position, table.turn, table.dice)
         chosen = self.random.choice(plays) if plays else None
         if chosen is not None:
@@ -147,12 +202,12 @@ class Hands:
 
 def play_chouette(seed: int, games: int, players: int = 4, config: dict[str, Any] | None = None,
                   rates: dict[str, float] | None = None, options: dict[str, Any] | None = None,
-                  inputs: list[int] | None = None) -> list[ev.Event]:
+                  inputs: list[int] | None = None, engine: Engine | None = None) -> list[ev.Event]:
     """The table log of a chouette of `players` played `games` games, decided at random
-    (`config`: the session's money rules; `options`: the chouette's own; `inputs` gets
-    where the events of each input end)."""
+    (`config`: the session's money rules; `options`: the chouette's own, its computers
+    answered by `engine`; `inputs` gets where the events of each input end)."""
     chouette = {"players": list(NAMES[:players]), **(options or {})}
-    hands = Hands(seed, {"chouette": chouette, **(config or {})})
+    hands = Hands(seed, {"chouette": chouette, **(config or {})}, engine=engine)
     hands.rates |= rates or {}
     hands.feed(Sensed(SENSING.of(Position.start())))
     while sum(isinstance(event, ev.ChouetteOver) for event in hands.events) < games:

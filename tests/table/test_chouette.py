@@ -63,7 +63,12 @@ def test_the_options_default_as_the_docs_say():
 
 @pytest.mark.parametrize("config, says", [
     ({"chouette": {"players": ["Ann", "Bob", "Cat"]}, "match": 5}, "not with match"),
-    ({"chouette": {"players": ["Ann", "Bob", "Cat"]}, "opponent": "gnubg"}, "not with opponent"),
+    ({"chouette": {"players": ["Ann", "Bob", "Cat"]}, "opponent": "gnubg"}, "name the players it plays"),
+    ({"chouette": {"players": ["Ann", "Bob", "Cat"]}, "opponent_side": "white"}, "not with opponent_side"),
+    ({"chouette": {"players": ["Ann", "Bob", "Cat"], "computers": ["Eve"]}}, "computers: 'Eve' is not one of"),
+    ({"chouette": {"players": ["Ann", "Bob", "Cat"], "computers": ["Ann", "Bob", "Cat"]}},
+     "one player at least is a person"),
+    ({"chouette": {"players": ["Ann", "Bob", "Cat"], "computers": "Bob"}}, "computers: a list of the players"),
     ({"chouette": {"players": ["Ann", "Bob", "Cat"]}, "pairs": {}}, "not with pairs"),
     ({"pairs": {"white": ["Ann", "Bob"], "black": ["Cat"]}}, "pairs: black: the two players' names"),
 ])
