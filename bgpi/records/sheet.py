@@ -48,6 +48,18 @@ class SheetRow:
     why: dict[str, str]
     totals: dict[str, int]
 
+    @classmethod
+    def of(cls, game: int, over: ev.ChouetteOver) -> SheetRow:
+        """The row of the `game`-th game of the sheet, which `over` ended."""
+        return cls(game, over.box, over.captain, over.partner, dict(over.cubes), dict(over.points), _why(over),
+                   dict(over.totals))
+
+    def as_json(self) -> dict[str, object]:
+        """The row as the page's view holds it."""
+        return {"game": self.game, "box": self.box, "captain": self.captain, "partner": self.partner,
+                "cubes": dict(self.cubes), "points": dict(self.points), "why": dict(self.why),
+                "totals": dict(self.totals)}
+
 
 @dataclass(frozen=True, slots=True)
 class ScoreSheet:
@@ -73,8 +85,7 @@ def score_sheet(events: Iterable[ev.Event]) -> ScoreSheet:
         if isinstance(event, ev.Line):
             players += [player for player in event.line if player not in players]
         elif isinstance(event, ev.ChouetteOver):
-            rows.append(SheetRow(len(rows) + 1, event.box, event.captain, event.partner, dict(event.cubes),
-                                 dict(event.points), _why(event), dict(event.totals)))
+            rows.append(SheetRow.of(len(rows) + 1, event))
     return ScoreSheet(tuple(players), tuple(rows))
 
 

@@ -225,7 +225,8 @@ _SENTENCES: dict[type, Callable[[Any], str]] = {
     ev.Hint: _hint,
     ev.CubeHint: _hint,
     ev.ComputerPlay: _computer_play,
-    ev.ComputerCube: lambda event: f"The computer ({event.player.label}): {event.decision.value}",
+    ev.ComputerCube: lambda event: f"The computer ({event.player.label}): {event.decision.value}"
+                                   + ("" if event.seat is None else f" on {event.seat}'s cube"),
     ev.ComputerStopped: _computer_stopped,
     ev.RemotePlay: _remote_play,
     ev.RemoteRefused: _remote_refused,

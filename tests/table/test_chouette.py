@@ -265,6 +265,13 @@ def test_a_power_cut_at_any_event_of_a_chouette_resumes_it(seed, rates):
     events = play_chouette(seed, games=4, players=4, config={"beavers": True}, rates=rates, inputs=inputs)
     cuts = [cut for cut in range(1, len(events) + 1)
             if {event.kind for event in events[cut - 1:cut + 1]} & CHOUETTE_KINDS]
+    resumes_after(events, inputs, cuts)
+
+
+def resumes_after(events: list[ev.Event], inputs: list[int], cuts: list[int]) -> None:
+    """A table resumed from the first `cut` of `events` (`inputs`: where each input's events
+    end) owes what the live table emitted of itself next, shows and asks something, and
+    goes on to the same state, for each of `cuts`."""
     whole = Table.resume(events, SENSING).state_event()
     for cut in cuts:
         table = Table.resume(events[:cut], SENSING)
