@@ -244,13 +244,16 @@ class ChairsView:
 
 def chouette_state(seating: Seating) -> dict[str, Any]:
     """The chouette as the ``state`` event says it: the line and roles, the chairs, every
-    seat's cube in the game in progress, the sheet's totals and the consultation rule."""
+    seat's cube in the game in progress, the sheet's totals and the consultation rule; the
+    players the computer plays (``computers``), if any."""
     line = seating.roles if len(seating.line) >= 3 else None
     chairs = dict(sorted(seating.chairs.items(), key=lambda item: item[1]))
     data: dict[str, Any] = {"line": list(seating.line), "chairs": chairs,
                             "totals": dict(seating.totals), "consultation": seating.settings.consultation.value}
     if line is not None:
         data |= {"box": line.box, "captain": line.captain, "partner": line.partner}
+    if seating.computers:
+        data["computers"] = [player for player in seating.settings.computers if player in seating.computers]
     seats = seating.seats
     if seats is not None:
         data["captain"] = seats.captain

@@ -120,6 +120,7 @@ def test_the_computer_in_the_box_weighs_each_seats_cube_and_offers_its_doubles_t
     table = hands.table
     assert table.state.current_chouette().line == ("Gnu", "Ann", "Bob")
     assert table.computer_players == ("Gnu",) and table.computers == frozenset({W})
+    assert table.state_event().chouette["computers"] == ["Gnu"]
     opening(hands, 3, 1)  # the box starts: its play is the computer's
     follow(hands)
     hands.press(B, "turn")
@@ -354,6 +355,7 @@ def test_an_engine_that_keeps_failing_leaves_the_computers_players_to_the_people
         hands.handle(Tick(now))
     assert any(isinstance(event, ev.ComputerStopped) for event in hands.events)
     assert table.computer_players == () and table.computers == frozenset()
+    assert "computers" not in table.state_event().chouette
     assert table.prompt().asks == "roll_or_double" and table.prompt().side is W
     hands.press(W, "turn")  # the box's buttons are the people's now
     assert table.phase == Phase.MOVE and not table.following

@@ -52,7 +52,8 @@
     body.replaceChildren(...players.map((player) => {
       const leave = node("button", "Leave", {type: "button", "data-leave": player});
       leave.disabled = !view.actions || !between() || !chouette.line.includes(player);
-      const tr = row([chouette.chairs[player] || "", player, place(chouette, player),
+      const who = (chouette.computers || []).includes(player) ? `${player} (computer)` : player;
+      const tr = row([chouette.chairs[player] || "", who, place(chouette, player),
                       cubeWords((chouette.seats || {})[player]), chouette.totals[player] || 0, leave]);
       tr.setAttribute("data-player", player);
       tr.className = place(chouette, player).split(" ")[0].replace("'", "");
@@ -139,7 +140,9 @@
     confirm.hidden = true;
     const form = start.elements;
     const players = form.players.value.split(",").map((name) => name.trim()).filter(Boolean);
-    const config = {chouette: {players}, jacoby: form.jacoby.checked, beavers: form.beavers.checked};
+    const computers = form.computers.value.split(",").map((name) => name.trim()).filter(Boolean);
+    const config = {chouette: {players, ...(computers.length ? {computers} : {})},
+                    jacoby: form.jacoby.checked, beavers: form.beavers.checked};
     fetch(window.bgpi.api("api/session"), {method: "POST", headers: {"Content-Type": "application/json"},
                                            body: JSON.stringify({config})})
       .then((response) => response.json().then((answer) => {
