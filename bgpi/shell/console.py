@@ -59,8 +59,8 @@ turn goes back); hold cube to beaver. Between games cube chooses a new match or 
 play (cube: next, turn: start, hold cube: back). The line under the board says what
 the board waits for and which buttons answer (hardware/legend.md is the card).
 In a chouette the chairs (points 1 to 12) say who is who, the status line the line,
-every seat's cube and the totals; between games {"join": "Eve"} adds a latecomer at the
-end of the line and {"leave": "Bob"} lets a player go (docs/chouette.md)."""
+every seat's cube and the totals; between games a board-script join or leave line adds
+a latecomer at the end of the line or lets a player go (docs/board-script.md)."""
 
 BUTTONS = {"wt": "white.turn", "wc": "white.cube", "bt": "black.turn", "bc": "black.cube"}
 

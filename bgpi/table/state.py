@@ -344,13 +344,8 @@ class TableState:
                 self._hinted(event)
             case ev.Coach():
                 self.advice.coached = event
-            case ev.ComputerStopped(player=player):
-                self.setup = replace(self.setup, computers=self.setup.computers - {player})
-                if self.chouette is not None:
-                    self.chouette.computers = frozenset()  # one engine plays them all
-                self.advice.failed, self.advice.failures = None, 0
-            case ev.ComputerCube(seat=seat, decision=decision) if seat is not None and self.chouette is not None:
-                self.chouette.decided[seat] = decision
+            case ev.ComputerStopped() | ev.ComputerCube():
+                self._computer_event(event)
             case ev.HintOff():
                 self.advice.hint = None
                 self.advice.hint_failed = None
@@ -360,6 +355,18 @@ class TableState:
                   | ev.SeatDrop() | ev.SeatBeaver() | ev.SeatResignOffered() | ev.SeatResignAccepted()
                   | ev.SeatResignDeclined()):
                 self._chouette_event(event)
+
+    def _computer_event(self, event: ev.ComputerStopped | ev.ComputerCube) -> None:
+        """The computer stopped (its side, or in a chouette all its players, played by hand
+        from now on), or decided on a chouette seat's cube (asked no more this turn)."""
+        match event:
+            case ev.ComputerStopped(player=player):
+                self.setup = replace(self.setup, computers=self.setup.computers - {player})
+                if self.chouette is not None:
+                    self.chouette.computers = frozenset()  # one engine plays them all
+                self.advice.failed, self.advice.failures = None, 0
+            case ev.ComputerCube(seat=seat, decision=decision) if seat is not None and self.chouette is not None:
+                self.chouette.decided[seat] = decision
 
     def _hint_ends(self, keep_coach: bool) -> None:
         self.advice.hint = None
