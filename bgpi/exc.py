@@ -105,6 +105,12 @@ class NoGameError(RulesError, ValueError):
     """A game, a roll or a double asked for where there is none: an event out of place."""
 
 
+class ChouetteError(RulesError, ValueError):
+    """A step of a chouette its rules refuse: a seat that is not at the table or is out
+    of the game, a player joining twice or leaving a chouette too small to go on.  Cube
+    actions a seat may not make are `CubeError`s."""
+
+
 # -- settings: the command line, the settings file, the page, a session --------------
 
 

@@ -6,8 +6,9 @@ For each play and cube decision of the session (the current one, or --session N 
 `bgpi export --list` numbers them): the equity lost against gnubg's best choice; per
 player the decisions, the equity lost, the error rate (thousandths of equity lost per
 decision), doubtful plays (0.04 or more lost) and blunders (0.16 or more); and the worst
-mistakes with the better choice.  `bgpi export` writes the same games for a deeper look
-in gnubg.
+mistakes with the better choice.  In a chouette, per player by name: the box's and the
+captains' plays, and every player's cube decisions, each on its own seat's cube.  `bgpi
+export` writes the same games for a deeper look in gnubg.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from bgpi.cli.export import kept_sessions, pick_session
 from bgpi.engine import KINDS, Strength, open_engine
 from bgpi.exc import EngineError, UsageError
 from bgpi.hardware.profile import load_profile
-from bgpi.rules.position import Side
 from bgpi.shell.analysis import BLUNDER, DOUBTFUL, assess, decisions, summarise
 from bgpi.table.tracker import Sensing
 
@@ -57,22 +57,22 @@ def _analyse(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({
             "session": session.number,
-            "players": {side.label: totals[side].as_json() for side in Side},
+            "players": {who: total.as_json() for who, total in totals.items()},
             "worst": [one.as_json() for one in worst],
             "decisions": [one.as_json() for one in assessed],
         }))
         return 0
     print(f"session {session.number}: {session.games} game{'s' if session.games != 1 else ''}, "
           f"{len(assessed)} decisions")
-    for side in Side:
-        total = totals[side]
-        print(f"  {side.label}: {total.decisions} decisions, {total.lost:.3f} equity lost, "
+    for who, total in totals.items():
+        print(f"  {who}: {total.decisions} decisions, {total.lost:.3f} equity lost, "
               f"error rate {total.error_rate:.1f}, {total.doubtful} doubtful (>= {DOUBTFUL}), "
               f"{total.blunders} blunders (>= {BLUNDER})")
     if worst:
         print("worst mistakes:")
     for one in worst:
         decision = one.decision
-        print(f"  game {decision.game}, {decision.player.label} ({decision.kind}): {decision.chosen or 'no play'}; "
+        cube = "" if decision.seat is None or decision.kind == "play" else f" on {decision.seat}'s cube"
+        print(f"  game {decision.game}, {decision.who} ({decision.kind}{cube}): {decision.chosen or 'no play'}; "
               f"better {one.best} (-{one.loss:.3f})  {decision.position_id}:{decision.match_id}")
     return 0

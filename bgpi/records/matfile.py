@@ -41,8 +41,8 @@ gnubg reads with ``import mat FILE``.  The layout is the one gnubg's own
   export writes it: gnubg scores a game that is not finished from that line.
 
 A session starts at its `session` event (`bgpi.table.events.NewSession`); the
-match length and ``"players": {"white": NAME, "black": NAME}`` are read from its
-``config``, both optional.  Without a session event the log is money
+match length and ``"players": {"white": NAME, "black": NAME}`` (or a session of pairs'
+names, `player_names`) are read from its ``config``, all optional.  Without a session event the log is money
 play between "white" and "black".  Only the last session of the log is
 written.  What the format cannot hold comes with a warning naming the game:
 automatic doubles (gnubg counts such a game at a lower cube), a cube beyond
@@ -59,7 +59,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bgpi.exc import MatError, RecordError
+from bgpi.exc import MatError, RecordError, SettingsError
+from bgpi.rules.pairs import Pairs
 from bgpi.rules.play import Dice, Play, Step
 from bgpi.rules.position import BAR, OFF, Position, Side
 from bgpi.rules.reference import legal_plays
@@ -319,7 +320,12 @@ def _move_lines(cells: list[tuple[Side, str]], wins: tuple[Side, str] | None) ->
         rows[-1], own_line = (rows[-1][0], wins[1]), None
     lines = []
     for number, (left, right) in enumerate(rows, start=1):
-        if right is None:
+        if right is None and own_line is not None and number == len(rows) and ":" not in left:
+            # A resignation right after white's take: gnubg reads the Wins line after a bare
+            # " Takes" as a double and a resignation, unless the empty right cell is written
+            # out, as its own export writes every line.
+            lines.append(f"{number:3d}) {left:<{LEFT_WIDTH}} ")
+        elif right is None:
             lines.append(f"{number:3d}) {left}".rstrip())
         else:
             # Two spaces at least: gnubg splits a line without two colons at a double space.
@@ -337,11 +343,27 @@ def _match_length(session: Mapping[str, Any]) -> int:
     return length
 
 
+def player_names(config: Mapping[str, Any]) -> tuple[str, str]:
+    """The players' names a session's config gives, white's and black's: a session of
+    `pairs` names each pair ("Ann & Bob"), ``players`` names each side (a team match's,
+    a chouette game's); each side is its colour where nothing names it.
+
+    :raises MatError: for a ``pairs`` object that is none.
+    """
+    if "pairs" in config:
+        try:
+            pairs = Pairs.from_config(config["pairs"])
+        except SettingsError as error:
+            raise MatError(str(error)) from None
+        return pairs.names(Side.WHITE), pairs.names(Side.BLACK)
+    players = config.get("players") or {}
+    named = [players.get(side.label, side.label) if isinstance(players, Mapping) else side.label for side in Side]
+    return named[0], named[1]
+
+
 def _names(session: Mapping[str, Any]) -> tuple[str, str]:
-    players = session.get("players") or {}
     names = []
-    for side in Side:
-        name = players.get(side.label, side.label) if isinstance(players, Mapping) else side.label
+    for side, name in zip(Side, player_names(session), strict=True):
         # gnubg reads a name up to the colon and ends a game at any line holding "Game ".
         if not isinstance(name, str) or not name.strip() or ":" in name or "Game " in name or not name.isprintable():
             raise MatError(f"{side.label}'s player name {name!r} cannot be written in .mat")

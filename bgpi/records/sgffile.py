@@ -14,7 +14,8 @@ game gets the setup properties gnubg's own ``save game`` writes::
 
 - One game tree per game; ``MI`` gives the match length (0: money play), the game's
   number from 0 and the score before it (``ws`` white's, ``bs`` black's).  White is
-  gnubg's player 0, ``W``.
+  gnubg's player 0, ``W``; ``PW`` and ``PB`` are the players' names, as in .mat
+  (`bgpi.records.matfile.player_names`: their colours where the session names nobody).
 - ``RE``: the result of a finished game, ``W+2`` (gnubg counts a game as played only
   with it); ``W+2R`` when black resigned and white accepted, as gnubg writes it (a
   resignation has no node of its own: a declined one is not recorded).
@@ -39,7 +40,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from bgpi.exc import RecordError, RulesError, SgfError
-from bgpi.records.matfile import GNUBG_MAX_CUBE, beyond_gnubg, hand_over, last_session, read_play
+from bgpi.records.matfile import GNUBG_MAX_CUBE, beyond_gnubg, hand_over, last_session, player_names, read_play
 from bgpi.rules.cube import Cube
 from bgpi.rules.position import BAR, OFF, Position, Side, absolute_point
 from bgpi.rules.session import Score
@@ -96,6 +97,7 @@ class _Writer:
         self.practice = (setup.start_position, turn) if turn is not None else None
         self.session = setup.session
         self.first_cube = Cube(key.cube_value, key.cube_owner) if key is not None else Cube()
+        self.names = tuple(_text(name) for name in player_names(session.config))
         self.games: list[_Game] = []
         self.warnings: list[str] = []
 
@@ -187,7 +189,7 @@ class _Writer:
         else:
             rules = "Jacoby" if settings.jacoby else ""
         root = (f"(;FF[4]GM[6]CA[UTF-8]AP[bgpi]MI[length:{length}][game:{game.number}]"
-                f"[ws:{game.score.white}][bs:{game.score.black}]PW[white]PB[black]"
+                f"[ws:{game.score.white}][bs:{game.score.black}]PW[{self.names[0]}]PB[{self.names[1]}]"
                 + (f"RU[{rules}]" if rules else "") + (f"RE[{game.result}]" if game.result else ""))
         nodes = [root]
         if game.on_roll is not None and self.practice is not None:
@@ -198,6 +200,14 @@ class _Writer:
             nodes.append(f"CP[{_PLAYER[game.cube.owner].lower()}]")
         nodes.extend(game.nodes)
         return "\n;".join(nodes) + ")\n"
+
+
+BACKSLASH = chr(92)
+
+
+def _text(value: object) -> str:
+    """A property's text as SGF escapes it: a backslash or a closing bracket in a name."""
+    return str(value).replace(BACKSLASH, BACKSLASH * 2).replace("]", BACKSLASH + "]")
 
 
 def _setup(position: Position, on_roll: Side) -> str:

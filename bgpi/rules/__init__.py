@@ -36,6 +36,9 @@ A position as a user writes it (a Position ID, ``ID:MATCHID`` or an XGID) is rea
     >>> board_id((waiting, moving)) == ids.position_id
     True
 
+A chouette (docs/chouette.md) is one shared `Game` and a `Seats` of the team, each seat a
+money game of its own with its own cube: `Seats.game_of` is that game, for an engine to weigh.
+
 The cube says who may double, and refuses with the reason: every refusal of the rules is
 a `RulesError` (and a `ValueError`)::
 
@@ -51,6 +54,7 @@ a `RulesError` (and a `ValueError`)::
 """
 
 from bgpi.exc import (
+    ChouetteError,
     CubeError,
     DiceError,
     MatchIdError,
@@ -64,6 +68,7 @@ from bgpi.exc import (
     SideError,
     XgidError,
 )
+from bgpi.rules.chouette import ChouetteSettings, Consultation, LineChange, Roles, RollOff, roles, rotate
 from bgpi.rules.cube import Cube, Offer
 from bgpi.rules.ids import (
     GameState,
@@ -77,11 +82,13 @@ from bgpi.rules.ids import (
     position_id,
 )
 from bgpi.rules.notation import describe_change, find_play, format_play, parse_play
+from bgpi.rules.pairs import Pairs, Rolls
 from bgpi.rules.play import Dice, Play, Step
 from bgpi.rules.playtree import PartialPlay, PlayTree
 from bgpi.rules.position import BAR, CHECKERS, OFF, Checkers, Position, Side, absolute_point, own_point
 from bgpi.rules.reference import legal_plays
 from bgpi.rules.result import GameResult, ResultKind
+from bgpi.rules.seats import Seat, SeatEnd, Seats
 from bgpi.rules.session import Game, Score, Session, Settings
 from bgpi.rules.xgid import XGID, CubeAction, PositionIds, decode_xgid, gnubg_ids, read_ids, xgid, xgid_ids
 
@@ -91,6 +98,9 @@ __all__ = [
     "OFF",
     "XGID",
     "Checkers",
+    "ChouetteError",
+    "ChouetteSettings",
+    "Consultation",
     "Cube",
     "CubeAction",
     "CubeError",
@@ -99,9 +109,11 @@ __all__ = [
     "Game",
     "GameResult",
     "GameState",
+    "LineChange",
     "MatchIdError",
     "MatchKey",
     "Offer",
+    "Pairs",
     "PartialPlay",
     "Play",
     "PlayNotationError",
@@ -113,8 +125,14 @@ __all__ = [
     "Resignation",
     "ResultError",
     "ResultKind",
+    "Roles",
+    "RollOff",
+    "Rolls",
     "RulesError",
     "Score",
+    "Seat",
+    "SeatEnd",
+    "Seats",
     "Session",
     "SessionError",
     "SessionSettingsError",
@@ -139,6 +157,8 @@ __all__ = [
     "position_from_id",
     "position_id",
     "read_ids",
+    "roles",
+    "rotate",
     "xgid",
     "xgid_ids",
 ]

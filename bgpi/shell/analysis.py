@@ -9,6 +9,15 @@ does), and each decision is taken with the table as it stood just before it:
 - a cube decision before a roll the player could have doubled on (``roll`` without a
   ``double``, or ``double``), and the answer to a double (``take``, ``beaver``, ``drop``).
 
+In a chouette (docs/chouette.md) every seat's cube is a money game of its own on the
+shared position, so each decision is weighed on its own seat's cube (its value and owner
+in the Match ID, `Seats.game_of`) and is the decision of a player, named:
+
+- a play, the box's or the captain's, on the captain's cube (as the records give the game);
+- the side on roll's decision on each cube it could have doubled (``seat_double``, or a
+  ``roll`` without one): the box's on every seat's cube, each seat's on its own;
+- the answer to a double on a seat's cube: the box's to the team's, the seat's to the box's.
+
 Equities are gnubg's cubeful ones, normalised to the cube; the loss of a decision is
 the best choice's equity minus the chosen one's (0 for the best).
 """
@@ -23,6 +32,7 @@ from bgpi.engine import Engine, Situation
 from bgpi.rules.ids import match_id, position_from_id, position_id
 from bgpi.rules.play import Dice
 from bgpi.rules.position import Side
+from bgpi.rules.seats import Seats
 from bgpi.rules.session import Game
 from bgpi.table import events as ev
 from bgpi.table.controller import Table
@@ -48,6 +58,13 @@ class Decision:
     beavers: bool
     chosen: str  # the move made, or "double", "no double", "take", "drop", "beaver"
     after: str | None = None  # for a play: the position after it, encoded for the next roller
+    name: str | None = None  # in a chouette: the player who decided
+    seat: str | None = None  # in a chouette: the seat whose cube the Match ID holds
+
+    @property
+    def who(self) -> str:
+        """Who decided: the player's name in a chouette, else the colour."""
+        return self.player.label if self.name is None else self.name
 
     def situation(self) -> tuple[Situation, Dice | None]:
         situation, dice = Situation.from_ids(self.position_id, self.match_id)
@@ -63,7 +80,8 @@ class Assessed:
 
     def as_json(self) -> dict[str, Any]:
         d = self.decision
-        return {"game": d.game, "player": d.player.label, "kind": d.kind, "chosen": d.chosen,
+        named = {} if d.name is None else {"name": d.name, "seat": d.seat}
+        return {"game": d.game, "player": d.player.label, **named, "kind": d.kind, "chosen": d.chosen,
                 "best": self.best, "loss": round(self.loss, 4), "position_id": d.position_id,
                 "match_id": d.match_id}
 
@@ -83,25 +101,58 @@ def decisions(events: Iterable[ev.Event], sensing: Sensing) -> list[Decision]:
 
 
 def _decision(table: Table, game: int, event: ev.Event) -> list[Decision]:
-    turn = table.turn
-    current = table.game
-    assert turn is not None and current is not None  # a game is in progress (`decisions`)
-
-    def at(player: Side, what: str, chosen: str, dice: tuple[int, int] = (0, 0), after: str | None = None) -> Decision:
-        return Decision(game, player, what, position_id(table.position, turn),
-                        match_id(current.match_key(dice)), table.settings.jacoby,
-                        table.settings.beavers, chosen, after)
-
+    current, turn = table.state.current_game(), table.state.current_turn()
+    seating = table.state.chouette
+    if seating is not None and seating.seats is not None:
+        return _seat_decision(table, game, seating.seats, seating.roles.box, event)
     match event:
         case ev.Roll() if table.phase == Phase.ROLL and current.may_double(turn):
-            return [at(turn, "cube", "no double")]
+            return [_at(table, game, current, turn, "cube", "no double")]
         case ev.Double() if table.phase == Phase.ROLL:
-            return [at(turn, "cube", "double")]
+            return [_at(table, game, current, turn, "cube", "double")]
         case ev.Take() | ev.Drop() | ev.Beaver() if table.phase == Phase.DOUBLED and not _beavered(current):
-            return [at(event.player, "answer", event.kind)]
+            return [_at(table, game, current, event.player, "answer", event.kind)]
         case ev.Play(lenient=False) if table.phase in (Phase.MOVE, Phase.CHOOSE) and table.dice is not None:
-            return [at(turn, "play", event.move, (table.dice.first, table.dice.second), event.position_id)]
+            return [_at(table, game, current, turn, "play", event.move, _dice(table), event.position_id)]
     return []
+
+
+def _seat_decision(table: Table, game: int, seats: Seats, box: str, event: ev.Event) -> list[Decision]:
+    """A chouette's decisions in `event`, each on its seat's own game (`Seats.game_of`)."""
+    shared, turn = table.state.current_game(), table.state.current_turn()
+
+    def on(seat: str, side: Side, kind: str, chosen: str) -> Decision:
+        name = box if side is seats.box_side else seat
+        return _at(table, game, seats.game_of(shared, seat), side, kind, chosen, name=name, seat=seat)
+
+    match event:
+        case ev.Roll() if table.phase == Phase.ROLL:
+            return [on(seat, turn, "cube", "no double") for seat in seats.may_double(shared, turn)]
+        case ev.SeatDouble(player=side, seat=seat):
+            return [on(seat, side, "cube", "double")]
+        case ev.SeatTake() | ev.SeatDrop() | ev.SeatBeaver() if not _beavered(seats.game_of(shared, event.seat)):
+            return [on(event.seat, event.player, "answer", event.kind.removeprefix("seat_"))]
+        case ev.Play(lenient=False) if table.phase in (Phase.MOVE, Phase.CHOOSE) and table.dice is not None:
+            captain = seats.captain
+            name = box if turn is seats.box_side else captain
+            return [_at(table, game, seats.game_of(shared, captain), turn, "play", event.move, _dice(table),
+                        event.position_id, name, captain)]
+    return []
+
+
+def _at(table: Table, game: int, played: Game, player: Side, kind: str, chosen: str,
+        dice: tuple[int, int] = (0, 0), after: str | None = None, name: str | None = None,
+        seat: str | None = None) -> Decision:
+    """`player`'s decision in the position before it, on `played`'s cube."""
+    return Decision(game, player, kind, position_id(table.position, table.state.current_turn()),
+                    match_id(played.match_key(dice)), table.settings.jacoby, table.settings.beavers, chosen,
+                    after, name, seat)
+
+
+def _dice(table: Table) -> tuple[int, int]:
+    dice = table.dice
+    assert dice is not None  # a play's decision is taken once rolled (`_decision`)
+    return dice.first, dice.second
 
 
 def _beavered(game: Game) -> bool:
@@ -172,8 +223,12 @@ class Summary:
                 "error_rate": round(self.error_rate, 1), "doubtful": self.doubtful, "blunders": self.blunders}
 
 
-def summarise(assessed: list[Assessed]) -> dict[Side, Summary]:
-    totals = {side: Summary() for side in Side}
+def summarise(assessed: list[Assessed]) -> dict[str, Summary]:
+    """Per player (`Decision.who`): both colours of a game of two, every player of a
+    chouette who decided, in the order they first did."""
+    named = any(one.decision.name is not None for one in assessed)
+    totals = {} if named else {side.label: Summary() for side in Side}
     for one in assessed:
-        totals[one.decision.player] = totals[one.decision.player].plus(one)
+        who = one.decision.who
+        totals[who] = totals.get(who, Summary()).plus(one)
     return totals

@@ -15,7 +15,7 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TextIO, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from bgpi.board.locations import TRAYS, Location, checkers_on, owner, parse_location
 from bgpi.exc import HandError, ScriptError
@@ -59,7 +59,10 @@ asks, turn goes back); hold cube to beaver. Hold your cube to resign (cube: sing
 gammon, backgammon; turn: offer it; hold cube: back). Between games cube chooses a new
 match or money play (cube: next, turn: start, hold cube: back).
 The line under the board says what the board waits for and which buttons answer now
-(hardware/legend.md is the card); what it may ask:
+(hardware/legend.md is the card). In a chouette the chairs (points 1 to 12) say who is
+who, the status line the line, every seat's cube and the totals; between games a
+board-script join or leave line adds a latecomer at the end of the line or lets a player
+go (docs/board-script.md). What the board may ask:
 """ + "\n".join(f"  {words}" for words in ASKS.values())
 
 BUTTONS = {"wt": "white.turn", "wc": "white.cube", "bt": "black.turn", "bc": "black.cube"}
@@ -204,13 +207,16 @@ def shown(table: Table) -> object:
 
 
 def status(table: Table) -> str:
-    """Phase, turn and dice; cube, score and match length."""
+    """Phase, turn and dice; cube, score and match length (a chouette's line, cubes and
+    totals instead of the cube and score)."""
     state = table.state_event()
     parts = [state.phase.json]
     if state.turn is not None:
         parts.append(f"{state.turn.label} on turn")
     if state.dice:
         parts.append(f"dice {roll_text(state.dice)}")
+    if state.chouette is not None:
+        return ", ".join(parts + chouette_status(state.chouette))
     if table.game is not None:
         cube = table.game.cube
         parts.append(f"cube {cube.value}" + ("" if cube.owner is None else f" ({cube.owner.label}'s)"))
@@ -219,6 +225,29 @@ def status(table: Table) -> str:
     length = table.settings.match_length
     parts.append(f"match to {length}" if length else "money play")
     return ", ".join(parts)
+
+
+def chouette_status(chouette: dict[str, Any]) -> list[str]:
+    """A chouette's part of the status line, from the ``state`` event's ``chouette``: the
+    box and the captain, each seat's cube, each player's total.
+
+    >>> chouette_status({"line": ["Ann", "Bob", "Cat"], "box": "Ann", "captain": "Bob", "totals": {"Ann": 2,
+    ...                  "Bob": -2, "Cat": 0}, "seats": {"Bob": {"cube": 2, "owner": "box", "out": False},
+    ...                  "Cat": {"cube": 1, "owner": None, "out": True}}})
+    ['box Ann, captain Bob', "cubes Bob 2 (the box's), Cat out", 'totals Ann +2, Bob -2, Cat 0']
+    """
+    if not chouette.get("line"):
+        return ["the roll-off"]
+    parts = [f"box {chouette['box']}, captain {chouette['captain']}"]
+    seats = chouette.get("seats")
+    if seats:
+        owners = {"box": " (the box's)", "seat": " (own)", None: ""}
+        parts.append("cubes " + ", ".join(f"{player} out" if seat["out"] else
+                                          f"{player} {seat['cube']}{owners[seat['owner']]}"
+                                          for player, seat in seats.items()))
+    parts.append("totals " + ", ".join(f"{player} {points:+d}" if points else f"{player} 0"
+                                       for player, points in chouette["totals"].items()))
+    return parts
 
 
 def as_read(table: Table) -> Position:

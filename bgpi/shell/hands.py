@@ -2,7 +2,8 @@
 
 `TableHands` moves the checkers of the runner's board through its `Hands` (mock pins, or
 the simulated Pico's firmware), presses its buttons, and carries out a script's other
-lines at once: the next dice, what to show, the other board's word.  Board time is the
+lines at once: the next dice, what to show, the other board's word, a chouette's
+latecomer or leaver.  Board time is the
 caller's business (`bgpi.shell.replay` lets a line's time pass, the live loop the
 clock's).  A real board has no such hands: its checkers move under real ones.
 """
@@ -78,4 +79,6 @@ class TableHands:
             runner.feed(Remote(RollWanted() if line.event == "roll" else line.event))
         elif isinstance(line, script.LinkLine):
             runner.feed(LinkChanged(line.link))
+        elif isinstance(line, script.Seating):
+            runner.feed(line.input())
         return None

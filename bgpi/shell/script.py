@@ -31,25 +31,30 @@ from bgpi.exc import (
     ScriptLineError,
     SettingsError,
 )
+from bgpi.rules.chouette import ChouetteSettings
 from bgpi.rules.ids import MatchKey, decode_match_id, position_from_id
+from bgpi.rules.pairs import Pairs
 from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Settings
 from bgpi.rules.xgid import xgid_ids
 from bgpi.shell.advisor import ENGINE_KEYS, engine_problems
 from bgpi.table import events as ev
+from bgpi.table.inputs import Join, Leave
 from bgpi.table.phases import Link
-from bgpi.table.state import OPPONENT_SIDES, REMOTE_SIDES
+from bgpi.table.state import OPPONENT_SIDES, REMOTE_SIDES, club_problem
 
 BOARDS: tuple[str, ...] = ("start", "empty", "position")
 """What a ``board`` line may say."""
-CONFIG_KEYS: tuple[str, ...] = (*Settings.KEYS, "lenient", "opponent_side", "remote", *ENGINE_KEYS)
+CONFIG_KEYS: tuple[str, ...] = (*Settings.KEYS, "lenient", "opponent_side", "remote", "chouette", "pairs",
+                                *ENGINE_KEYS)
 """The keys of a ``config`` line: the session settings, ``lenient`` and ``remote`` (the side
-the other board of a remote game plays) for the table, and the engine's
-(`bgpi.shell.advisor`): ``engine``, ``opponent``, ``hint_level``."""
+the other board of a remote game plays) for the table, a chouette's players and options
+and the names of two pairs (docs/chouette.md), and the engine's (`bgpi.shell.advisor`):
+``engine``, ``opponent``, ``hint_level``."""
 SHOWS: tuple[str, ...] = ("lights", "state")
 KINDS: tuple[str, ...] = (
     "board", "config", "dice", "lift", "place", "move", "slot", "press", "hold", "wait", "show",
-    "remote", "link", "await",
+    "remote", "link", "await", "join", "leave",
 )
 """The key that names each kind of line, in the spec's order."""
 _POSITION_KEYS = ("position_id", "turn", "match_id", "xgid")
@@ -185,6 +190,14 @@ def _config_problems(settings: Mapping[str, Any]) -> list[str]:
     elif "remote" in settings and settings.get("opponent"):
         problems.append("remote and opponent: a remote game's other side is the other board, not the computer")
     problems += engine_problems(settings)
+    for key, reader in (("chouette", ChouetteSettings.from_config), ("pairs", Pairs.from_config)):
+        if key in settings:
+            try:
+                reader(settings[key])
+            except SettingsError as error:
+                problems.append(str(error))
+    if (clash := club_problem(settings)) is not None:
+        problems.append(clash)
     if not rules:
         try:
             Settings.from_config(settings)
@@ -369,7 +382,26 @@ class Await:
             raise ScriptLineError(f"cannot await {_json(self.what)}: expected \"remote\"")
 
 
-Action = SetDice | Lift | Place | Move | Slot | ShortPress | Hold | Wait | Show | FromRemote | LinkLine | Await
+@dataclass(frozen=True)
+class Seating:
+    """``{"join": NAME}`` / ``{"leave": NAME}``: between a chouette's games a latecomer joins
+    at the end of the line, or a player leaves (`bgpi.table.inputs.Join`, `Leave`)."""
+
+    player: str
+    joins: bool
+    line: int = _number()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.player, str) or not self.player:
+            raise ScriptLineError(f"expected a player's name, got {_json(self.player)}")
+
+    def input(self) -> Join | Leave:
+        """The table's input this line is."""
+        return Join(self.player) if self.joins else Leave(self.player)
+
+
+Action = (SetDice | Lift | Place | Move | Slot | ShortPress | Hold | Wait | Show | FromRemote | LinkLine | Await
+          | Seating)
 """A line that happens at the table, in `Script.lines`."""
 ScriptLine = StartingBoard | BoardPosition | Config | Action
 
@@ -561,6 +593,8 @@ class _Parser:
                 return LinkLine.of(value, number)
             case "await":
                 return Await(value, line=number)
+            case "join" | "leave":
+                return Seating(value, kind == "join", line=number)
             case _:
                 return Show(value, line=number)
 
@@ -635,6 +669,9 @@ class _Parser:
                                             + (f"a match to {length}" if length else "money play"))
         if self.problems:
             return
+        if isinstance(board, BoardPosition) and (clash := club_problem(script.config, board.match_id)) is not None:
+            self.problem(board.line, clash)
+            return
         try:
             script.settings  # noqa: B018 (validating is the point)
         except SettingsError as error:
@@ -655,8 +692,18 @@ def _no_constant(name: str) -> float:
 # -- writing ------------------------------------------------------------------------------
 
 
+_ONE_VALUE: dict[type, tuple[str, str]] = {
+    Lift: ("lift", "location"), Place: ("place", "location"), ShortPress: ("press", "button"),
+    Hold: ("hold", "button"), Show: ("show", "what"), Await: ("await", "what"),
+}
+"""The lines written as their key and one attribute's value: ``{"press": "white.turn"}``."""
+
+
 def format_line(line: ScriptLine) -> str:
     """`line` as one line of compact JSON, written the way the spec writes it (no newline)."""
+    if (one := _ONE_VALUE.get(type(line))) is not None:
+        key, attribute = one
+        return json.dumps({key: getattr(line, attribute)})
     match line:
         case StartingBoard(kind=kind):
             document: dict[str, Any] = {"board": kind}
@@ -669,28 +716,18 @@ def format_line(line: ScriptLine) -> str:
             document = {"config": dict(settings)}
         case SetDice(first=first, second=second):
             document = {"dice": [first, second]}
-        case Lift(location=location):
-            document = {"lift": location}
-        case Place(location=location):
-            document = {"place": location}
         case Move(source=source, destination=destination):
             document = {"move": [source, destination]}
         case Slot(location=location, index=index, closed=closed):
             document = {"slot": [location, index, closed]}
-        case ShortPress(button=button):
-            document = {"press": button}
-        case Hold(button=button):
-            document = {"hold": button}
         case Wait(seconds=seconds):
             document = {"wait": int(seconds) if seconds.is_integer() else seconds}
-        case Show(what=what):
-            document = {"show": what}
         case FromRemote(event=event):
             document = {"remote": event if event == "roll" else event.to_json()}
         case LinkLine(link=link):
             document = {"link": link.value}
-        case Await(what=what):
-            document = {"await": what}
+        case Seating(player=player, joins=joins):
+            document = {"join" if joins else "leave": player}
         case _:
             raise TypeError(f"not a script line: {line!r}")
     return json.dumps(document)

@@ -317,7 +317,7 @@ class BoardService:
         the board cannot honour now (gnubg removed or broken by an update) must never keep
         the board from starting."""
         advisor = open_advisor(table.config, self._advisor)
-        if table.computers and (reason := advisor.engine.missing) is not None:
+        if (table.computers or table.computer_players) and (reason := advisor.engine.missing) is not None:
             if resumed:
                 self._without_computer(table, reason)
                 return advisor
@@ -330,7 +330,10 @@ class BoardService:
         to systemd's status) and shown with the "no engine" look on the lights.  The
         journal keeps the opponent: once the engine is back, the next start has it play."""
         sides = [side.label for side in Side if side in table.computers]
-        plays = "both play" if len(sides) == 2 else f"{sides[0]} plays"
+        plays = "both play" if len(sides) == 2 else f"{sides[0]} plays" if sides else ""
+        if table.computer_players:
+            names = ", ".join(table.computer_players)
+            plays = f"{names} {'are' if len(table.computer_players) > 1 else 'is'} played"
         line = f"the computer opponent has no engine ({reason}): {plays} by hand"
         self._say(line)
         sdnotify.standing(line)

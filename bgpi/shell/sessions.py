@@ -99,6 +99,8 @@ class KeptSession:
         kind = f"a match to {match}" if match else "money play"
         if self.fault is not None:
             kind = f"a damaged session event ({self.fault})"
+        elif "chouette" in head.config:
+            kind = "a chouette"
         elif head.position_id is not None:
             kind = f"practice position {head.position_id}" + (
                 f" (Match ID {head.match_id})" if head.match_id is not None else "")

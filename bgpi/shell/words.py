@@ -65,6 +65,10 @@ def say(event: ev.Event) -> str | None:
 def _session(event: ev.NewSession) -> str:
     match = event.config.get("match")
     what = f"a match to {match}" if match else "a money session"
+    chouette = event.config.get("chouette")
+    if isinstance(chouette, dict) and isinstance(chouette.get("players"), list):
+        players = [str(name) for name in chouette["players"]]
+        return f"New chouette: {_and(players)}. Press a turn button for the roll-off"
     practice = f" from position {event.position_id}" if event.position_id is not None else ""
     return f"New session: {what}{practice}"
 
@@ -169,6 +173,35 @@ def _computer_stopped(event: ev.ComputerStopped) -> str:
     return f"The engine keeps failing ({event.reason}): {event.player.label} is played by hand from now on"
 
 
+def _roll_off(event: ev.RollOff) -> str:
+    return "Roll-off: " + _and([f"{name} {die}" for name, die in zip(event.players, event.dice, strict=False)])
+
+
+_LINE_WHY = {"roll_off": "after the roll-off", "rotation": "for the next game",
+             "joined": "joins at the end of the line", "left": "leaves"}
+
+
+def _line(event: ev.Line) -> str:
+    box, captain, *crew = event.line
+    who = event.player if event.player is not None else "The line"
+    change = f"{who} {_LINE_WHY[event.why]}: "
+    return change + f"{box} is the box, {captain} the captain" + (f", then {_and(crew)}" if crew else "")
+
+
+def _seat_cube(event: ev.SeatDouble | ev.SeatTake | ev.SeatDrop | ev.SeatBeaver) -> str:
+    how = {"seat_double": "doubles", "seat_take": "takes", "seat_drop": "drops", "seat_beaver": "beavers"}[event.kind]
+    return f"{_name(event.player)} {how} on {event.seat}'s cube ({event.cube})"
+
+
+def _seat_resign_offered(event: ev.SeatResignOffered) -> str:
+    return f"{_name(event.player)} offers to resign {RESULT_WORDS[event.result]} to {_and(list(event.seats))}"
+
+
+def _chouette_over(event: ev.ChouetteOver) -> str:
+    results = _and([f"{name} {points:+d}" for name, points in event.points.items()])
+    return f"The chouette game is over: {results}"
+
+
 _SENTENCES: dict[type, Callable[[Any], str]] = {
     ev.NewSession: _session,
     ev.Resumed: lambda event: f"Resumed the session from the journal ({event.events} events)",
@@ -199,10 +232,22 @@ _SENTENCES: dict[type, Callable[[Any], str]] = {
     ev.Hint: _hint,
     ev.CubeHint: _hint,
     ev.ComputerPlay: _computer_play,
-    ev.ComputerCube: lambda event: f"The computer ({event.player.label}): {event.decision.value}",
+    ev.ComputerCube: lambda event: f"The computer ({event.player.label}): {event.decision.value}"
+                                   + ("" if event.seat is None else f" on {event.seat}'s cube"),
     ev.ComputerStopped: _computer_stopped,
     ev.RemotePlay: _remote_play,
     ev.RemoteRefused: _remote_refused,
+    ev.RollOff: _roll_off,
+    ev.Line: _line,
+    ev.SeatDouble: _seat_cube,
+    ev.SeatTake: _seat_cube,
+    ev.SeatDrop: _seat_cube,
+    ev.SeatBeaver: _seat_cube,
+    ev.Captain: lambda event: f"{event.player} is captain",
+    ev.SeatResignOffered: _seat_resign_offered,
+    ev.SeatResignAccepted: lambda event: f"{_name(event.player)} accepts the resignation for {event.seat}",
+    ev.SeatResignDeclined: lambda event: f"{_name(event.player)} declines the resignation for {event.seat}",
+    ev.ChouetteOver: _chouette_over,
 }
 """The sentence of each class of event that says something to the players."""
 
@@ -267,4 +312,9 @@ ASKS = {
     "remote_abandoned": "The other board abandoned the game: hold turn to claim it",
     "remote_claim": "Claim the game? turn claims it, cube backs out",
     "remote_refused": "The other board cannot be played with: see the log",
+    "roll_off": "Roll-off: roll for the places in the line",
+    "seats": "Choose the seats, one after the other",
+    "seat_doubled": "A seat's double: take or drop",
+    "results": "The chouette game's results",
+    "computer_turn": "The computer decides",
 }

@@ -14,6 +14,9 @@ the answer back as an `Advised` input, which becomes a journaled event:
 - the computer's resignation (``resign_offered``, before its roll in a race) or its
   answer to one (``resign_accepted``, ``resign_declined``), weighed by the `Resigning`.
 
+In a chouette the computer's players decide their cubes and resignations through the
+`ChouetteComputer` (`bgpi.table.chouette_computer`); their checker play is asked here.
+
 A hinted play shows one step at a time with the `hint` role (`bgpi.table.view`): the
 checker to move blinks, its landing point stays lit.  A human's hint is dropped as soon
 as the board leaves its way; the computer's play must be followed (another placement
@@ -33,6 +36,7 @@ from bgpi.rules.ids import position_from_id, position_id
 from bgpi.rules.position import Side
 from bgpi.rules.session import Game
 from bgpi.table import events as ev
+from bgpi.table.chouette_computer import ChouetteComputer, cube_equities
 from bgpi.table.doubling import Doubling
 from bgpi.table.events import Emit
 from bgpi.table.phases import CubeWord, Phase, RollFor
@@ -60,17 +64,18 @@ class Advising:
     `Resigning` and its play committed by the `FollowingTurn` once the board shows it."""
 
     def __init__(self, state: TableState, board: Board, follower: FollowingTurn, doubling: Doubling,
-                 resigning: Resigning, emit: Emit) -> None:
+                 resigning: Resigning, emit: Emit, chouette: ChouetteComputer | None = None) -> None:
         self.state, self.board, self.emit = state, board, emit
         self.follower, self.doubling, self.resigning = follower, doubling, resigning
+        self.chouette = chouette
 
     # -- asking --------------------------------------------------------------------
 
     def hint_pressed(self) -> None:
         state, phase = self.state, self.state.phase
-        if phase in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED) and state.asked() in state.setup.elsewhere:
+        if phase in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED) and state.asked() in state.elsewhere:
             # ... and its play stays lit
-            reason = "the computer is deciding" if state.asked() in state.setup.computers else \
+            reason = "the computer is deciding" if state.asked() in state.computers else \
                 "the other board's player is deciding"
         elif state.advice.hint is not None:
             self.emit(ev.HintOff())
@@ -97,27 +102,37 @@ class Advising:
         advice, found = self.state.advice, []
         if advice.hint_failed is not None:
             found.append(advice.hint_failed + NO_ENGINE_SECONDS)
-        if advice.failed is not None and self.state.setup.computers:
+        if advice.failed is not None and self._has_computer():
             found.append(advice.failed + RETRY)
         return found
+
+    def _has_computer(self) -> bool:
+        """Whether the engine plays anyone in this session (now)."""
+        seating = self.state.chouette
+        return bool(self.state.setup.computers or (seating is not None and seating.computers))
 
     def computer_unavailable(self) -> None:
         """The computer's engine is missing (`ComputerUnavailable`): both sides are played
         by hand, the "no engine" look shown as after a hint that found none."""
         state = self.state
         state.setup = replace(state.setup, computers=frozenset())
+        if state.chouette is not None:
+            state.chouette.computers = frozenset()
         state.advice.hint_failed = self.board.now
 
     def computer_turn(self) -> None:
         """Ask for what the computer needs next, if anything (after every input)."""
         state = self.state
-        if not state.setup.computers or state.advice.wants or state.wants_roll or state.trouble.mismatch is not None:
+        if not self._has_computer() or state.advice.wants or state.wants_roll or state.trouble.mismatch is not None:
             return
         failed = state.advice.failed
         if failed is not None and self.board.now - failed + 1e-9 < RETRY:
             return
         game = state.game
         if game is None or game.turn is None:
+            return
+        if self.chouette is not None:
+            self._chouette_turn(game)
             return
         offer = game.cube.offer
         side = self._computer_asked(game)
@@ -136,6 +151,15 @@ class Advising:
                 state.advice.wants = state.advice_request(Question.CUBE, Purpose.COMPUTER)
         elif state.phase == Phase.MOVE and state.advice.hint is None:
             state.advice.wants = state.advice_request(Question.PLAYS, Purpose.COMPUTER)
+
+    def _chouette_turn(self, game: Game) -> None:
+        """The computer's players in a chouette: the checker play of its side here, the
+        rest theirs."""
+        assert self.chouette is not None
+        if self.state.phase != Phase.MOVE:
+            self.chouette.turn(game)
+        elif game.turn in self.state.computers and self.state.advice.hint is None:
+            self.state.advice.wants = self.state.advice_request(Question.PLAYS, Purpose.COMPUTER)
 
     def _computer_asked(self, game: Game) -> Side:
         """Who decides now: the opponent of a resigner, the taker of a double, else the player on turn."""
@@ -160,14 +184,18 @@ class Advising:
             return  # asked before the table moved on
         advice.wants = None
         if request.question == Question.RESIGN:
-            self._resign_advised(request.player, None if error is not None else answer)
+            chances = None if error is not None else answer
+            if self.chouette is not None:
+                self.chouette.resign_advised(request, chances)
+            else:
+                self._resign_advised(request.player, chances)
             return
         if error is not None or answer is None:
             if request.purpose == Purpose.HINT:
                 advice.hint_failed = self.board.now
             self.emit(ev.Rejected(None, str(error)))
             if request.purpose == Purpose.COMPUTER:
-                self._computer_failed(str(error))
+                self._computer_failed(request.player, str(error))
             return
         advice.failed, advice.failures = None, 0
         if request.purpose == Purpose.COACH:
@@ -175,17 +203,19 @@ class Advising:
         elif request.question == Question.PLAYS:
             self._play_advised(request.purpose, answer)
         elif request.purpose == Purpose.HINT:
-            self.emit(ev.CubeHint(request.player, self._cube_word(answer), _cube_equities(answer)))
+            self.emit(ev.CubeHint(request.player, self._cube_word(answer), cube_equities(answer)))
+        elif self.chouette is not None:
+            self.chouette.cube_advised(request, answer)
         else:
             self._computer_cube(answer)
 
-    def _computer_failed(self, error: str) -> None:
-        """The engine failed the computer: it asks again after a while, and after
-        `GIVE_UP` failures in a row its side is played by hand."""
-        advice, game = self.state.advice, self.state.current_game()
+    def _computer_failed(self, side: Side, error: str) -> None:
+        """The engine failed the computer (playing `side`): it asks again after a while,
+        and after `GIVE_UP` failures in a row its side is played by hand."""
+        advice = self.state.advice
         advice.failed, advice.failures = self.board.now, advice.failures + 1
         if advice.failures >= GIVE_UP:
-            self.emit(ev.ComputerStopped(self._computer_asked(game), error))
+            self.emit(ev.ComputerStopped(side, error))
 
     def _resign_advised(self, side: Side, chances: Mapping[str, Any] | None) -> None:
         """The computer's resignation weighed on the engine's chances (None: it gave none)."""
@@ -230,7 +260,7 @@ class Advising:
             return
         doubled = self.state.phase == Phase.DOUBLED
         word = self._cube_word(answer)
-        self.emit(ev.ComputerCube(side, word, _cube_equities(answer)))
+        self.emit(ev.ComputerCube(side, word, cube_equities(answer)))
         if not doubled:
             if word == CubeWord.DOUBLE:
                 self.doubling.double(side)
@@ -243,6 +273,3 @@ class Advising:
         else:
             self.doubling.take(side)
 
-
-def _cube_equities(answer: Mapping[str, Any]) -> dict[str, float]:
-    return {key: answer[key] for key in ("no_double", "double_take", "double_drop")}

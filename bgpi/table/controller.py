@@ -28,8 +28,22 @@ from bgpi.rules.position import Position, Side
 from bgpi.rules.session import Game, Session, Settings
 from bgpi.table import events as ev
 from bgpi.table.advice import Advising
+from bgpi.table.chouette import Chouette
+from bgpi.table.chouette_computer import ChouetteComputer
 from bgpi.table.doubling import Doubling
-from bgpi.table.inputs import Advised, ComputerUnavailable, Input, LinkChanged, Press, Remote, Rolled, Sensed, Tick
+from bgpi.table.inputs import (
+    Advised,
+    ComputerUnavailable,
+    Input,
+    Join,
+    Leave,
+    LinkChanged,
+    Press,
+    Remote,
+    Rolled,
+    Sensed,
+    Tick,
+)
 from bgpi.table.lights import Lighting, Prompt
 from bgpi.table.phases import Link, Phase, RollFor
 from bgpi.table.remoting import Remoting
@@ -79,13 +93,20 @@ class Table:
         self._begin(TableState.begin(sensing, ev.NewSession({})))
 
     def _begin(self, state: TableState) -> None:
-        """Build the parts over a session's state."""
+        """Build the parts over a session's state (a chouette's own part in a chouette)."""
         self.state = state
         self.watch = Watch(state, self.board, self._emit)
         self.follower = FollowingTurn(state, self.board, self.watch, self._emit)
         self.doubling = Doubling(state, self.board, self._emit, self.follower.end_game)
         self.resigning = Resigning(state, self._emit, self.follower.end_game)
-        self.advising = Advising(state, self.board, self.follower, self.doubling, self.resigning, self._emit)
+        self.chouette: Chouette | None = None
+        computer = None
+        if state.chouette is not None:
+            self.chouette = Chouette(state, self.board, self._emit, self.resigning)
+            self.follower.won = self.chouette.played_out
+            computer = ChouetteComputer(state, self.chouette, self._emit)
+        self.advising = Advising(state, self.board, self.follower, self.doubling, self.resigning, self._emit,
+                                 computer)
         self.remoting = Remoting(state, self.board, self.follower, self.doubling, self.resigning, self._emit)
         self.view = TableView(state, self.board)
 
@@ -163,7 +184,9 @@ class Table:
         table."""
         self._out = []
         state, game = self.state, self.state.game
-        if state.phase == Phase.OVER and game is not None:
+        if self.chouette is not None:
+            self.chouette.owed()
+        elif state.phase == Phase.OVER and game is not None:
             if state.dropper is not None:
                 result = game.drop(state.dropper)
             elif state.resignation is not None:  # accepted (a declined one is gone)
@@ -183,7 +206,10 @@ class Table:
             case Tick(now=now):
                 self.board.now = now
                 self.watch.check()
-                self.doubling.check_drop_time()
+                if self.chouette is not None:
+                    self.chouette.check_drop_time()
+                else:
+                    self.doubling.check_drop_time()
                 self.advising.check_hint_failed()
             case Sensed(counts=counts):
                 self.board.seen = counts
@@ -200,6 +226,8 @@ class Table:
                 self.board.link = link
                 if link != Link.ABANDONED:
                     self.state.claimer = None  # the other board is back (or the link is lost)
+            case Join(player=player) | Leave(player=player):
+                self._seating(happened, player)
             case ComputerUnavailable():
                 self.advising.computer_unavailable()
         self.advising.computer_turn()
@@ -212,7 +240,8 @@ class Table:
         a grace period, of a drop's question, the computer asking the engine again);
         None if time alone changes nothing.  The shell may skip the board time before
         it, and the `Tick`s in it, when nothing else happens."""
-        deadlines = [*self.watch.deadlines(), *self.doubling.deadlines(), *self.advising.deadlines()]
+        deadlines = [*self.watch.deadlines(), *self.doubling.deadlines(), *self.advising.deadlines(),
+                     *(self.chouette.deadlines() if self.chouette is not None else ())]
         return min(deadlines, default=None)
 
     def _emit(self, event: ev.Event) -> None:
@@ -242,7 +271,7 @@ class Table:
 
     def _sensed(self) -> None:
         phase = self.state.phase
-        if phase in (Phase.SETUP, Phase.MATCH_OVER):
+        if phase in (Phase.SETUP, Phase.MATCH_OVER, Phase.ROLL_OFF, Phase.RESULTS):
             return
         if phase in (Phase.MOVE, Phase.CHOOSE):
             self.follower.track()
@@ -256,14 +285,18 @@ class Table:
         if self.state.setup.remotes and self.board.link == Link.DISAGREE:
             return  # the journals disagree: play stops for good in this session
         if button == "hint":
-            self.advising.hint_pressed()
+            self._hint_pressed()
             return
         side = Side.parse(owner)
-        phase = self.state.phase
-        if self._played_elsewhere(side):
+        if self._played_elsewhere(side) or self._chouette_pressed(side, kind, long):
             return
         if self.board.link == Link.ABANDONED and self.resigning.claiming(side, kind, long):
             return
+        self._pressed_by(side, kind, long)
+
+    def _pressed_by(self, side: Side, kind: str, long: bool) -> None:
+        """`side`'s own button of `kind` pressed (`long`: held), as the phase takes it."""
+        phase = self.state.phase
         if kind == "cube" and long and phase in OPENS_FROM:
             self.resigning.open(side)
         elif phase == Phase.RESIGNING:
@@ -276,13 +309,37 @@ class Table:
             self._between_games(side, kind)
         elif phase == Phase.ROLL:
             if kind == "cube":
-                self.doubling.double(side)
+                self._double(side)
             elif side is self.state.turn and self.state.trouble.mismatch is None:
                 self.state.wants_roll = RollFor.TURN
         elif phase == Phase.DOUBLED:
             self.doubling.answer(side, kind, long)
         elif phase in (Phase.MOVE, Phase.CHOOSE):
             self._pressed_moving(side, kind)
+
+    def _hint_pressed(self) -> None:
+        """*hint*: the engine's advice (in a chouette, of the play only)."""
+        if self.chouette is None or not self.chouette.hint_refused():
+            self.advising.hint_pressed()
+
+    def _chouette_pressed(self, side: Side, kind: str, long: bool) -> bool:
+        """Whether a chouette takes the press itself (choosing seats, answering a seat's
+        double or a resignation, the roll-off, the results)."""
+        return self.chouette is not None and self.chouette.pressed(side, kind, long)
+
+    def _double(self, side: Side) -> None:
+        """`side` pressed *cube* before the roll: a double, or in a chouette the choice of seats."""
+        if self.chouette is not None:
+            self.chouette.open_doubles(side)
+        else:
+            self.doubling.double(side)
+
+    def _seating(self, happened: Join | Leave, player: str) -> None:
+        """A player joins or leaves a chouette (between games)."""
+        if self.chouette is None:
+            self._emit(ev.Rejected(None, "players join and leave a chouette: this session is none"))
+        else:
+            self.chouette.seat(player, joins=isinstance(happened, Join))
 
     def _played_elsewhere(self, side: Side) -> bool:
         """Whether `side`'s buttons here are not theirs to press: the other board's player
@@ -350,7 +407,7 @@ class Table:
             if kind == "turn":
                 self.state.wants_roll = RollFor.TURN
             else:
-                self.doubling.double(side)
+                self._double(side)
 
     # -- a new session chosen on the board --------------------------------------------
 
@@ -390,6 +447,8 @@ class Table:
             self._emit(ev.Opening(first, second, starts, game.cube.value))
         elif request == RollFor.TURN:
             self._emit(ev.Roll(state.current_turn(), (first, second)))
+        elif request == RollFor.ROLL_OFF and self.chouette is not None:
+            self.chouette.rolled_off(first, second)
         if self.state.phase == Phase.MOVE and self.board.seen is not None:
             self.follower.track()
 
@@ -446,8 +505,17 @@ class Table:
 
     @property
     def computers(self) -> frozenset[Side]:
-        """The sides the engine plays."""
-        return self.state.setup.computers
+        """The sides whose play the engine makes now (in a chouette: the box's colour or
+        the team's, while the computer is the box or the captain)."""
+        return self.state.computers
+
+    @property
+    def computer_players(self) -> tuple[str, ...]:
+        """The players of a chouette the computer plays, in their order (none in a game of two)."""
+        seating = self.state.chouette
+        if seating is None:
+            return ()
+        return tuple(player for player in seating.settings.computers if player in seating.computers)
 
     @property
     def remotes(self) -> frozenset[Side]:

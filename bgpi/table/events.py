@@ -33,8 +33,10 @@ from typing import Any, ClassVar, TypeVar, Union, cast, get_args, get_origin, ge
 
 from bgpi.board.locations import Location, parse_location
 from bgpi.exc import EventError
+from bgpi.rules.chouette import LineChange
 from bgpi.rules.position import Side
 from bgpi.rules.result import GameResult, ResultKind
+from bgpi.rules.seats import SeatEnd
 from bgpi.rules.session import Score, Session
 from bgpi.table.phases import CubeWord, Phase
 
@@ -363,6 +365,137 @@ def game_end(session: Session, result: GameResult) -> list[GameOver | MatchOver]
     return ended
 
 
+# -- a chouette ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RollOff(_Event):
+    """A chouette's roll-off: one die for each of `players`, the next one or two still to
+    place (in the order they were named); the highest is the box, tied players roll again."""
+
+    kind: ClassVar[str] = "roll_off"
+    game: ClassVar[bool] = True
+    players: tuple[str, ...]
+    dice: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Line(_Event):
+    """A chouette's line, the box first, the captain second, the crew after them: placed by
+    the roll-off, by a game's result (`rotation`), or by a player who `joined` or `left`."""
+
+    kind: ClassVar[str] = "line"
+    game: ClassVar[bool] = True
+    line: tuple[str, ...]
+    why: LineChange
+    player: str | None = field(default=None, metadata=OMITTED)
+
+
+@dataclass(frozen=True, slots=True)
+class _SeatCube(_Event):
+    """A cube action on one seat's cube: `player` is the colour that acts (the box's or
+    the team's), `seat` the member of the team whose cube it is, `cube` its value after."""
+
+    game: ClassVar[bool] = True
+    player: Side
+    seat: str
+    cube: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatDouble(_SeatCube):
+    kind: ClassVar[str] = "seat_double"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTake(_SeatCube):
+    kind: ClassVar[str] = "seat_take"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatDrop(_SeatCube):
+    """The double on `seat`'s cube is dropped: the seat settles at `cube`, its value before it."""
+
+    kind: ClassVar[str] = "seat_drop"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatBeaver(_SeatCube):
+    kind: ClassVar[str] = "seat_beaver"
+
+
+@dataclass(frozen=True, slots=True)
+class Captain(_Event):
+    """The captain is out of the game (dropped, resigned): `player`, the next in line still
+    in, rolls and moves for the team for the rest of it."""
+
+    kind: ClassVar[str] = "captain"
+    game: ClassVar[bool] = True
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResignOffered(_Event):
+    """`player` (the box's colour or the team's) offers to resign `result` for `seats`: the
+    box to every seat still in, each answering for itself; the captain for the seats that
+    agree, the box answering for all of them."""
+
+    kind: ClassVar[str] = "seat_resign_offered"
+    game: ClassVar[bool] = True
+    player: Side
+    seats: tuple[str, ...]
+    result: ResultKind
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResignAccepted(_Event):
+    """`player` accepts the resignation on offer for `seat`: the seat settles."""
+
+    kind: ClassVar[str] = "seat_resign_accepted"
+    game: ClassVar[bool] = True
+    player: Side
+    seat: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResignDeclined(_Event):
+    """`player` declines the resignation on offer for `seat`: that seat plays on."""
+
+    kind: ClassVar[str] = "seat_resign_declined"
+    game: ClassVar[bool] = True
+    player: Side
+    seat: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChouetteOver(_Event):
+    """A chouette game is over: for every seat of the team its cube, the kind of its result
+    as scored and how it ended; `points` for every player (the box and a partner too),
+    summing to zero; and the score sheet's running `totals` after the game.  `captain` is
+    the captain the game began with: their own result decides the rotation.  `played`:
+    the kind of win the last position shows, when the game was played out (a seat whose
+    cube was not turned counts it as a single game under the Jacoby rule)."""
+
+    kind: ClassVar[str] = "chouette_over"
+    game: ClassVar[bool] = True
+    box: str
+    captain: str
+    cubes: dict[str, int]
+    results: dict[str, ResultKind]
+    ends: dict[str, SeatEnd]
+    points: dict[str, int]
+    totals: dict[str, int]
+    partner: str | None = field(default=None, metadata=OMITTED)
+    played: ResultKind | None = field(default=None, metadata=OMITTED)
+
+    def seat_result(self, seat: str, box_side: Side) -> GameResult:
+        """`seat`'s game against the box as a game result: who won, how, on which cube."""
+        winner = box_side.opponent if self.points[seat] > 0 else box_side
+        end = self.ends[seat]
+        return GameResult(winner, self.results[seat], self.cubes[seat], end is SeatEnd.DROPPED,
+                          end is SeatEnd.RESIGNED)
+
+
 # -- advice ------------------------------------------------------------------------------
 
 
@@ -422,10 +555,15 @@ class ComputerPlay(_AdvisedPlay):
 
 @dataclass(frozen=True, slots=True)
 class ComputerCube(_Event):
+    """The computer's cube decision for `player` (its double, or its answer to one), with
+    gnubg's equities; in a chouette, on `seat`'s cube (each seat's is a money game of its
+    own), followed by the ``seat_double``, ``seat_take``, ... it makes."""
+
     kind: ClassVar[str] = "computer_cube"
     player: Side
     decision: CubeWord
     equities: dict[str, float]
+    seat: str | None = field(default=None, metadata=OMITTED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,7 +607,10 @@ class RemoteRefused(_Event):
 
 @dataclass(frozen=True, slots=True)
 class State(_Event):
-    """Where the table stands (`board_position_id`: the board's, partway through a play)."""
+    """Where the table stands (`board_position_id`: the board's, partway through a play).
+    A session of pairs or a chouette names the `players` of each colour (as the records
+    do); pairs say who rolls for each (`rollers`); a chouette adds its line, seats, cubes
+    and score sheet (`chouette`, `bgpi.table.chairs.chouette_state`)."""
 
     kind: ClassVar[str] = "state"
     phase: Phase
@@ -479,6 +620,9 @@ class State(_Event):
     match_id: str | None
     score: dict[str, int]
     board_position_id: str | None = field(default=None, metadata=OMITTED)
+    players: dict[str, str] | None = field(default=None, metadata=OMITTED)
+    rollers: dict[str, str] | None = field(default=None, metadata=OMITTED)
+    chouette: dict[str, Any] | None = field(default=None, metadata=OMITTED)
 
 
 # -- the shell's own ---------------------------------------------------------------------
@@ -503,7 +647,8 @@ class Lights(_Event):
     """The roles of the lit locations (in board order), and what the board asks, if it
     asks anything: the situation `asks`, the player asked (`side`; None: either), what
     each button answers, and the `number` or `dead_dice` some situations show
-    (`bgpi.table.lights.Prompt`; `bgpi.table.lights.lights_event` makes the event)."""
+    (`bgpi.table.lights.Prompt`; `bgpi.table.lights.lights_event` makes the event).  In a
+    chouette, the chairs that blink for the question (`asked`) and the captain's chair."""
 
     kind: ClassVar[str] = "lights"
     roles: dict[Location, str]
@@ -512,11 +657,18 @@ class Lights(_Event):
     answers: dict[str, str] = field(default_factory=dict)
     number: int | None = None
     dead_dice: int = 0
+    asked: tuple[Location, ...] = ()
+    captain: Location | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The prompt's keys come with a prompt only, and then all three (``side`` null
-        for either player), as the log has always written them."""
+        for either player), as the log has always written them; a chouette's chairs
+        asked and its captain's chair when there are any."""
         data: dict[str, Any] = {"event": self.kind, "roles": _json(self.roles)}
+        if self.asked:
+            data["asked"] = _json(self.asked)
+        if self.captain is not None:
+            data["captain"] = _json(self.captain)
         if self.asks is not None:
             data |= {"asks": self.asks, "side": _json(self.side), "answers": dict(self.answers)}
             if self.number is not None:
@@ -545,7 +697,8 @@ Event = (NewSession | Resumed | Start | Tie | Opening | Roll | Step | Undo | Rej
          | Mismatch | Restored | Double | DropAsked | DropCancelled | Beaver | Take | Drop | GameOver
          | ResignOffered | ResignAccepted | ResignDeclined | Claimed | MatchOver | Hint | CubeHint | HintOff | Coach
          | ComputerPlay | ComputerCube | ComputerStopped | RemotePlay | RemoteRefused | State | SensorFault
-         | Lights | Unknown)
+         | Lights | RollOff | Line | SeatDouble | SeatTake | SeatDrop | SeatBeaver | Captain | SeatResignOffered
+         | SeatResignAccepted | SeatResignDeclined | ChouetteOver | Unknown)
 """Every event: a new kind is a class above, named here (`parse` reads every class named)."""
 
 

@@ -80,6 +80,21 @@ class LinkChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class Join:
+    """A latecomer joins a chouette, at the end of the line (between games): the page or a
+    script names them, as the buttons cannot."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """A player leaves a chouette (between games)."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
 class ComputerUnavailable:
     """The engine the session's computer opponent needs is missing (gnubg removed or
     broken since the journal was written): both sides are played by hand from now on,
@@ -88,4 +103,4 @@ class ComputerUnavailable:
     engine has it play again."""
 
 
-Input = Sensed | Press | Tick | Rolled | Advised | Remote | LinkChanged | ComputerUnavailable
+Input = Sensed | Press | Tick | Rolled | Advised | Remote | LinkChanged | ComputerUnavailable | Join | Leave

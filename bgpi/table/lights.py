@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from bgpi.board.colours import Colour
@@ -28,6 +28,13 @@ from bgpi.table import events as ev
 ROLES: tuple[str, ...] = (
     "source", "destination", "hit", "rejected", "hint", "missing", "extra", "setup",
 )
+
+CHAIR_ROLES: tuple[str, ...] = (
+    "box", "partner", "centred", "seat_cube", "box_cube", "out", "marked", "won", "lost",
+)
+"""A chouette's roles of its chairs (each player's point, `bgpi.table.chairs`): the box
+and its partner; a seat's cube centred, the seat's, the box's, or the seat out of the
+game; a seat chosen; a player who won or lost the game."""
 
 
 @dataclass(frozen=True)
@@ -83,7 +90,27 @@ LOOKS: Mapping[str, Look] = MappingProxyType({
 })
 """The default look of each role, and of the two variants `Lighting` can ask for: a
 destination reached only with combined dice, and the source of a hinted step.  Colours
-are full scale: the LED driver applies the profile's brightness cap and current budget."""
+are full scale: the LED driver applies the profile's brightness cap and current budget.
+A chouette's chair blinks in its role's colour: fast while it is asked (`ASKED_PERIOD`),
+slowly for the captain (`CAPTAIN_PERIOD`)."""
+
+CHAIR_LOOKS: Mapping[str, Look] = MappingProxyType({
+    "box": Look((255, 0, 160), "X"),
+    "partner": Look((96, 0, 64), "x"),
+    "centred": Look((96, 96, 96), "o"),
+    "seat_cube": Look((0, 255, 0), "c"),
+    "box_cube": Look((255, 160, 0), "b"),
+    "out": Look((96, 0, 0), "-"),
+    "marked": Look((0, 200, 255), "*"),
+    "won": Look((0, 160, 0), "W"),
+    "lost": Look((255, 0, 0), "L"),
+})
+"""The look of each chair role.  The chairs are lit only where no checker is being moved
+or set up, so they share colours with the roles of play (the cube's amber, the seat's
+green); side by side among themselves their colours differ."""
+
+ASKED_PERIOD = 0.5
+CAPTAIN_PERIOD = 2.0
 
 DICE_COLOUR: Colour = (255, 255, 255)
 TURN_COLOUR: Colour = (255, 255, 255)
@@ -99,6 +126,7 @@ PROMPTS: tuple[str, ...] = (
     "setup", "opening", "roll", "roll_or_double", "move", "no_play", "choose", "doubled",
     "confirm_drop", "mismatch", "game_over", "match_over", "new_session", "resigning", "resign_offered",
     "remote_turn", "remote_away", "remote_abandoned", "remote_claim", "remote_refused",
+    "roll_off", "seats", "seat_doubled", "results", "computer_turn",
 )
 """Every situation in which the board waits for someone (see `Prompt`)."""
 
@@ -113,8 +141,9 @@ class Prompt:
     button name → a word or two, as the legend says it).
 
     `number` is what the dice add up to where a prompt shows a number (the points of
-    a game won, a match score, a match length; 0 for money play); `dead_dice` is how
-    many of the roll's dice cannot be played (2: no legal play at all).
+    a game won, a match score, a match length; 0 for money play; in a chouette the cube a
+    double turns a seat's to, or a seat's result; with pairs, which of the pair rolls, 1
+    or 2); `dead_dice` is how many of the roll's dice cannot be played (2: no legal play at all).
     LightingError (a ValueError) for an unknown situation.
     """
 
@@ -143,12 +172,22 @@ class PromptLook:
     dice_look: Look = Look(DICE_COLOUR, "")
 
 
+def both_buttons(kind: str, word: str, held: bool = False) -> dict[str, str]:
+    """A prompt's answers: both players' `kind` button (held: a long press) answers `word`."""
+    return {("hold " if held else "") + f"{side.label}.{kind}": word for side in Side}
+
+
+def own_buttons(side: Side, **words: str) -> dict[str, str]:
+    """A prompt's answers: `side`'s buttons answer `turn="roll"`, `cube="double"`."""
+    return {f"{side.label}.{kind}": word for kind, word in words.items()}
+
+
 _SLOW, _FAST = 1.0, 0.25
 PROMPT_LOOKS: Mapping[str, PromptLook] = MappingProxyType({
     "setup": PromptLook(None),
     "opening": PromptLook(Look(TURN_COLOUR, "", period=_SLOW)),
-    "roll": PromptLook(Look(TURN_COLOUR, "", period=_SLOW)),
-    "roll_or_double": PromptLook(Look(TURN_COLOUR, "", period=2 * _SLOW, other=CUBE_COLOUR)),
+    "roll": PromptLook(Look(TURN_COLOUR, "", period=_SLOW), "number"),
+    "roll_or_double": PromptLook(Look(TURN_COLOUR, "", period=2 * _SLOW, other=CUBE_COLOUR), "number"),
     "move": PromptLook(Look(TURN_COLOUR, ""), "roll"),
     "no_play": PromptLook(Look(TURN_COLOUR, "", period=_SLOW), "roll"),
     "choose": PromptLook(Look(TURN_COLOUR, "", period=2 * _SLOW, other=CUBE_COLOUR), "roll"),
@@ -169,6 +208,12 @@ PROMPT_LOOKS: Mapping[str, PromptLook] = MappingProxyType({
     "remote_abandoned": PromptLook(Look(CUBE_COLOUR, "", period=2 * _SLOW, other=RED), "roll"),
     "remote_claim": PromptLook(Look(RED, "", period=2 * _FAST, other=CUBE_COLOUR), "roll"),
     "remote_refused": PromptLook(Look(RED, "", period=_FAST)),
+    "roll_off": PromptLook(Look(TURN_COLOUR, "", period=_SLOW)),
+    "seats": PromptLook(Look(TURN_COLOUR, "", period=2 * _SLOW, other=CUBE_COLOUR), "number"),
+    "seat_doubled": PromptLook(Look(TURN_COLOUR, "", period=0.5, other=CUBE_COLOUR), "number",
+                               Look(CUBE_COLOUR, "")),
+    "results": PromptLook(Look(GREEN, "", period=2 * _SLOW), "number", Look(GREEN, "")),
+    "computer_turn": PromptLook(Look(BLUE, "", period=2 * _SLOW, other=DIM_BLUE), "number"),
 })
 """How each prompt shows (hardware/legend.md is the same table for people)."""
 DEAD_DIE = Look(RED, "")
@@ -202,31 +247,46 @@ class Lighting:
     """The side whose turn light is lit (steady white) when no prompt says otherwise."""
     prompt: Prompt | None = None
     """What the board asks, shown on the turn lights and the dice."""
+    asked: frozenset[Location] = frozenset()
+    """A chouette's chairs asked (a seat's double, the roll-off): they blink fast."""
+    captain: Location | None = None
+    """A chouette's captain's chair: it blinks slowly."""
 
     def __post_init__(self) -> None:
         for location, role in self.roles.items():
             if type(location) not in (int, str) or location not in LOCATIONS:
                 raise LightingError(f"unknown location {location!r} lit {role!r}")
-            if role not in ROLES:
+            if role not in ROLES and role not in CHAIR_ROLES:
                 raise LightingError(f"unknown role {role!r} for {location!r}: "
-                                 f"expected one of {', '.join(ROLES)}")
+                                 f"expected one of {', '.join(ROLES + CHAIR_ROLES)}")
         for name, subset, role in (("combined", self.combined, "destination"),
                                    ("hint_from", self.hint_from, "hint")):
             if stray := [location for location in subset if self.roles.get(location) != role]:
                 raise LightingError(f"{name} lists {stray!r}, which are not lit {role!r}")
+        captain = () if self.captain is None else (self.captain,)
+        for name, chairs in (("asked", tuple(self.asked)), ("captain", captain)):
+            if stray := [location for location in chairs if location not in self.roles]:
+                raise LightingError(f"{name} lists {stray!r}, which are not lit")
         if self.dice is not None and not all(face in PIP_PATTERNS for face in self.dice):
             raise LightingError(f"dice faces must be 1..6, got {self.dice!r}")
         # Frozen all the way down: a Lighting handed to the service cannot change under it.
         object.__setattr__(self, "roles", MappingProxyType(dict(self.roles)))
         object.__setattr__(self, "combined", frozenset(self.combined))
         object.__setattr__(self, "hint_from", frozenset(self.hint_from))
+        object.__setattr__(self, "asked", frozenset(self.asked))
 
     def looks(self) -> dict[Location, Look]:
         """How each lit location shows."""
         return {location: LOOKS["combined destination"] if location in self.combined
                 else LOOKS["hint source"] if location in self.hint_from
-                else LOOKS[role]
+                else replace(_look(role), period=ASKED_PERIOD) if location in self.asked
+                else replace(_look(role), period=CAPTAIN_PERIOD) if location == self.captain
+                else _look(role)
                 for location, role in self.roles.items()}
+
+
+def _look(role: str) -> Look:
+    return LOOKS[role] if role in LOOKS else CHAIR_LOOKS[role]
 
 
 def colours(lighting: Lighting, leds: LedConfig, now: float) -> dict[int, Colour]:
@@ -308,9 +368,11 @@ def lights_event(lighting: Lighting) -> ev.Lights:
     """The table log's ``lights`` event: the roles, and what the board asks (`Prompt`)."""
     prompt = lighting.prompt
     roles = {location: lighting.roles[location] for location in LOCATIONS if location in lighting.roles}
+    asked = tuple(location for location in LOCATIONS if location in lighting.asked)
     if prompt is None:
-        return ev.Lights(roles)
-    return ev.Lights(roles, prompt.asks, prompt.side, dict(prompt.answers), prompt.number, prompt.dead_dice)
+        return ev.Lights(roles, asked=asked, captain=lighting.captain)
+    return ev.Lights(roles, prompt.asks, prompt.side, dict(prompt.answers), prompt.number, prompt.dead_dice,
+                     asked, lighting.captain)
 
 
 def marks(lighting: Lighting) -> dict[Location, str]:

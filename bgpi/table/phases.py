@@ -23,6 +23,12 @@ class Phase(StrEnum):
     RESIGNED = "resigned"  # a resignation awaits the opponent's answer
     OVER = "over"  # the game is won, its game_over not yet recorded
     MATCH_OVER = "match_over"
+    # A chouette's own (bgpi.table.chouette):
+    ROLL_OFF = "roll_off"  # the players roll for their places in the line
+    SEATS = "seats"  # choosing seats: whose cubes are doubled, who joins the captain's resignation
+    SEAT_DOUBLED = "seat_doubled"  # doubles on seats' cubes await their answers, one seat at a time
+    SEAT_RESIGNED = "seat_resigned"  # a resignation awaits the answers of the seats offered it
+    RESULTS = "results"  # a game is over: every seat's result is shown before the board is set up
 
     @property
     def json(self) -> str:
@@ -40,6 +46,7 @@ class RollFor(StrEnum):
 
     OPENING = "opening"
     TURN = "turn"
+    ROLL_OFF = "roll_off"  # a chouette's roll-off: each die of a roll is one player's
 
 
 class CubeWord(StrEnum):

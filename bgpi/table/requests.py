@@ -39,7 +39,9 @@ class Purpose(StrEnum):
 @dataclass(frozen=True, slots=True)
 class AdviceRequest(Mapping[str, Any]):
     """One question for the engine, in the IDs of the player on roll (the doubler, when
-    doubled); the coach's also says the play made (`played`, leading to `after`)."""
+    doubled); the coach's also says the play made (`played`, leading to `after`).  In a
+    chouette `seat` is the member of the team whose cube the Match ID holds: the seat a
+    cube decision is about, the captain's for a play."""
 
     question: Question
     purpose: Purpose
@@ -50,6 +52,7 @@ class AdviceRequest(Mapping[str, Any]):
     beavers: bool
     played: str | None = field(default=None)
     after: str | None = field(default=None)
+    seat: str | None = field(default=None)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -63,6 +66,8 @@ class AdviceRequest(Mapping[str, Any]):
         }
         if self.played is not None:
             data |= {"played": self.played, "after": self.after}
+        if self.seat is not None:
+            data["seat"] = self.seat
         return data
 
     def __getitem__(self, key: str) -> Any:

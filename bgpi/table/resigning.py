@@ -29,11 +29,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bgpi.rules.cube import Cube
 from bgpi.rules.position import Side
 from bgpi.rules.result import GameResult, ResultKind
 from bgpi.table import events as ev
 from bgpi.table.events import Emit
 from bgpi.table.phases import Phase
+from bgpi.table.requests import Purpose
 from bgpi.table.state import TableState
 
 _LEVELS = tuple(ResultKind)
@@ -63,6 +65,12 @@ def expected_points(chances: Mapping[str, Any], on_roll: bool, gammons: bool = T
     return float(equity if on_roll else -equity)
 
 
+def gammons_count(jacoby: bool, cube: Cube) -> bool:
+    """Whether a gammon played out counts as one on `cube`: not under the Jacoby rule with
+    the cube unturned."""
+    return not (jacoby and not cube.turned)
+
+
 def hopeless(chances: Mapping[str, Any]) -> ResultKind | None:
     """What the player on roll resigns with these chances: nothing while they may win, else
     the least the opponent is sure of."""
@@ -85,15 +93,20 @@ class Resigning:
 
     def open(self, side: Side) -> None:
         """`side` held their *cube*: choose what to resign, a single game first.  What the
-        computer on turn asked for meanwhile is dropped: it asks again when play goes on."""
+        computer asked for meanwhile is dropped: it asks again when play goes on."""
         state = self.state
-        if state.turn in state.setup.computers:
-            state.advice.wants = state.wants_roll = None
+        wants = state.advice.wants
+        if wants is not None and wants.purpose is Purpose.COMPUTER:
+            state.advice.wants = None
+        if state.turn in state.computers:
+            state.wants_roll = None
         state.resign_from = Phase.MOVE if state.phase == Phase.CHOOSE else state.phase
         state.resigner, state.resigning, state.phase = side, ResultKind.SINGLE, Phase.RESIGNING
 
-    def choosing(self, side: Side, kind: str, long: bool) -> None:
-        """A press while `state.resigner` chooses what to resign."""
+    def choosing(self, side: Side, kind: str, long: bool,
+                 offer: Callable[[Side, ResultKind], None] | None = None) -> None:
+        """A press while `state.resigner` chooses what to resign; *turn* offers it (`offer`,
+        by default this part's: a chouette offers its own way)."""
         state = self.state
         if side is not state.resigner:
             return
@@ -102,7 +115,7 @@ class Resigning:
         elif kind == "cube":
             state.resigning = _LEVELS[(_LEVELS.index(state.resigning) + 1) % len(_LEVELS)]
         else:
-            self.offer(side, state.resigning)
+            (offer or self.offer)(side, state.resigning)
 
     def withdraw(self) -> None:
         """The choice of what to resign ends with nothing offered (a held *cube*; the
@@ -139,8 +152,7 @@ class Resigning:
         self.answer(side, "turn" if accepts else "cube")
 
     def _gammons_count(self) -> bool:
-        """Whether a gammon played out counts as one: not under the Jacoby rule with the cube unturned."""
-        return not (self.state.setup.settings.jacoby and not self.state.current_game().cube.turned)
+        return gammons_count(self.state.setup.settings.jacoby, self.state.current_game().cube)
 
     def answer(self, side: Side, kind: str) -> None:
         """A press while a resignation is offered: the opponent's *turn* accepts, *cube* declines."""

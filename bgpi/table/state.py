@@ -16,10 +16,12 @@ across sessions, the switch counts and board time, is the `Board`'s.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bgpi.exc import NoGameError, SessionSettingsError
+from bgpi.exc import ChouetteError, NoGameError, SessionSettingsError
+from bgpi.rules.chouette import ChouetteSettings, RollOff
 from bgpi.rules.cube import Cube
 from bgpi.rules.ids import (
     MatchKey,
@@ -28,6 +30,7 @@ from bgpi.rules.ids import (
     position_from_id,
     position_id,
 )
+from bgpi.rules.pairs import Pairs
 from bgpi.rules.play import Dice
 from bgpi.rules.playtree import PartialPlay, PlayTree
 from bgpi.rules.position import Position, Side
@@ -36,6 +39,7 @@ from bgpi.rules.session import Game, Score, Session, Settings
 from bgpi.table import events as ev
 from bgpi.table.phases import Link, Phase, RollFor
 from bgpi.table.requests import AdviceRequest, Purpose, Question
+from bgpi.table.seating import Seating
 from bgpi.table.tracker import Counts, Reading, Sensing, Tracker
 
 OPPONENT_SIDES: dict[str, frozenset[Side]] = {
@@ -75,6 +79,8 @@ class Setup:
     computers: frozenset[Side] = frozenset()  # the sides an engine plays (both: a demonstration)
     remotes: frozenset[Side] = frozenset()  # the side the other board of a remote game plays
     coach: float | None = None  # the equity a play may lose before the better one is shown
+    chouette: ChouetteSettings | None = None  # a chouette's players and options
+    pairs: Pairs | None = None  # consultation in pairs: the players of each side
     start_position: Position = field(default_factory=Position.start)
     practice_turn: Side | None = None  # a practice position's player on roll
     practice_key: MatchKey | None = None  # a practice position's match (cube, score, length)
@@ -84,11 +90,17 @@ class Setup:
         """The setup a `session` event says: its config read (the table's own keys taken
         out before the rules read theirs), and its practice position and match."""
         config = dict(event.config)
+        if problem := club_problem(config, event.match_id):
+            raise SessionSettingsError(problem)
         lenient = bool(config.pop("lenient", False))
+        chouette = ChouetteSettings.from_config(config.pop("chouette")) if "chouette" in config else None
         sides = _sides(OPPONENT_SIDES, "opponent_side", config.pop("opponent_side", "black"))
-        computers = sides if config.pop("opponent", None) else frozenset()
+        # In a chouette the computer's players are named (`ChouetteSettings.computers`):
+        # `opponent` gives only its strength, which the shell's advisor reads.
+        computers = sides if config.pop("opponent", None) and chouette is None else frozenset()
         remotes = _sides(REMOTE_SIDES, "remote", config.pop("remote")) if "remote" in config else frozenset()
         coach = config.pop("coach", None)
+        pairs = Pairs.from_config(config.pop("pairs")) if "pairs" in config else None
         settings = Settings.from_config(config)
         session = Session(settings)
         start, turn, key = Position.start(), None, None
@@ -99,12 +111,27 @@ class Setup:
                 key = decode_match_id(event.match_id)
                 settings = Settings.from_config(config | {"match": key.match_length})
                 session = Session(settings, Score(*key.score), crawford=key.crawford)
-        return cls(dict(event.config), settings, session, lenient, computers, remotes, coach, start, turn, key)
+        return cls(dict(event.config), settings, session, lenient, computers, remotes, coach, chouette, pairs,
+                   start, turn, key)
 
-    @property
-    def elsewhere(self) -> frozenset[Side]:
-        """The sides not played with this board's buttons: the computer's and the other board's."""
-        return self.computers | self.remotes
+
+def club_problem(config: Mapping[str, Any], match_id_text: str | None = None) -> str | None:
+    """What a session config asks of club play that cannot be (a chouette or pairs with
+    what they do not go with), or None.  A chouette is money play at one board: no match
+    (nor a practice position's Match ID of one), no other board, no pairs; the computer
+    plays the players it names (``chouette.computers``), `opponent` giving its strength."""
+    clashes = [key for key in ("match", "opponent_side", "remote", "pairs") if key in config]
+    if "chouette" in config and clashes:
+        return f"chouette: a chouette is money play at one board: not with {clashes[0]}"
+    if "chouette" in config and match_id_text and decode_match_id(match_id_text).match_length:
+        return "chouette: a chouette is money play: its position's Match ID is of a match"
+    chouette = config.get("chouette")
+    if config.get("opponent") and isinstance(chouette, Mapping) and not chouette.get("computers"):
+        return ("chouette: opponent gives the computer's strength in a chouette: name the players it plays "
+                "in chouette.computers")
+    if "pairs" in config and ("remote" in config or "opponent" in config):
+        return "pairs: two pairs play at one board: not with " + ("remote" if "remote" in config else "opponent")
+    return None
 
 
 def _sides(named: dict[str, frozenset[Side]], setting: str, value: Any) -> frozenset[Side]:
@@ -190,16 +217,33 @@ class TableState:
     resign_from: Phase = Phase.ROLL  # the phase a withdrawn or declined resignation goes back to
     declined: ev.ResignOffered | None = None  # the last offer declined this game (the computer's not again)
     claimer: Side | None = None  # who held turn to claim the game the other board abandoned: turn again claims
+    chouette: Seating | None = None  # a chouette's line, seats and sheet (`bgpi.table.seating`)
 
     @classmethod
     def begin(cls, sensing: Sensing, event: ev.NewSession) -> TableState:
-        """The state a `session` event starts: nothing of an earlier session carries over."""
+        """The state a `session` event starts: nothing of an earlier session carries over.
+        A chouette begins with its roll-off."""
         setup = Setup.of(event)
-        return cls(sensing, setup, setup.session, setup.start_position)
+        if setup.chouette is None:
+            return cls(sensing, setup, setup.session, setup.start_position)
+        return cls(sensing, setup, setup.session, setup.start_position, Phase.ROLL_OFF,
+                   chouette=Seating.begin(setup.chouette))
 
     @property
     def turn(self) -> Side | None:
         return self.game.turn if self.game is not None else None
+
+    @property
+    def computers(self) -> frozenset[Side]:
+        """The sides whose rolls and checker play the engine makes now: the session's in a
+        game of two; in a chouette the box's colour while the computer is the box, and the
+        team's while it is the captain."""
+        return self.setup.computers if self.chouette is None else self.chouette.computer_sides()
+
+    @property
+    def elsewhere(self) -> frozenset[Side]:
+        """The sides not played with this board's buttons now: the computer's and the other board's."""
+        return self.computers | self.setup.remotes
 
     def current_game(self) -> Game:
         """The game in progress.  Raises NoGameError when there is none."""
@@ -234,20 +278,28 @@ class TableState:
             return self.taker()
         return self.current_turn()
 
-    def advice_request(self, question: Question, purpose: Purpose, player: Side | None = None) -> AdviceRequest:
+    def advice_request(self, question: Question, purpose: Purpose, player: Side | None = None,
+                       seat: str | None = None) -> AdviceRequest:
         """A request for the engine, in the IDs of the player on roll, for `player` (by
-        default who decides: the player on roll, the taker when doubled)."""
+        default who decides: the player on roll, the taker when doubled).  In a chouette
+        the Match ID holds `seat`'s cube (by default the captain's): each seat's game is a
+        money game of its own."""
         dice = (0, 0)
         if question == Question.PLAYS and self.dice is not None:
             dice = (self.dice.first, self.dice.second)
-        settings = self.setup.settings
-        return AdviceRequest(question, purpose, player or self.asked(), position_id(self.position, self.current_turn()),
-                             match_id(self.current_game().match_key(dice)), settings.jacoby, settings.beavers)
+        settings, game = self.setup.settings, self.current_game()
+        seats = self.chouette.seats if self.chouette is not None else None
+        if seats is not None:
+            seat = seat or seats.captain
+            game = seats.game_of(game, seat)
+        decider = self.asked() if player is None else player
+        return AdviceRequest(question, purpose, decider, position_id(self.position, self.current_turn()),
+                             match_id(game.match_key(dice)), settings.jacoby, settings.beavers, seat=seat)
 
     def coach_request(self) -> AdviceRequest | None:
         """The coach's question about the play being committed (None when not coaching
         this player): the roll's best play and what the play made loses against it."""
-        if self.setup.coach is None or self.turn in self.setup.elsewhere:
+        if self.setup.coach is None or self.turn in self.elsewhere:
             return None
         return self.advice_request(Question.PLAYS, Purpose.COACH)
 
@@ -271,9 +323,11 @@ class TableState:
             case ev.Tie(white=white, black=black):
                 self.game = self.current_game().opening(white, black)
                 self.wants_roll = RollFor.OPENING
-            case ev.Opening(white=white, black=black):
+            case ev.Opening(white=white, black=black, cube=cube):
                 self.game = self.current_game().opening(white, black)
                 self.wants_roll = None
+                if self.chouette is not None:
+                    self.chouette.opened(cube)
                 self._rolled(Dice(white, black))
             case ev.Roll(dice=dice):
                 self.game = self.current_game().roll()
@@ -294,14 +348,29 @@ class TableState:
                 self._hinted(event)
             case ev.Coach():
                 self.advice.coached = event
-            case ev.ComputerStopped(player=player):
-                self.setup = replace(self.setup, computers=self.setup.computers - {player})
-                self.advice.failed, self.advice.failures = None, 0
+            case ev.ComputerStopped() | ev.ComputerCube():
+                self._computer_event(event)
             case ev.HintOff():
                 self.advice.hint = None
                 self.advice.hint_failed = None
                 if self.moving is not None:
                     self.moving.hinted = None
+            case (ev.RollOff() | ev.Line() | ev.Captain() | ev.ChouetteOver() | ev.SeatDouble() | ev.SeatTake()
+                  | ev.SeatDrop() | ev.SeatBeaver() | ev.SeatResignOffered() | ev.SeatResignAccepted()
+                  | ev.SeatResignDeclined()):
+                self._chouette_event(event)
+
+    def _computer_event(self, event: ev.ComputerStopped | ev.ComputerCube) -> None:
+        """The computer stopped (its side, or in a chouette all its players, played by hand
+        from now on), or decided on a chouette seat's cube (asked no more this turn)."""
+        match event:
+            case ev.ComputerStopped(player=player):
+                self.setup = replace(self.setup, computers=self.setup.computers - {player})
+                if self.chouette is not None:
+                    self.chouette.computers = frozenset()  # one engine plays them all
+                self.advice.failed, self.advice.failures = None, 0
+            case ev.ComputerCube(seat=seat, decision=decision) if seat is not None and self.chouette is not None:
+                self.chouette.decided[seat] = decision
 
     def _hint_ends(self, keep_coach: bool) -> None:
         self.advice.hint = None
@@ -329,9 +398,11 @@ class TableState:
             self.phase = Phase.OPENING
             self.game = self.session.new_game()
             self.wants_roll = RollFor.OPENING
-            return
-        self.game = self.practice_game()
-        self.phase = Phase.ROLL
+        else:
+            self.game = self.practice_game()
+            self.phase = Phase.ROLL
+        if self.chouette is not None:
+            self.chouette.begin_game(self.game)
 
     def _rolled(self, dice: Dice) -> None:
         self.dice = dice
@@ -340,6 +411,8 @@ class TableState:
 
     def _played(self, event: ev.Play) -> None:
         self.position = position_from_id(event.position_id, event.player.opponent)
+        if self.chouette is not None:
+            self.chouette.decided.clear()  # the computer's cube decisions were this turn's
         self.game = self.current_game().end_turn()
         self.dice = self.moving = None
         self.phase = Phase.OVER if self.position.winner() is not None else Phase.ROLL
@@ -384,6 +457,86 @@ class TableState:
         self.dice = None
         self.position = self.start_position()
         self.phase = Phase.MATCH_OVER if self.session.is_over else Phase.SETUP
+
+    # -- a chouette (`bgpi.table.seating`) --------------------------------------------------
+
+    def current_chouette(self) -> Seating:
+        """The chouette of this session.  Raises NoGameError in a session that is none."""
+        if self.chouette is None:
+            raise NoGameError("this session is not a chouette")
+        return self.chouette
+
+    def _chouette_event(self, event: ev.Event) -> None:
+        match event:
+            case ev.RollOff() | ev.Line() | ev.Captain() | ev.ChouetteOver():
+                self._chouette_line(event)
+            case ev.SeatDouble() | ev.SeatTake() | ev.SeatDrop() | ev.SeatBeaver():
+                self._seat_cube(event)
+            case ev.SeatResignOffered() | ev.SeatResignAccepted() | ev.SeatResignDeclined():
+                self._seat_resignation(event)
+
+    def _chouette_line(self, event: ev.RollOff | ev.Line | ev.Captain | ev.ChouetteOver) -> None:
+        chouette = self.current_chouette()
+        match event:
+            case ev.RollOff(players=players, dice=dice):
+                roll_off = chouette.roll_off or RollOff.of(chouette.settings.players)
+                chouette.roll_off = roll_off.rolled(players, dice)
+                self.wants_roll = RollFor.ROLL_OFF if chouette.roll_off.under_way else None
+            case ev.Line(line=line):
+                chouette.seat_line(line)
+                if self.phase == Phase.ROLL_OFF:
+                    chouette.roll_off, self.phase = None, Phase.SETUP
+            case ev.Captain(player=player):
+                seats = chouette.current_seats()
+                seats.seat(player)  # one of the team
+                chouette.seats = replace(seats, captain=player)
+            case ev.ChouetteOver():
+                if event.captain not in event.points or event.box not in event.points:
+                    raise ChouetteError(f"a game's end without the box's or the captain's result: {event.points}")
+                chouette.totals = dict(event.totals)
+                chouette.last, chouette.seats, chouette.rotation_due = event, None, True
+                chouette.shown = list(event.points).index(event.captain)  # whose result decides the rotation
+                chouette.resignation, chouette.walk, chouette.drop_asked = None, None, None
+                self.session = replace(self.session, games=self.session.games + 1)
+                self.game = self.dice = self.moving = None
+                self.position = self.start_position()
+                self.phase = Phase.RESULTS
+
+    def _seat_cube(self, event: ev.SeatDouble | ev.SeatTake | ev.SeatDrop | ev.SeatBeaver) -> None:
+        chouette, game = self.current_chouette(), self.current_game()
+        seats = chouette.current_seats()
+        match event:
+            case ev.SeatDouble(player=player, seat=seat):
+                chouette.seats = seats.double(game, player, seat)
+                self.phase = Phase.SEAT_DOUBLED
+            case ev.SeatBeaver(seat=seat):
+                chouette.seats = seats.beaver(game, seat)
+            case ev.SeatTake(seat=seat):
+                chouette.seats = seats.take(game, seat)
+            case ev.SeatDrop(seat=seat):
+                chouette.seats = seats.drop(game, seat)
+        chouette.drop_asked = None
+        if chouette.current_seats().asked() is None:
+            self.phase = Phase.OVER if chouette.current_seats().over else Phase.ROLL
+
+    def _seat_resignation(
+            self, event: ev.SeatResignOffered | ev.SeatResignAccepted | ev.SeatResignDeclined) -> None:
+        chouette = self.current_chouette()
+        if isinstance(event, ev.SeatResignOffered):
+            if self.phase not in (Phase.RESIGNING, Phase.SEATS):  # read back from the journal
+                self.resign_from = Phase.MOVE if self.phase == Phase.CHOOSE else self.phase
+            chouette.resignation, chouette.answered, chouette.walk = event, (), None
+            self.phase = Phase.SEAT_RESIGNED
+            return
+        offer = chouette.resignation
+        if offer is None or event.seat not in offer.seats or event.seat in chouette.answered:
+            raise NoGameError(f"no resignation awaits {event.seat}'s answer")
+        if isinstance(event, ev.SeatResignAccepted):
+            chouette.seats = chouette.current_seats().resigned(event.seat, offer.player, offer.result)
+        chouette.answered = (*chouette.answered, event.seat)
+        if set(chouette.answered) == set(offer.seats):
+            chouette.resignation, chouette.answered, self.resigner = None, (), None
+            self.phase = Phase.OVER if chouette.current_seats().over else self.resign_from
 
     def _hinted(self, event: ev.Hint | ev.CubeHint | ev.ComputerPlay | ev.RemotePlay) -> None:
         self.advice.hint = event

@@ -11,7 +11,7 @@ says what is missing otherwise.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from bgpi.board.locations import (
@@ -50,6 +50,8 @@ class FollowingTurn:
 
     def __init__(self, state: TableState, board: Board, watch: Watch, emit: Emit) -> None:
         self.state, self.board, self.watch, self.emit = state, board, watch, emit
+        self.won: Callable[[GameResult], None] = self.end_game
+        """What a play that wins the game ends it with: `end_game`, or a chouette's own."""
 
     # -- the board changed -----------------------------------------------------------
 
@@ -314,7 +316,7 @@ class FollowingTurn:
                        position_id(after, side.opponent), match_id(game.match_key(over=over)))
         self.emit(play)
         if over:
-            self.end_game(state.current_game().result(after))
+            self.won(state.current_game().result(after))
         elif coach is not None:
             state.advice.wants = replace(coach, played=play.move, after=play.position_id)
 
@@ -334,7 +336,7 @@ class FollowingTurn:
                           position_id(after, side.opponent),
                           match_id(state.current_game().end_turn().match_key(over=over)), lenient=True))
         if over:
-            self.end_game(state.current_game().result(after))
+            self.won(state.current_game().result(after))
 
     def end_game(self, result: GameResult) -> None:
         """The game is won: its ``game_over``, and the match's end if it ends the match."""

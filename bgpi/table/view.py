@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from bgpi.board.locations import (
     BARS,
@@ -24,7 +25,8 @@ from bgpi.rules.ids import match_id, position_id
 from bgpi.rules.position import BAR, Position, Side, absolute_point
 from bgpi.rules.session import Game
 from bgpi.table import events as ev
-from bgpi.table.lights import Lighting, Prompt
+from bgpi.table.chairs import ChairsView, chouette_state
+from bgpi.table.lights import Lighting, Prompt, both_buttons, own_buttons
 from bgpi.table.phases import CubeWord, Link, Phase
 from bgpi.table.resigning import CLAIMABLE
 from bgpi.table.state import Board, Moving, TableState
@@ -42,6 +44,11 @@ class TableView:
 
     def __init__(self, state: TableState, board: Board) -> None:
         self.state, self.board = state, board
+        self.chairs = ChairsView(state) if state.chouette is not None else None
+
+    def set_up(self) -> bool:
+        """Whether the board shows the position the next game starts from."""
+        return self.board.seen is not None and self.board.seen == self.board.expected(self.state.position)
 
     def lighting(self) -> Lighting:
         """The roles of the board's locations now (blinking is the lights layer's business)."""
@@ -58,10 +65,14 @@ class TableView:
             self._candidate_roles(roles, moving)
         elif state.phase == Phase.MOVE and moving is not None:
             combined = self._moving_roles(roles, moving)
+        chairs = self.chairs.chairs(self.set_up()) if self.chairs is not None else None
+        if chairs is not None:
+            roles.update(chairs.roles)
         combined = {location for location in combined if roles[location] == "destination"}
         hint_from = {location for location in hint_from if roles.get(location) == "hint"}
         return Lighting(roles=roles, combined=frozenset(combined), hint_from=frozenset(hint_from),
-                        dice=self._dice_shown(), turn=state.turn, prompt=self.prompt())
+                        dice=self._dice_shown(), turn=state.turn, prompt=self.prompt(),
+                        asked=chairs.asked if chairs else frozenset(), captain=chairs.captain if chairs else None)
 
     def _setup_roles(self, roles: Roles) -> None:
         """Setting up: where checkers are missing, and where there are too many."""
@@ -196,7 +207,7 @@ class TableView:
         state = self.state
         claimer = state.claimer
         if claimer is not None:
-            return Prompt("remote_claim", claimer, _own(claimer, turn="claim the game", cube="back"))
+            return Prompt("remote_claim", claimer, own_buttons(claimer, turn="claim the game", cube="back"))
         claims = {f"hold {side.label}.turn": "claim the game" for side in Side if side not in state.setup.remotes}
         return Prompt("remote_abandoned", None, {**(prompt.answers if prompt else {}), **claims},
                       dead_dice=prompt.dead_dice if prompt else 0)
@@ -213,25 +224,29 @@ class TableView:
         phase = state.phase
         if state.trouble.mismatch is not None:
             return Prompt("mismatch")
+        if self.chairs is not None and (chouette := self.chairs.prompt(self.set_up())) is not None:
+            return chouette
         if phase == Phase.NEW_SESSION:
-            return Prompt("new_session", None, {**_both("cube", "next choice"), **_both("turn", "start it"),
-                                                **_both("cube", "back", held=True)},
+            return Prompt("new_session", None, {**both_buttons("cube", "next choice"),
+                                                **both_buttons("turn", "start it"),
+                                                **both_buttons("cube", "back", held=True)},
                           number=state.choosing)
         if phase == Phase.MATCH_OVER:
             winner = state.session.winner
-            return Prompt("match_over", winner, {**_both("turn", "new match"), **_both("cube", "choose session")},
+            return Prompt("match_over", winner,
+                          {**both_buttons("turn", "new match"), **both_buttons("cube", "choose session")},
                           number=None if winner is None else state.session.score[winner])
         if phase == Phase.SETUP:
             return self._setup_prompt()
         if phase in (Phase.RESIGNING, Phase.RESIGNED):
             return self._resign_prompt()
         if phase == Phase.ROLL:
-            return _roll_prompt(state.current_turn(), state.current_game())
+            return self._pair_rolls(_roll_prompt(state.current_turn(), state.current_game()))
         if phase == Phase.DOUBLED:
             return self._doubled_prompt()
         if phase == Phase.CHOOSE:
             turn = state.current_turn()
-            return Prompt("choose", turn, _own(turn, cube="next reading", turn="this reading"))
+            return Prompt("choose", turn, own_buttons(turn, cube="next reading", turn="this reading"))
         if phase == Phase.MOVE:
             return self._move_prompt(state.current_turn(), state.current_roll())
         return None
@@ -245,9 +260,9 @@ class TableView:
         stake = kind.multiplier * state.current_game().cube.value
         if offer is not None:
             taker = offer.player.opponent
-            return Prompt("resign_offered", taker, _own(taker, turn="accept", cube="decline"), number=stake)
-        resigner = state.resigner or state.current_turn()
-        answers = {**_own(resigner, cube="single, gammon, backgammon", turn="offer"),
+            return Prompt("resign_offered", taker, own_buttons(taker, turn="accept", cube="decline"), number=stake)
+        resigner = state.current_turn() if state.resigner is None else state.resigner
+        answers = {**own_buttons(resigner, cube="single, gammon, backgammon", turn="offer"),
                    f"hold {resigner.label}.cube": "back"}
         return Prompt("resigning", resigner, answers, number=stake)
 
@@ -255,8 +270,8 @@ class TableView:
         game = self.state.current_game()
         taker = self.state.asked()
         if self.state.drop_asked is not None:
-            return Prompt("confirm_drop", taker, _own(taker, cube="drop", turn="back"))
-        answers = _own(taker, turn="take", cube="drop (press twice)")
+            return Prompt("confirm_drop", taker, own_buttons(taker, cube="drop", turn="back"))
+        answers = own_buttons(taker, turn="take", cube="drop (press twice)")
         if game.why_not_beaver(taker) is None:
             answers[f"hold {taker.label}.cube"] = "beaver"
         return Prompt("doubled", taker, answers)
@@ -264,23 +279,30 @@ class TableView:
     def _move_prompt(self, turn: Side, moving: Moving) -> Prompt:
         most, steps = moving.tree.most_dice, len(moving.dice.steps)
         dead = 0 if most == steps else 2 if most == 0 else 1
-        answers = _own(turn, turn="pass" if dead == 2 else "commit")
+        answers = own_buttons(turn, turn="pass" if dead == 2 else "commit")
         if moving.lenient_offer:
             answers[f"{turn.opponent.label}.turn"] = "accept the play as made"
         return Prompt("no_play" if dead == 2 else "move", turn, answers, dead_dice=dead)
 
+    def _pair_rolls(self, prompt: Prompt) -> Prompt:
+        """With pairs, a roll's prompt says which of the pair rolls: the dice show 1 or 2 pips."""
+        pairs, side = self.state.setup.pairs, prompt.side
+        if pairs is None or side is None:
+            return prompt
+        return replace(prompt, number=pairs.rolling(side, self.state.session.game_number) + 1)
+
     def _setup_prompt(self) -> Prompt:
         state = self.state
-        set_up = self.board.seen is not None and self.board.seen == self.board.expected(state.position)
-        new_session = _both("cube", "new session")
+        set_up = self.set_up()
+        new_session = both_buttons("cube", "new session")
         on_roll = state.practice_turn
         if set_up and on_roll is not None:
             # The practice position is set: its player on roll starts the game.
-            prompt = _roll_prompt(on_roll, state.practice_game())
-            others = _own(on_roll.opponent, cube="new session")
+            prompt = self._pair_rolls(_roll_prompt(on_roll, state.practice_game()))
+            others = own_buttons(on_roll.opponent, cube="new session")
             return replace(prompt, answers={**others, **prompt.answers})
         if set_up:
-            return Prompt("opening", None, {**_both("turn", "opening roll"), **new_session})
+            return Prompt("opening", None, {**both_buttons("turn", "opening roll"), **new_session})
         if state.last_result is not None:
             return Prompt("game_over", state.last_result.winner, new_session, number=state.last_result.points)
         return Prompt("setup", None, new_session)
@@ -297,10 +319,26 @@ class TableView:
         game_match = None
         if state.game is not None and state.game.turn is not None:  # none while a remote game's opening roll is made
             game_match = match_id(state.game.match_key(dice or (0, 0)))
+        players, rollers, chouette = self._players()
         return ev.State(
             state.phase, turn, dice, position_id(state.position, Side.WHITE if turn is None else turn),
-            game_match, state.session.score.as_dict(), board,
+            game_match, state.session.score.as_dict(), board, players, rollers, chouette,
         )
+
+    def _players(self) -> tuple[dict[str, str] | None, dict[str, str] | None, dict[str, Any] | None]:
+        """The names a session of pairs or a chouette gives each side, who rolls for each
+        pair this game, and the chouette's state."""
+        setup, seating = self.state.setup, self.state.chouette
+        if setup.pairs is not None:
+            game = self.state.session.game_number
+            return ({side.label: setup.pairs.names(side) for side in Side},
+                    {side.label: setup.pairs.roller(side, game) for side in Side}, None)
+        if seating is None:
+            return None, None, None
+        named = None
+        if len(seating.line) >= 2:
+            named = {seating.box_side.label: seating.roles.box, seating.box_side.opponent.label: seating.captain}
+        return named, None, chouette_state(seating)
 
 
 _SESSION_WORDS = ("new session", "choose session", "new match")
@@ -312,15 +350,6 @@ _REMOTE_ASKS = ("roll", "roll_or_double", "move", "no_play", "choose", "doubled"
 
 def _roll_prompt(side: Side, game: Game) -> Prompt:
     if game.may_double(side):
-        return Prompt("roll_or_double", side, _own(side, turn="roll", cube="double"))
-    return Prompt("roll", side, _own(side, turn="roll"))
+        return Prompt("roll_or_double", side, own_buttons(side, turn="roll", cube="double"))
+    return Prompt("roll", side, own_buttons(side, turn="roll"))
 
-
-def _both(kind: str, word: str, held: bool = False) -> dict[str, str]:
-    """Both players' `kind` button (held: a long press) answers `word`."""
-    return {("hold " if held else "") + f"{side.label}.{kind}": word for side in Side}
-
-
-def _own(side: Side, **words: str) -> dict[str, str]:
-    """`side`'s buttons answer: `turn="roll"`, `cube="double"`."""
-    return {f"{side.label}.{kind}": word for kind, word in words.items()}

@@ -36,7 +36,7 @@ object.  It is the `state` event of the table log (board-script.md) with extra k
 * ``cube``: value, owner, and the double on offer; ``match_length`` (0: money play),
   ``crawford`` (this game, or the next, is the Crawford game); ``board`` (``"sim"`` or
   ``"pi"``) and ``actions`` (whether the page may move checkers and press buttons);
-  ``slots``; ``words`` and ``plays`` (`Story`).
+  ``slots``; ``words``, ``plays`` and a chouette's ``sheet`` (`Story`).
 """
 
 from __future__ import annotations

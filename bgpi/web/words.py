@@ -13,6 +13,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bgpi.records.sheet import SheetRow
 from bgpi.rules.position import Side
 from bgpi.rules.result import ResultKind
 from bgpi.shell.words import (
@@ -37,10 +38,13 @@ class Story:
     current game's play-list events (``play`` and the cube actions) in order, each as
     ``{"player", "kind", "dice", "move", "cube"}`` (dice and move for plays only, cube
     for cube actions only).  A new game (``start``) or session clears the play list.
+    `sheet` holds a chouette's score sheet, a row a game (`SheetRow.as_json`), until a new
+    session.
     """
 
     sentences: deque[str] = field(default_factory=lambda: deque(maxlen=SENTENCES))
     plays: list[dict[str, Any]] = field(default_factory=list)
+    sheet: list[dict[str, Any]] = field(default_factory=list)  # a chouette's score sheet, a row a game
 
     @classmethod
     def of(cls, events: Iterable[ev.Event]) -> Story:
@@ -52,6 +56,10 @@ class Story:
 
     def hear(self, event: ev.Event) -> None:
         """Take in one table-log event."""
+        if isinstance(event, ev.NewSession):
+            self.sheet = []
+        if isinstance(event, ev.ChouetteOver):
+            self.sheet.append(SheetRow.of(len(self.sheet) + 1, event).as_json())
         if isinstance(event, ev.NewSession | ev.Start):
             self.plays = []
         elif isinstance(event, PLAY_LIST_EVENTS):
@@ -67,7 +75,8 @@ class Story:
 
     def as_dict(self) -> dict[str, Any]:
         """The story as the page's view holds it (copies: safe to hand to another thread)."""
-        return {"words": list(self.sentences), "plays": [dict(entry) for entry in self.plays]}
+        return {"words": list(self.sentences), "plays": [dict(entry) for entry in self.plays],
+                "sheet": [dict(row) for row in self.sheet]}
 
 
 def button_name(button: str) -> str:

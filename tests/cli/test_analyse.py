@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from bgpi.cli import main
+from bgpi.engine import Situation, Strength
 from bgpi.engine.process import find_gnubg
 from bgpi.hardware.profile import load_profile
+from bgpi.rules.ids import decode_match_id
 from bgpi.shell.replay import replay
 from bgpi.shell.script import parse_script
+from tests.engine.conftest import ask_gnubg
+from tests.engine.test_gnubg import _gnubg_words
 
 needs_gnubg = pytest.mark.skipif(not find_gnubg(), reason="Debian's gnubg is not installed")
 
@@ -71,3 +77,48 @@ def test_no_engine_is_one_line_and_exit_2(capsys, state):
 def test_no_journal(capsys, tmp_path):
     assert main(["analyse", "--state", str(tmp_path)]) == 2
     assert "no journal in" in capsys.readouterr().err
+
+
+# The chouette of tests/scenarios/chouette_cube_round.jsonl (Bob the box, white; Ann the
+# captain, Cat, Dan), decision by decision: who decided, what, on whose cube, that cube's
+# value and owner before the decision (the box's colour is white).
+CHOUETTE = [
+    ("Ann", "cube", "Ann", "double", 1, None), ("Dan", "cube", "Dan", "double", 1, None),
+    ("Bob", "answer", "Ann", "take", 1, None), ("Bob", "answer", "Dan", "beaver", 1, None),
+    # Dan's take of the beaver is no decision; Cat could still double before the team's roll
+    ("Cat", "cube", "Cat", "no double", 1, None), ("Ann", "play", "Ann", "8/5 6/5", 2, "white"),
+    ("Bob", "cube", "Ann", "double", 2, "white"), ("Bob", "cube", "Cat", "double", 1, None),
+    ("Ann", "answer", "Ann", "drop", 2, "white"), ("Cat", "answer", "Cat", "take", 1, None),
+    ("Bob", "cube", "Dan", "no double", 4, "white"), ("Bob", "play", "Cat", "8/2 6/2", 2, "black"),
+    ("Dan", "play", "Dan", "13/11 13/8", 4, "white"),
+    ("Bob", "cube", "Dan", "double", 4, "white"), ("Dan", "answer", "Dan", "drop", 4, "white"),
+]
+
+
+@needs_gnubg
+def test_a_chouettes_plays_and_every_seats_cube_decisions(capsys, tmp_path):
+    profile = load_profile()
+    script = (Path(__file__).parents[1] / "scenarios" / "chouette_cube_round.jsonl").read_text()
+    replay(parse_script(script, geometry=profile.geometry), profile, lambda event: None, tmp_path)
+    assert main(["analyse", "--state", str(tmp_path), "--json", "--engine", "gnubg"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    found = []
+    for decision in report["decisions"]:
+        key = decode_match_id(decision["match_id"])
+        owner = key.cube_owner.label if key.cube_owner is not None else None
+        found.append((decision["name"], decision["kind"], decision["seat"], decision["chosen"], key.cube_value,
+                      owner))
+        assert key.match_length == 0  # each seat's game is a money game
+    assert found == CHOUETTE
+    assert set(report["players"]) == {"Ann", "Bob", "Cat", "Dan"}
+    assert report["players"]["Bob"]["decisions"] == 7
+    # Every cube decision's best choice is gnubg's own, on that seat's cube.
+    cubes = [decision for decision in report["decisions"] if decision["kind"] != "play"]
+    situations = []
+    for decision in cubes:
+        situation, _ = Situation.from_ids(decision["position_id"], decision["match_id"])
+        situations.append(replace(situation, beavers=True))
+    expected = ask_gnubg(find_gnubg(), [situation.query(None, Strength()) for situation in situations], tmp_path)
+    for decision, answer in zip(cubes, expected, strict=True):
+        action, response = _gnubg_words(answer["cube"])
+        assert decision["best"] == (action if decision["kind"] == "cube" else response), (decision, answer)

@@ -336,8 +336,8 @@ def test_each_fault_is_named(text, message):
 def test_every_fault_of_one_config_line_is_named():
     assert problem('{"config": {"speed": 2, "match": 5, "jacoby": true, "lenient": 0}}') == (
         'line 1: unknown config key "speed": expected one of "match", "jacoby", "beavers", '
-        '"auto_doubles", "cube_cap", "lenient", "opponent_side", "remote", "engine", "opponent", "hint_level", '
-        '"coach"; '
+        '"auto_doubles", "cube_cap", "lenient", "opponent_side", "remote", "chouette", "pairs", "engine", "opponent", '
+        '"hint_level", "coach"; '
         "lenient: expected true or false, not 0; "
         "jacoby: only for money play, not in a match")
 

@@ -52,7 +52,10 @@ def test_the_examples_run():
 def test_the_kinds_that_make_a_game_are_a_property_of_the_types():
     assert {cls.kind for cls in ev.GAME_EVENTS} == {
         "start", "tie", "opening", "roll", "play", "double", "take", "drop", "beaver", "game_over",
-        "resign_offered", "resign_accepted", "resign_declined", "claim", "match_over"}
+        "resign_offered", "resign_accepted", "resign_declined", "claim", "match_over",
+        # a chouette's (issue 31)
+        "roll_off", "line", "seat_double", "seat_take", "seat_drop", "seat_beaver", "captain",
+        "seat_resign_offered", "seat_resign_accepted", "seat_resign_declined", "chouette_over"}
     assert ev.is_game(ev.Roll(Side.WHITE, (3, 1))) and ev.is_game(ev.Start("4HPwATDgc/ABMA"))
     assert not ev.is_game(ev.Step(Side.WHITE, 8, 5, False)) and not ev.is_game(ev.Lights({}))
     assert not ev.is_game(ev.Unknown({"event": "from the future"}))

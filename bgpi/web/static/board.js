@@ -61,6 +61,7 @@ function connect() {
     if (event.event === "state") {
       if (!view) showSession(event);
       view = event; remember(); draw(); answerChoice();
+      document.dispatchEvent(new CustomEvent("bgpi:view", {detail: view}));  // chouette.js listens
     }
   };
 }
@@ -777,5 +778,8 @@ document.getElementById("confirm-no").addEventListener("click", () => {
 });
 document.getElementById("download-mat").href = api("api/session.mat");
 document.getElementById("download-sgf").href = api("api/session.sgf");
+
+// What the page's other scripts (chouette.js) may use: the board's lines and its buttons.
+window.bgpi = {send, pressButton, api, say, sessionInProgress};
 
 connect();
