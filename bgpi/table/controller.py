@@ -253,6 +253,9 @@ class Table:
             return
         side = Side.parse(owner)
         phase = self.state.phase
+        if kind == "turn" and not long and self.follower.confirms(side):
+            self.follower.confirm_unseen()  # the lit step of the other side's play, which no switch sees
+            return
         if self._played_elsewhere(side):
             return
         if kind == "cube" and long and phase in OPENS_FROM:

@@ -132,6 +132,7 @@ class Moving:
     lenient_offer: bool = False  # the opponent may accept the play as made
     hinted: PartialPlay | None = None  # the hinted play in the play tree
     following: bool = False  # the hinted play is the computer's: the only play accepted
+    unseen: PartialPlay | None = None  # where the lit step of a play followed leads, when no switch sees it
 
     @classmethod
     def of(cls, position: Position, side: Side, dice: Dice, sensing: Sensing) -> Moving:

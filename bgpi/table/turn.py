@@ -28,7 +28,7 @@ from bgpi.rules.ids import match_id, position_id
 from bgpi.rules.notation import describe_change, format_play
 from bgpi.rules.play import Step
 from bgpi.rules.playtree import PartialPlay, PlayTree
-from bgpi.rules.position import BAR, OFF, absolute_point
+from bgpi.rules.position import BAR, OFF, Side, absolute_point
 from bgpi.rules.result import GameResult
 from bgpi.table import events as ev
 from bgpi.table.events import Emit
@@ -93,7 +93,7 @@ class FollowingTurn:
 
     def _follow(self, moving: Moving, good: list[Reading]) -> None:
         """The board shows legal partial plays (`good`): go on from the likeliest one."""
-        chosen = _likeliest(moving, good)
+        chosen = _likeliest(moving, good, self.board.seen == self.board.expected(moving.node.position))
         if chosen is None:
             # Several partial plays explain the board (checkers hidden on full points):
             # keep the last one we knew; the commit decides, asking if need be.
@@ -113,15 +113,60 @@ class FollowingTurn:
             self.state.advice.hint = moving.hinted = None  # the board left a human's hint
 
     def follow_plan(self) -> None:
-        """Commit the computer's play once the board can show it with nothing in hand (a
-        checker put in a tray without switches reads as lifted until then)."""
+        """Commit the play followed (the computer's, the other board's) once the board has
+        shown it step by step and shows it with nothing in hand (a checker put in a tray
+        without switches reads as lifted until then).  A lit step no switch can see made
+        is asked for instead (`unseen_step`), and made by a press (`confirm_unseen`)."""
         moving = self.state.moving
         if moving is None or not moving.following or moving.hinted is None or self.board.seen is None:
+            return
+        if moving.node != moving.hinted:
+            self._ask_unseen(moving, moving.hinted)
             return
         tracker = moving.tracker
         if any(reading.node == moving.hinted and reading.settled
                for reading in tracker.explain(self.board.seen) if tracker.plausible(reading)):
             self.commit(moving.hinted)
+
+    def _ask_unseen(self, moving: Moving, goal: PartialPlay) -> None:
+        """Light the next step of the play followed, and ask for a press if no switch can
+        see it made: it takes a checker from a point that stays full, onto one, or into a
+        tray without switches (2/off from seven checkers on the 2-point)."""
+        steps = steps_between(moving.tree, moving.node, goal)
+        chain = chains(steps)[0] if steps else []
+        after = _through(moving.tree, moving.node, chain)
+        if not chain or self.board.expected(after.position) != self.board.expected(moving.node.position):
+            moving.unseen = None
+            return
+        if after != moving.unseen:
+            moving.unseen = after
+            side = self.state.current_turn()
+            self.emit(ev.UnseenStep(side, location_of(side, chain[0].source), location_of(side, chain[-1].destination),
+                                    confirmer(self.state)))
+
+    def confirms(self, side: Side) -> bool:
+        """Whether a press of `side`'s turn button now says the lit step no switch can see is made."""
+        moving = self.state.moving
+        if self.state.phase != Phase.MOVE or moving is None or moving.unseen is None:
+            return False
+        by = confirmer(self.state)
+        return by is None or side is by
+
+    def confirm_unseen(self) -> None:
+        """The lit step no switch can see is made, a press says: the play goes on from
+        there (its steps logged), and commits once it stands.  Refused while the board
+        does not show the play so far (a checker in hand, one misplaced)."""
+        moving = self.state.current_roll()
+        after = moving.unseen
+        if after is None:
+            return
+        if self.board.seen != self.board.expected(moving.node.position):
+            self.emit(ev.Rejected(confirmer(self.state), "the board does not show the play so far: move the "
+                                  "checkers as the blue lights show, then press turn"))
+            return
+        self._moved(moving, moving.node, after)
+        moving.node, moving.reading, moving.unseen = after, Reading(after), None
+        self.follow_plan()
 
     def _seen(self) -> tuple[int, ...]:
         return self.board.seen or ()
@@ -377,12 +422,19 @@ def _still_to_play(tree: PlayTree, node: PartialPlay) -> str:
     return " or ".join(str(die) for die in playable)
 
 
-def _likeliest(moving: Moving, good: list[Reading]) -> Reading | None:
+def _likeliest(moving: Moving, good: list[Reading], unmoved: bool) -> Reading | None:
     """The reading of the board to go on from, among legal ones; None when the switches
-    cannot tell several partial plays apart."""
+    cannot tell several partial plays apart.  `unmoved`: the board reads as the partial
+    play it showed last."""
     settled = [r for r in good if r.settled]
     ahead = [r for r in settled if r.node != moving.node and on_the_way(moving, r.node)]
-    if ahead:
+    if ahead and moving.following:
+        # A play followed goes on only as far as the switches show it made, to the nearest
+        # node that explains them: a step they cannot see is made by a press, never
+        # taken for made because the board reads the same after it.
+        if not unmoved:
+            return max(ahead, key=lambda r: len(r.node.dice_left))
+    elif ahead:
         # Following a hinted play: a checker gone from its lit point into a tray
         # without switches is borne off as the hint says, not in hand.
         return min(ahead, key=lambda r: len(r.node.dice_left))
@@ -427,6 +479,21 @@ def steps_between(tree: PlayTree, start: PartialPlay, goal: PartialPlay) -> list
                 found_from[child] = (node, step)
                 queue.append(child)
     return None
+
+
+def _through(tree: PlayTree, node: PartialPlay, steps: list[Step]) -> PartialPlay:
+    """The node `steps` lead to from `node`, one step of the tree after another."""
+    for step in steps:
+        node = next(child for made, child in tree.steps(node) if made == step)
+    return node
+
+
+def confirmer(state: TableState) -> Side | None:
+    """Whose turn button says a lit step no switch can see is made: the player at this
+    board who moves the checkers of the side played elsewhere; None (either player's)
+    when neither side is played here (the computer against itself)."""
+    mover = state.current_turn()
+    return None if mover.opponent in state.setup.elsewhere else mover.opponent
 
 
 def steps_to(tree: PlayTree, node: PartialPlay) -> list[Step]:

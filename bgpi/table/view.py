@@ -27,7 +27,7 @@ from bgpi.table import events as ev
 from bgpi.table.lights import Lighting, Prompt
 from bgpi.table.phases import CubeWord, Link, Phase
 from bgpi.table.state import Board, Moving, TableState
-from bgpi.table.turn import chains, on_the_way, steps_between
+from bgpi.table.turn import chains, confirmer, on_the_way, steps_between
 
 Roles = dict[Location, str]
 
@@ -250,6 +250,10 @@ class TableView:
     def _move_prompt(self, turn: Side, moving: Moving) -> Prompt:
         most, steps = moving.tree.most_dice, len(moving.dice.steps)
         dead = 0 if most == steps else 2 if most == 0 else 1
+        if moving.unseen is not None:  # the lit step of a play followed: a press says it is made
+            by = confirmer(self.state)
+            return Prompt("confirm_step", by, {f"{side.label}.turn": "confirm the lit move"
+                                               for side in ((by,) if by is not None else Side)}, dead_dice=dead)
         answers = _own(turn, turn="pass" if dead == 2 else "commit")
         if moving.lenient_offer:
             answers[f"{turn.opponent.label}.turn"] = "accept the play as made"
