@@ -133,7 +133,7 @@ class FollowingTurn:
         see it made: it takes a checker from a point that stays full, onto one, or into a
         tray without switches (2/off from seven checkers on the 2-point)."""
         steps = steps_between(moving.tree, moving.node, goal)
-        chain = chains(steps)[0] if steps else []
+        chain = lit_chain(steps)
         after = _through(moving.tree, moving.node, chain)
         if not chain or self.board.expected(after.position) != self.board.expected(moving.node.position):
             moving.unseen = None
@@ -428,13 +428,15 @@ def _likeliest(moving: Moving, good: list[Reading], unmoved: bool) -> Reading | 
     play it showed last."""
     settled = [r for r in good if r.settled]
     ahead = [r for r in settled if r.node != moving.node and on_the_way(moving, r.node)]
-    if ahead and moving.following:
+    if moving.following and not unmoved:
         # A play followed goes on only as far as the switches show it made, to the nearest
         # node that explains them: a step they cannot see is made by a press, never
-        # taken for made because the board reads the same after it.
-        if not unmoved:
-            return max(ahead, key=lambda r: len(r.node.dice_left))
-    elif ahead:
+        # taken for made because the board reads the same after it.  Its hitter down on
+        # the blot, the blot still there, is as far as it has gone (the hit is lit next).
+        hitting = [r for r in good if r.node != moving.node and r.in_hand is None and not r.early]
+        if ahead or hitting:
+            return max(ahead or hitting, key=lambda r: len(r.node.dice_left))
+    elif ahead and not moving.following:
         # Following a hinted play: a checker gone from its lit point into a tray
         # without switches is borne off as the hint says, not in hand.
         return min(ahead, key=lambda r: len(r.node.dice_left))
@@ -499,6 +501,17 @@ def confirmer(state: TableState) -> Side | None:
 def steps_to(tree: PlayTree, node: PartialPlay) -> list[Step]:
     """The steps from the roll's start to `node`."""
     return steps_between(tree, tree.root, node) or []
+
+
+def lit_chain(steps: list[Step]) -> list[Step]:
+    """The steps of a hinted play lit now (`steps`, those still to make): its next
+    checker's, up to the blot it hits on the way, if any (the hit blot must go to the bar
+    before that checker goes on: lit from its point to the end, it could never be hit)."""
+    if not steps:
+        return []
+    chain = chains(steps)[0]
+    hits = [at for at, step in enumerate(chain) if step.hit]
+    return chain[:hits[0] + 1] if hits else chain
 
 
 def chains(steps: list[Step]) -> list[list[Step]]:

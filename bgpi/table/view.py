@@ -27,7 +27,7 @@ from bgpi.table import events as ev
 from bgpi.table.lights import Lighting, Prompt
 from bgpi.table.phases import CubeWord, Link, Phase
 from bgpi.table.state import Board, Moving, TableState
-from bgpi.table.turn import chains, confirmer, on_the_way, steps_between
+from bgpi.table.turn import confirmer, lit_chain, on_the_way, steps_between
 
 Roles = dict[Location, str]
 
@@ -140,10 +140,11 @@ class TableView:
         if not steps:
             return {}, set()
         # The play a checker at a time: the next checker's point blinks and where the play
-        # takes it stays steady (24 and 16 for 24/16, not the 22 on the way), so which goes
+        # takes it stays steady (24 and 16 for 24/16, not the 22 on the way; but 11 and 5
+        # for 11/5*/off: the blot hit on the way goes to the bar first), so which goes
         # where is never in doubt; once it stands there, the next checker's move is lit.
         side = self.state.current_turn()
-        chain = chains(steps)[0]
+        chain = lit_chain(steps)
         source, destination = location_of(side, chain[0].source), location_of(side, chain[-1].destination)
         return {source: "hint", destination: "hint"}, {source}
 

@@ -175,3 +175,55 @@ def test_a_resumed_table_asks_again_for_a_step_confirmed_before_the_power_cut():
         resumed.handle(Press("white.turn"))
     *_, committed = resumed.handle(Press("white.turn"))
     assert same(committed, play)
+
+
+def test_a_lit_checker_that_hits_on_the_way_stops_there_until_the_blot_is_on_the_bar():
+    """A chain lit from its point to its end could never be followed: its hit on the way
+    would be passed over.  Lit up to the blot, then on from there once it is on the bar."""
+    table, _, start = remote_play_with_a_hit()
+    assert hinted(table) == {14, 20}  # black's 11 to its 5, where white's blot stands
+    counts = list(SENSING.of(start))
+    counts[SENSING.index[14]] -= 1
+    counts[SENSING.index[20]] += 1  # black's checker down on white's blot
+    assert kinds(table.handle(Sensed(tuple(counts)))) == ["step"]
+    assert table.lighting().roles[20] == "hit"
+    counts[SENSING.index[20]] -= 1
+    counts[SENSING.index["bar:white"]] += 1
+    table.handle(Sensed(tuple(counts)))
+    assert hinted(table) == {20, "off:black"}  # on from the 5-point, into the tray
+
+
+def remote_play_with_a_hit() -> tuple[Table, ev.Play, Position]:
+    """Black (the other board) plays 6-6 as 11/5*/off 4/off 3/off over white's blot on its 5-point."""
+    start = position({1: 8, 2: 2, 5: 2, 10: 1, 17: 1, 20: 1}, {1: 8, 3: 5, 4: 1, 11: 1})
+    table, _ = Table.new(SENSING, {"remote": "black"}, position_id(start, B), B)
+    table.handle(Sensed(SENSING.of(start)))
+    table.handle(Press("white.turn"))
+    table.handle(Remote(RollWanted()))
+    table.handle(Rolled(6, 6))
+    after = result(start, B, [(11, 5), (5, OFF), (4, OFF), (3, OFF)])
+    play = ev.Play(B, (6, 6), "", position_id(after, W), match_id(table.state.current_game().end_turn().match_key()))
+    assert kinds(table.handle(Remote(play))) == ["remote_play"]
+    return table, play, start
+
+
+def test_a_lit_hitter_down_on_its_blot_lights_the_hit_though_another_reading_fits():
+    """Black's 22/21* 6/4* over two of white's blots: with the first hitter down on its
+    blot, the board also reads as the whole play with a checker in hand; the play followed
+    goes on as far as the board shows it made, and lights the hit."""
+    start = position({4: 1, 21: 1, 6: 5, 13: 5, 8: 3}, {22: 1, 6: 5, 13: 5, 8: 4})
+    table, _ = Table.new(SENSING, {"remote": "black"}, position_id(start, B), B)
+    table.handle(Sensed(SENSING.of(start)))
+    table.handle(Press("white.turn"))
+    table.handle(Remote(RollWanted()))
+    table.handle(Rolled(1, 2))
+    after = result(start, B, [(22, 21), (6, 4)])
+    table.handle(Remote(ev.Play(B, (1, 2), "", position_id(after, W),
+                                match_id(table.state.current_game().end_turn().match_key()))))
+    (source,) = table.lighting().hint_from
+    (destination,) = hinted(table) - {source}
+    counts = list(SENSING.of(start))
+    counts[SENSING.index[source]] -= 1
+    counts[SENSING.index[destination]] += 1
+    assert kinds(table.handle(Sensed(tuple(counts)))) == ["step"]
+    assert table.lighting().roles[destination] == "hit"
