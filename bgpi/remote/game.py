@@ -122,7 +122,8 @@ class RemoteGame:
         journal = read_journal(state_dir).events
         self._history = journal  # the session so far, for the log topic once connected (`start`)
         self.peer, todo = Peer.rebuild(game, side, table.config, read.lines, journal,
-                                       standing(table.state_event()), clock())
+                                       standing(table.state_event()), clock(),
+                                       lambda at: standing(Table.resume(journal[:at], table.sensing).state_event()))
         self.transport = Transport(broker, game, side)
         self.log = LogTopic(self.transport, len(journal))
         self._dice: tuple[int, int] | None = None  # made by both boards, not yet taken by the table
@@ -166,11 +167,23 @@ class RemoteGame:
                     return happened
             if not self._news:
                 if gathered:
-                    return None
+                    if not (stalled := self._stalled(table)):
+                        return None
+                    self._todo.extend(stalled)
+                    continue
                 self._news.extend(self.transport.drain())
                 self._news.append(TimeNow())
                 gathered = True
             self._todo.extend(self._told(self._news.popleft()))
+
+    def _stalled(self, table: Table) -> list[ToDo]:
+        """With nothing left to do: if this table waits for the other board's decision while
+        the other board's next action waits for this table to catch up, the two would wait
+        for each other for ever; the peer names it a disagreement instead."""
+        if not self.peer.ready:
+            return []
+        prompt = table.prompt()
+        return list(self.peer.stalled()) if prompt is not None and prompt.asks == "remote_turn" else []
 
     def hear(self, events: Sequence[ev.Event], table: Table) -> None:
         """The events `table` committed for one input: this board's decisions go across, a
@@ -234,10 +247,11 @@ class RemoteGame:
             case FeedRemote(event=event):
                 self.arrivals += 1
                 return Remote(event)
-            case FeedRollWanted() if table.phase == Phase.ROLL:
+            case FeedRollWanted(resumed=resumed) if table.phase == Phase.ROLL and (
+                    not resumed or (table.turn in table.remotes and table.wants_roll is None)):
                 return Remote(RollWanted())
             case FeedRollWanted():
-                pass  # the opening roll: this table asks for the dice itself once its start is pressed
+                pass  # the opening roll (this table asks once its start is pressed), or this board's own
             case FeedRolled(first=first, second=second):
                 self.arrivals += 1
                 if table.wants_roll is not None:

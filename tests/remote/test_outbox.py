@@ -7,7 +7,7 @@ import pytest
 from bgpi.exc import JournalError
 from bgpi.remote.messages import Bye, Commit, Reveal
 from bgpi.remote.outbox import OUTBOX_NAME, Outbox, read_outbox
-from bgpi.remote.peer import Disagreed, Peer, Received, Send, Sent, Standing
+from bgpi.remote.peer import Disagreed, FeedRollWanted, Peer, Received, Send, Sent, Standing
 from bgpi.rules.position import Side
 from bgpi.table import events as ev
 
@@ -75,6 +75,6 @@ def test_a_peer_journaled_and_rebuilt_after_a_restart(tmp_path):
             outbox.sent(do)
     lines = read_outbox(tmp_path).lines
     rebuilt, dos = Peer.rebuild("g1", Side.WHITE, {"match": 3}, lines, [ev.Start(start.position_id)], start, 6.0)
-    assert dos == []
+    assert dos == [FeedRollWanted(resumed=True)]  # the exchange under way: fed if the other player is on roll
     assert (rebuilt.sent, rebuilt.seen, rebuilt.outbox, rebuilt.roll) == (peer.sent, peer.seen, peer.outbox,
                                                                           peer.roll)
