@@ -13,7 +13,8 @@ thread only, and never calling the runner, which asks:
   against the table as it stands then.  With nothing left to do, the next piece of news
   is told the peer: what paho's thread queued (messages, the other board's presence,
   the broker coming and going), each message journaled before the peer acts on it, then
-  the time;
+  the time.  A journal write the disk refuses waits for it (`patience`), as the table's
+  journal does;
 - `hear` (after each input the table took): the events committed go to the peer, so
   this board's decisions go across, a refused action of the other board is named as
   the boards' disagreement, and the board's retained ``state`` is published;
@@ -51,10 +52,11 @@ from bgpi.remote.peer import (
 )
 from bgpi.remote.state import board_state
 from bgpi.rules.position import Side
+from bgpi.shell.diskfull import Patience, at_once
 from bgpi.shell.journal import read_journal
 from bgpi.table import events as ev
 from bgpi.table.controller import Table
-from bgpi.table.inputs import Input, LinkChanged, Remote, Rolled, RollWanted
+from bgpi.table.inputs import Input, LinkChanged, Press, Remote, Rolled, RollWanted
 from bgpi.table.phases import Link, Phase
 
 
@@ -109,14 +111,17 @@ class RemoteGame:
 
     `state_dir` holds both journals (the table's, already open and resumed by the caller,
     and the wire's).  `say` hears the lines a person should read; `clock` (seconds) times
-    the other board's reveal; `secret` draws each roll's secret (32 bytes; tests seed it)."""
+    the other board's reveal; `secret` draws each roll's secret (32 bytes; tests seed it);
+    `patience` makes each write to the wire's journal (`bgpi run`'s waits through a full
+    disk; once it says the board is stopping, nothing more is done)."""
 
     def __init__(self, table: Table, state_dir: Path, broker: Broker, game: str, side: Side,
                  say: Callable[[str], None] = lambda line: None, clock: Callable[[], float] = time.monotonic,
-                 secret: Callable[[], bytes] = lambda: secrets.token_bytes(32)) -> None:
+                 secret: Callable[[], bytes] = lambda: secrets.token_bytes(32), patience: Patience = at_once) -> None:
         self.game, self.side = game, side
         self.say, self.clock, self.secret = say, clock, secret
-        self.outbox, read = Outbox.open(state_dir)
+        self.stopping = False  # a journal write given up: the board is stopping
+        self.outbox, read = Outbox.open(state_dir, self._patiently(patience))
         for problem in read.problems:
             say(problem)
         journal = read_journal(state_dir).events
@@ -132,6 +137,15 @@ class RemoteGame:
         self._todo: deque[ToDo] = deque([Connecting(), *todo])  # done by `take`, in order
         self._asked: list[ToDo] = []  # asked while the table took an input: done before `_todo`
         self._news: deque[Heard | TimeNow] = deque()  # gathered, not yet told the peer
+
+    def _patiently(self, patience: Patience) -> Patience:
+        """`patience`, after which the first write given up stops this game for good."""
+        def write(line: Callable[[], None]) -> bool:
+            written = not self.stopping and patience(line)
+            self.stopping = not written
+            return written
+
+        return write
 
     def start(self) -> None:
         """Connect to the broker and publish the session so far; the table is handed what
@@ -160,8 +174,8 @@ class RemoteGame:
         self._todo.extendleft(reversed(self._asked))
         self._asked = []
         gathered = False
-        while True:
-            while self._todo:
+        while not self.stopping:
+            while self._todo and not self.stopping:
                 happened = self._do(self._todo.popleft(), table)
                 if happened is not None:
                     return happened
@@ -175,6 +189,7 @@ class RemoteGame:
                 self._news.append(TimeNow())
                 gathered = True
             self._todo.extend(self._told(self._news.popleft()))
+        return None
 
     def _stalled(self, table: Table) -> list[ToDo]:
         """With nothing left to do: if this table waits for the other board's decision while
@@ -231,7 +246,8 @@ class RemoteGame:
                     message = messages.parse(raw)
                 except MessageError as error:
                     return [Note(f"a message from the other board that is not one: {error}")]
-                self.outbox.received(message)  # on the disk before the peer acts on it
+                if not self.outbox.received(message):  # on the disk before the peer acts on it
+                    return []
                 return list(self.peer.received(message, self.clock()))
             case Presence(online=online):
                 return list(self.peer.presence(online))
@@ -250,8 +266,13 @@ class RemoteGame:
             case FeedRollWanted(resumed=resumed) if table.phase == Phase.ROLL and (
                     not resumed or (table.turn in table.remotes and table.wants_roll is None)):
                 return Remote(RollWanted())
+            case FeedRollWanted(resumed=True) if table.phase == Phase.ROLL and table.turn is self.side \
+                    and table.wants_roll is None:
+                # This board's player asked for the dice before the power cut (its commitment
+                # is out): the press is made again, not left for a cube they may then want.
+                return Press(f"{self.side.label}.turn")
             case FeedRollWanted():
-                pass  # the opening roll (this table asks once its start is pressed), or this board's own
+                pass  # the opening roll: this table asks once its start is pressed
             case FeedRolled(first=first, second=second):
                 self.arrivals += 1
                 if table.wants_roll is not None:
@@ -265,8 +286,8 @@ class RemoteGame:
                     self._todo.appendleft(PublishState())
                     return LinkChanged(link)
             case Send(message=message):
-                self.outbox.sent(do)  # on the disk before it is published
-                self.transport.publish(message)
+                if self.outbox.sent(do):  # on the disk before it is published
+                    self.transport.publish(message)
             case Note(line=line):
                 self.say(line)
             case Connecting() if table.remotes and table.link is not Link.CONNECTING:

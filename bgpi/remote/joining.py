@@ -17,6 +17,7 @@ from bgpi.rules.position import Side
 if TYPE_CHECKING:
     from bgpi.remote.game import RemoteGame
     from bgpi.remote.mqtt import Broker
+    from bgpi.shell.diskfull import Patience
     from bgpi.table.controller import Table
 
 
@@ -28,13 +29,14 @@ class RemoteSettings:
     side: Side
     broker: Broker
 
-    def join(self, table: Table, state: Path, say: Callable[[str], None]) -> RemoteGame:
+    def join(self, table: Table, state: Path, say: Callable[[str], None], patience: Patience) -> RemoteGame:
         """The other board, joined, with `table` as it stands (its wire's journal in
-        `state`); JournalError or RemoteError (the wire's journal, a broker setting) if it
-        cannot be.  The caller registers it with its runner (`TableRunner.join`)."""
+        `state`, written with `patience`); JournalError or RemoteError (the wire's journal,
+        a broker setting) if it cannot be.  The caller registers it with its runner
+        (`TableRunner.join`)."""
         from bgpi.remote.game import RemoteGame
 
-        game = RemoteGame(table, state, self.broker, self.game, self.side, say=say)
+        game = RemoteGame(table, state, self.broker, self.game, self.side, say=say, patience=patience)
         say(f"game {self.game}: this board plays {self.side.label}, the other board "
             f"{self.side.opponent.label}, through the broker at {self.broker}")
         game.start()

@@ -66,8 +66,8 @@ class FeedRollWanted:
     """Feed the table that the other board's player asked for the dice (`RollWanted()`).
 
     `resumed`: asked again by a board restarted with a dice exchange under way (its table
-    does not journal that it wanted the dice): fed only if the table waits for the other
-    player's roll; in this board's own turn its player presses for the dice again."""
+    does not journal that it wanted the dice): in the other player's turn it is their
+    ask; in this board's own turn, its own player's press for the dice, made again."""
 
     resumed: bool = False
 

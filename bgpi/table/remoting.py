@@ -145,6 +145,8 @@ class Remoting:
                     cube = game.cube.value
         except CubeError as refusal:
             return f"{what} is not allowed now: {refusal}"
+        if isinstance(event, ev.Double) and (late := self.doubling.too_late(event.player)) is not None:
+            return f"{what} is not allowed now: {late}"
         if cube != event.cube:
             return f"{what} says the cube is {event.cube}; here it is {cube}"
         return None

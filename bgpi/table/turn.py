@@ -503,8 +503,8 @@ def steps_to(tree: PlayTree, node: PartialPlay) -> list[Step]:
     return steps_between(tree, tree.root, node) or []
 
 
-def lit_chain(steps: list[Step]) -> list[Step]:
-    """The steps of a hinted play lit now (`steps`, those still to make): its next
+def lit_chain(steps: list[Step] | None) -> list[Step]:
+    """The steps of a hinted play lit now (`steps`, those still to make, if any): its next
     checker's, up to the blot it hits on the way, if any (the hit blot must go to the bar
     before that checker goes on: lit from its point to the end, it could never be hit)."""
     if not steps:

@@ -232,6 +232,31 @@ def test_a_double_out_of_turn_or_after_the_roll_is_refused():
         "the other board's double is not allowed now: black has rolled"
 
 
+def test_once_the_dice_are_asked_for_it_is_too_late_to_double():
+    """In a remote game the dice take a while (both boards make them): a double between
+    the ask and the dice would meet dice that must come.  Refused, either side."""
+    table = white_on_roll()
+    table.handle(Press("white.turn"))
+    assert table.wants_roll == "turn"
+    (rejected,) = table.handle(Press("white.cube"))
+    assert rejected == ev.Rejected(W, "white has asked for the dice: too late to double")
+    table.handle(Rolled(6, 5))
+    assert table.phase == "move"
+
+    table = black_plays_first()
+    table.handle(Remote(black_play(table, "8/5 6/5")))
+    table.handle(Sensed(SENSING.of(result(table.position, B, [(8, 5), (6, 5)]))))
+    table.handle(Press("white.turn"))
+    table.handle(Rolled(2, 1))
+    table.handle(Sensed(SENSING.of(result(table.position, W, [(13, 11), (6, 5)]))))
+    table.handle(Press("white.turn"))
+    table.handle(Remote(RollWanted()))
+    assert refused(table.handle(Remote(ev.Double(B, 2))), "double") == \
+        "the other board's double is not allowed now: black has asked for the dice: too late to double"
+    table.handle(Rolled(4, 4))
+    assert table.phase == "move" and table.turn is B
+
+
 def test_the_other_board_takes_drops_and_beavers():
     table = white_on_roll()
     table.handle(Press("white.cube"))

@@ -50,17 +50,20 @@ def remote_play(black: dict[int, int], dice: tuple[int, int], steps: list[tuple[
 
 
 def computer_play(black: dict[int, int], dice: tuple[int, int], steps: list[tuple[int, int]],
-                  config: dict | None = None) -> tuple[Table, list[ev.Event]]:
+                  config: dict | None = None, journal: list[ev.Event] | None = None) -> tuple[Table, list[ev.Event]]:
     """The computer (black) rolls `dice` and plays `steps`, the engine's answers given by
-    hand: the events of its play."""
-    table, start, _ = started(black, {"opponent": "gnubg", **(config or {})})
+    hand: the events of its play; `journal` gets every event."""
+    table, start, events = started(black, {"opponent": "gnubg", **(config or {})})
     while (request := table.wants_advice) is not None and request.question is not Question.PLAYS:
-        table.handle(Advised(request, NO_DOUBLE if request.question is Question.CUBE else PLAYS_ON))
+        events += table.handle(Advised(request, NO_DOUBLE if request.question is Question.CUBE else PLAYS_ON))
         if table.wants_roll is not None:
-            table.handle(Rolled(*dice))
+            events += table.handle(Rolled(*dice))
     after = result(start, B, steps)
-    return table, table.handle(Advised(table.wants_advice, {"move": "", "position_id": position_id(after, B),
-                                                            "equity": 0.0}))
+    played = table.handle(Advised(table.wants_advice, {"move": "", "position_id": position_id(after, B),
+                                                       "equity": 0.0}))
+    if journal is not None:
+        journal += events + played
+    return table, played
 
 
 def same(committed: ev.Event, play: ev.Play) -> bool:
@@ -175,6 +178,22 @@ def test_a_resumed_table_asks_again_for_a_step_confirmed_before_the_power_cut():
         resumed.handle(Press("white.turn"))
     *_, committed = resumed.handle(Press("white.turn"))
     assert same(committed, play)
+
+
+def test_a_table_resumed_with_the_computers_play_lit_follows_it_from_where_the_checkers_stand():
+    """Issue 29, item 1, for the computer's play: a power cut after one of its steps no
+    switch sees was confirmed.  Read back, the play is lit as it was (never played again
+    by the engine, never committed before the hands have made it), that step asked again."""
+    journal: list[ev.Event] = []
+    table, _ = computer_play({2: 9}, (2, 2), [(2, OFF)] * 4, journal=journal)
+    journal += table.handle(Press("white.turn"))
+    resumed = Table.resume(journal, SENSING)
+    assert resumed.following and resumed.hint == table.hint and resumed.wants_advice is None
+    assert kinds(resumed.handle(Sensed(SENSING.of(table.position)))) == ["unseen_step"]
+    for _ in range(3):
+        assert kinds(resumed.handle(Press("white.turn"))) == ["step", "unseen_step"]
+    *_, committed = resumed.handle(Press("white.turn"))
+    assert isinstance(committed, ev.Play) and committed.player is B and resumed.phase == "roll"
 
 
 def test_a_lit_checker_that_hits_on_the_way_stops_there_until_the_blot_is_on_the_bar():
