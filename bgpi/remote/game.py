@@ -131,7 +131,6 @@ class RemoteGame:
                                        lambda at: standing(Table.resume(journal[:at], table.sensing).state_event()))
         self.transport = Transport(broker, game, side)
         self.log = LogTopic(self.transport, len(journal))
-        self._dice: tuple[int, int] | None = None  # made by both boards, not yet taken by the table
         self.arrivals = 0  # the other board's decisions and the dice handed over so far (`awaited`)
         self._awaited = 0
         self._todo: deque[ToDo] = deque([Connecting(), *todo])  # done by `take`, in order
@@ -212,11 +211,12 @@ class RemoteGame:
         self.publish_state(table, state)
 
     def roll(self) -> tuple[int, int] | None:
-        """The dice both boards made, or None: this board's commitment on its way, the rest under way."""
-        if self._dice is not None:
-            dice, self._dice = self._dice, None
-            return dice
+        """The dice both boards made for the table's next roll, or None: this board's
+        commitment on its way, the rest under way.  The peer's count of the table's rolls
+        says which dice are the next roll's, never the order in which things were done."""
         peer = self.peer
+        if (made := peer.unrolled) is not None:
+            return made
         if peer.roll.mine is None and peer.disagreement is None:  # one secret a roll, drawn once
             self._asked += peer.wants_roll(self.secret(), self.clock())
         return None
@@ -275,9 +275,9 @@ class RemoteGame:
                 pass  # the opening roll: this table asks once its start is pressed
             case FeedRolled(first=first, second=second):
                 self.arrivals += 1
-                if table.wants_roll is not None:
+                if table.wants_roll is not None and self.peer.unrolled == (first, second):
                     return Rolled(first, second)
-                self._dice = (first, second)  # taken when the table wants them (`roll`)
+                # else taken when the table wants them (`roll`), if it has not rolled them yet
             case SetLink(link=link, line=line):
                 if link is Link.DISAGREE and table.link is not Link.DISAGREE:
                     self.outbox.disagreed(line)

@@ -333,6 +333,13 @@ class Peer:
 
     # -- the dice -------------------------------------------------------------------------------
 
+    @property
+    def unrolled(self) -> tuple[int, int] | None:
+        """The dice both boards made that the local table has not rolled yet, if any: those
+        of the exchange after the table's last roll (`rolls`), once it is done."""
+        made = self.last_dice is not None and self.roll.number - 1 == self.rolls + 1
+        return self.last_dice if made else None
+
     def _committed(self, commit: Commit, secret: bytes) -> list[Do]:
         self.roll.mine = secret
         return [self._send(commit, secret), *self._send_reveal()]
@@ -442,8 +449,8 @@ class Peer:
             return peer, [SetLink(Link.DISAGREE, peer.disagreement)]
         out = unsent
         under_way = peer.roll.their_hash is not None or peer.roll.mine is not None
-        if peer.last_dice is not None and peer.roll.number - 1 == peer.rolls + 1:
-            out.append(FeedRolled(*peer.last_dice))  # made, journaled, but the table never rolled them
+        if peer.unrolled is not None:
+            out.append(FeedRolled(*peer.unrolled))  # made, journaled, but the table never rolled them
             under_way = True
         if under_way:  # the table does not journal that it wanted the dice
             out.append(FeedRollWanted(resumed=True))

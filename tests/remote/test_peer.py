@@ -491,3 +491,18 @@ def test_a_table_waiting_for_an_action_that_waits_for_it_is_a_disagreement(board
 def test_nothing_waiting_is_no_stall(boards):
     white, black = boards
     assert black.peer.stalled() == []
+
+
+def test_the_dice_made_are_the_tables_next_roll_until_it_rolls_them(boards):
+    """Which dice the table takes is told by its count of rolls, never by the order in
+    which the dice and its ask came (a board restarted with them made asks at once)."""
+    white, black = boards
+    for board in (white, black):
+        board.commit([ev.Start(START.position_id)], START)
+    assert white.peer.unrolled is None
+    exchange(white, black)
+    made = dice.dice_of("g1", 1, SECRET_W, SECRET_B)
+    assert white.peer.unrolled == black.peer.unrolled == made
+    white.commit([ev.Opening(*made, WHITE if made[0] > made[1] else BLACK, 1)])
+    assert white.peer.unrolled is None  # rolled: the next ask is a new exchange
+    assert [type(message) for message in sent(white.roll(SECRET_W))] == [Commit]
