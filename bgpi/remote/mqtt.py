@@ -3,11 +3,12 @@
 A `Client` is one connection to the broker: the login and TLS of the `Broker` value, the
 subscriptions its user names, a session the broker keeps across a dropped connection,
 reconnection with a growing delay and, where its user asks, a retained ``online``
-presence whose last will is a retained ``offline`` (the broker publishes it when the
-client vanishes).  paho runs the connection in its own thread; its callbacks only hand
-what happened to the user's `tell` (a queue's put): a message (`Received`), the link up
-once the broker has acknowledged the subscriptions (`LinkUp`), the link down or refused
-with its one line (`LinkDown`).  Nothing here touches a table or a page.
+presence (said once the subscriptions stand: the other board answers it at once) whose
+last will is a retained ``offline`` (the broker publishes it when the client vanishes).
+paho runs the connection in its own thread; its callbacks only hand what happened to
+the user's `tell` (a queue's put): a message (`Received`), the link up once the broker
+has acknowledged the subscriptions (`LinkUp`), the link down or refused with its one
+line (`LinkDown`).  Nothing here touches a table or a page.
 
 Both users speak MQTT 5, not 3.1.1: its session expiry bounds how long a broker keeps
 the session of a client that went away (3.1.1 keeps it for ever), and its CONNACK, SUBACK
@@ -201,14 +202,13 @@ class Client:
                 self._link(LinkDown(False, f"the broker at {self.broker} cannot take this client now ({name}): "
                                            "trying again"))
             return
-        if self.presence is not None:
-            paho.publish(self.presence, ONLINE, qos=1, retain=True)
         if not self.subscriptions:
-            self._link(LinkUp())
+            self._up(paho)
             return
         # Subscribing again on every connection: a broker that restarted has forgotten.
-        # `LinkUp` waits for the broker's answer (`_subscribed`): a message published
-        # before the subscriptions stand would reach nobody.
+        # `LinkUp` and ``online`` wait for the broker's answer (`_subscribed`): a message
+        # published before the subscriptions stand would reach nobody, and the other
+        # board answers ``online`` with a hello at once.
         _, self._subscribing = paho.subscribe([(topic, 1) for topic in self.subscriptions])
 
     def _subscribed(self, paho: PahoClient, userdata: Any, mid: int, reasons: list[ReasonCode],
@@ -220,6 +220,12 @@ class Client:
                 self._link(LinkDown(True, f"the broker at {self.broker} refused the subscription to {topic} "
                                           f"({reason.getName()}): its access rules must let this user read it"))
                 return
+        self._up(paho)
+
+    def _up(self, paho: PahoClient) -> None:
+        """Connected and subscribed: ``online`` (with a presence), and the link is up."""
+        if self.presence is not None:
+            paho.publish(self.presence, ONLINE, qos=1, retain=True)
         self._link(LinkUp())
 
     def _connect_failed(self, paho: PahoClient, userdata: Any) -> None:

@@ -333,20 +333,16 @@ class Board:
         self.do({"move": [source, destination]})
 
     def confirm(self) -> None:
-        """A lit step no switch sees: the checker moved as lit, unless it was before a power
-        cut (the checkers say so), then this side's *turn*."""
+        """A lit step no switch sees (the last ``unseen_step``, as the lights show it): the
+        checker moved, unless it was before a power cut (the checkers say so), then this
+        side's *turn*."""
         if self.hit_pending():
             return
-        table = self.table
-        lighting = table.lighting()
-        assert len(lighting.hint_from) == 1, f"a step to confirm, but the lights show {dict(lighting.roles)}"
-        (source,) = lighting.hint_from
-        node = table.node
+        node = self.table.node
         assert node is not None
-        if self.hands.board.checkers(source) >= checkers_on(node.position, source):
-            (destination,) = [location for location, role in lighting.roles.items()
-                              if role == "hint" and location != source]
-            self.do({"move": [source, destination]})
+        step = next(event for event in reversed(read_journal(self.folder).events) if isinstance(event, ev.UnseenStep))
+        if self.hands.board.checkers(step.from_) >= checkers_on(node.position, step.from_):
+            self.do({"move": [step.from_, step.to]})
         self.do({"press": f"{self.side.label}.turn"})
 
     def hit_pending(self) -> bool:

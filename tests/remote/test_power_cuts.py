@@ -8,8 +8,9 @@ mid-cube-decision, anywhere.  Its hands go on at the board restarted from its st
 directory, as a player goes on at a real board.  Every game must reach its end on both
 boards, with the same game events, event by event.
 
-The cuts are drawn from a seeded generator (the seed is printed; set ``BGPI_CUTS_SEED``
-to play a failing one again).
+The cuts and the players' choices are drawn from a seeded generator (the seed is
+printed; set ``BGPI_CUTS_SEED`` to draw a failing run's again: which messages have crossed
+the broker at a cut still varies a little from run to run).
 """
 
 from __future__ import annotations
