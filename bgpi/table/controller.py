@@ -252,12 +252,15 @@ class Table:
             self.advising.hint_pressed()
             return
         side = Side.parse(owner)
-        phase = self.state.phase
         if kind == "turn" and not long and self.follower.confirms(side):
             self.follower.confirm_unseen()  # the lit step of the other side's play, which no switch sees
             return
-        if self._played_elsewhere(side):
-            return
+        if not self._played_elsewhere(side):
+            self._pressed_by(side, kind, long)
+
+    def _pressed_by(self, side: Side, kind: str, long: bool) -> None:
+        """`side`'s own button of `kind` pressed (`long`: held), as the phase takes it."""
+        phase = self.state.phase
         if kind == "cube" and long and phase in OPENS_FROM:
             self.resigning.open(side)
         elif phase == Phase.RESIGNING:

@@ -428,15 +428,11 @@ def _likeliest(moving: Moving, good: list[Reading], unmoved: bool) -> Reading | 
     play it showed last."""
     settled = [r for r in good if r.settled]
     ahead = [r for r in settled if r.node != moving.node and on_the_way(moving, r.node)]
-    if moving.following and not unmoved:
-        # A play followed goes on only as far as the switches show it made, to the nearest
-        # node that explains them: a step they cannot see is made by a press, never
-        # taken for made because the board reads the same after it.  Its hitter down on
-        # the blot, the blot still there, is as far as it has gone (the hit is lit next).
-        hitting = [r for r in good if r.node != moving.node and r.in_hand is None and not r.early]
-        if ahead or hitting:
-            return max(ahead or hitting, key=lambda r: len(r.node.dice_left))
-    elif ahead and not moving.following:
+    if moving.following:
+        gone_on = None if unmoved else _followed_on(moving, good, ahead)
+        if gone_on is not None:
+            return gone_on
+    elif ahead:
         # Following a hinted play: a checker gone from its lit point into a tray
         # without switches is borne off as the hint says, not in hand.
         return min(ahead, key=lambda r: len(r.node.dice_left))
@@ -447,6 +443,18 @@ def _likeliest(moving: Moving, good: list[Reading], unmoved: bool) -> Reading | 
         return settled[0]
     if len({r.node for r in good}) == 1:
         return good[0]
+    return None
+
+
+def _followed_on(moving: Moving, good: list[Reading], ahead: list[Reading]) -> Reading | None:
+    """How far a play followed has gone, if on: only as far as the switches show it made,
+    to the nearest node that explains them (`ahead`: the settled readings on its way): a
+    step they cannot see is made by a press, never taken for made because the board reads
+    the same after it.  Its hitter down on the blot, the blot still there, is as far as it
+    has gone (the hit is lit next)."""
+    hitting = [r for r in good if r.node != moving.node and r.in_hand is None and not r.early]
+    if ahead or hitting:
+        return max(ahead or hitting, key=lambda r: len(r.node.dice_left))
     return None
 
 
