@@ -126,6 +126,7 @@ class Moving:
     tracker: Tracker
     node: PartialPlay  # the partial play the board shows
     reading: Reading  # how the board's counts were explained
+    seen: Counts | None = None  # the counts last followed (None before any this roll, as after a power cut)
     in_hand_since: float | None = None  # every reading has had a checker in hand since
     candidates: list[PartialPlay] = field(default_factory=list)  # the plays to choose from (phase choose)
     choice: int = 0  # the candidate shown

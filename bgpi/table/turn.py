@@ -58,6 +58,7 @@ class FollowingTurn:
         state, moving = self.state, self.state.current_roll()
         moving.lenient_offer = False
         tracker = moving.tracker
+        before, moving.seen = moving.seen, self.board.seen
         readings = [r for r in tracker.explain(self._seen()) if tracker.plausible(r)]
         good = [r for r in readings if moving.tree.is_acceptable(r.node)]
         strayed = False
@@ -70,7 +71,7 @@ class FollowingTurn:
         if good:
             state.rejected = None
             self.watch.settle(True)
-            self._follow(moving, good)
+            self._follow(moving, good, before)
             return
         move = self._one_checker_moved(moving)
         if move is None:
@@ -91,9 +92,12 @@ class FollowingTurn:
             state.rejected = ev.Rejected(state.current_turn(), reason, (destination,))
             self.emit(state.rejected)
 
-    def _follow(self, moving: Moving, good: list[Reading]) -> None:
-        """The board shows legal partial plays (`good`): go on from the likeliest one."""
-        chosen = _likeliest(moving, good, self.board.seen == self.board.expected(moving.node.position))
+    def _follow(self, moving: Moving, good: list[Reading], before: Counts | None) -> None:
+        """The board shows legal partial plays (`good`): go on from the likeliest one
+        (`before`: what the switches read a moment ago, if known)."""
+        shown = self.board.expected(moving.node.position)
+        lifted = before == shown and any(r.node == moving.node and r.in_hand is not None for r in good)
+        chosen = _likeliest(moving, good, self.board.seen == shown, lifted)
         if chosen is None:
             # Several partial plays explain the board (checkers hidden on full points):
             # keep the last one we knew; the commit decides, asking if need be.
@@ -422,14 +426,15 @@ def _still_to_play(tree: PlayTree, node: PartialPlay) -> str:
     return " or ".join(str(die) for die in playable)
 
 
-def _likeliest(moving: Moving, good: list[Reading], unmoved: bool) -> Reading | None:
+def _likeliest(moving: Moving, good: list[Reading], unmoved: bool, lifted: bool) -> Reading | None:
     """The reading of the board to go on from, among legal ones; None when the switches
     cannot tell several partial plays apart.  `unmoved`: the board reads as the partial
-    play it showed last."""
+    play it showed last; `lifted`: it did a moment ago, and reads as it with a checker in
+    hand now."""
     settled = [r for r in good if r.settled]
     ahead = [r for r in settled if r.node != moving.node and on_the_way(moving, r.node)]
     if moving.following:
-        gone_on = None if unmoved else _followed_on(moving, good, ahead)
+        gone_on = None if unmoved else _followed_on(moving, good, ahead, lifted)
         if gone_on is not None:
             return gone_on
     elif ahead:
@@ -446,16 +451,26 @@ def _likeliest(moving: Moving, good: list[Reading], unmoved: bool) -> Reading | 
     return None
 
 
-def _followed_on(moving: Moving, good: list[Reading], ahead: list[Reading]) -> Reading | None:
+def _followed_on(moving: Moving, good: list[Reading], ahead: list[Reading], lifted: bool) -> Reading | None:
     """How far a play followed has gone, if on: only as far as the switches show it made,
     to the nearest node that explains them (`ahead`: the settled readings on its way): a
     step they cannot see is made by a press, never taken for made because the board reads
     the same after it.  Its hitter down on the blot, the blot still there, is as far as it
-    has gone (the hit is lit next)."""
+    has gone (the hit is lit next).  A checker just `lifted` from the play so far is in
+    hand, though it reads as a hit made where the blot's bar half reads full already (the
+    blot's point holds one checker either way): no hit is made until its hitter is down."""
+    if lifted:
+        good = [r for r in good if not _hits_on_the_way(moving, r.node)]
+        ahead = [r for r in ahead if not _hits_on_the_way(moving, r.node)]
     hitting = [r for r in good if r.node != moving.node and r.in_hand is None and not r.early]
     if ahead or hitting:
         return max(ahead or hitting, key=lambda r: len(r.node.dice_left))
     return None
+
+
+def _hits_on_the_way(moving: Moving, node: PartialPlay) -> bool:
+    """Whether the steps from the partial play shown to `node` hit a blot."""
+    return any(step.hit for step in steps_between(moving.tree, moving.node, node) or [])
 
 
 def on_the_way(moving: Moving, node: PartialPlay) -> bool:

@@ -246,3 +246,60 @@ def test_a_lit_hitter_down_on_its_blot_lights_the_hit_though_another_reading_fit
     counts[SENSING.index[destination]] += 1
     assert kinds(table.handle(Sensed(tuple(counts)))) == ["step"]
     assert table.lighting().roles[destination] == "hit"
+
+
+def test_a_lit_hitter_lifted_before_a_full_bar_is_in_hand_not_a_hit_made():
+    """Black's bar/17* over white's blot on its 8-point, white's four on the bar reading
+    full: black's checker lifted from the bar reads as the whole play made (the blot's
+    point holds one checker either way; the bar gains one no switch counts).  The hitter
+    is in hand: the play goes on when it is down on the blot, lights the hit, and commits
+    once the blot is off its point."""
+    table, start, play, _ = hit_before_a_full_bar()
+    counts = list(SENSING.of(start))
+    counts[SENSING.index["bar:black"]] -= 1  # the hitter in hand
+    assert table.handle(Sensed(tuple(counts))) == []
+    roles = table.lighting().roles
+    assert table.phase == "move" and (roles["bar:black"], roles[8]) == ("source", "destination")
+    counts[SENSING.index[8]] += 1  # down on the blot
+    assert kinds(table.handle(Sensed(tuple(counts)))) == ["step"]
+    assert table.lighting().roles[8] == "hit"
+    counts[SENSING.index[8]] -= 1  # the blot lifted, to the bar that reads full already
+    *_, committed = table.handle(Sensed(tuple(counts)))
+    assert same(committed, play) and table.phase == "roll"
+
+
+def hit_before_a_full_bar() -> tuple[Table, Position, ev.Play, list[ev.Event]]:
+    """Black (the other board) plays 5-3 as bar/17*, four of white's checkers on the bar
+    already: the table with the play lit, the position before it, the play, the journal."""
+    start = position({2: 6, 6: 2, 8: 1, 14: 1, 21: 1}, {1: 3, 2: 4, 3: 5, 6: 1, 16: 1}, white_bar=4, black_bar=1)
+    table, journal = Table.new(SENSING, {"remote": "black"}, position_id(start, B), B)
+    for happened in (Sensed(SENSING.of(start)), Press("white.turn"), Remote(RollWanted()), Rolled(3, 5)):
+        journal += table.handle(happened)
+    play = ev.Play(B, (3, 5), "", position_id(result(start, B, [(25, 22), (22, 17)]), W),
+                   match_id(table.state.current_game().end_turn().match_key()))
+    journal += table.handle(Remote(play))
+    assert table.lighting().hint_from == {"bar:black"} and hinted(table) == {"bar:black", 8}
+    return table, start, play, journal
+
+
+def test_a_hit_before_a_full_bar_made_blot_first_commits_when_the_hitter_is_down():
+    """The blot to the bar first, then the hitter: put down on the emptied point, it is no
+    checker just lifted from the play so far, and the play commits."""
+    table, start, play, _ = hit_before_a_full_bar()
+    counts = list(SENSING.of(start))
+    counts[SENSING.index[8]] -= 1  # the blot lifted, to the bar that reads full already
+    table.handle(Sensed(tuple(counts)))
+    counts[SENSING.index["bar:black"]] -= 1  # the hitter in hand
+    table.handle(Sensed(tuple(counts)))
+    counts[SENSING.index[8]] += 1  # and down
+    *_, committed = table.handle(Sensed(tuple(counts)))
+    assert same(committed, play) and table.phase == "roll"
+
+
+def test_a_table_resumed_with_a_hit_before_a_full_bar_made_commits_it():
+    """The power cut after the hands made the lit hit, before the board saw it: read back,
+    the board shows the play made (never a checker in hand for ever)."""
+    table, start, play, journal = hit_before_a_full_bar()
+    resumed = Table.resume(journal, SENSING)
+    *_, committed = resumed.handle(Sensed(SENSING.of(result(start, B, [(25, 22), (22, 17)]))))
+    assert same(committed, play) and resumed.phase == "roll"
