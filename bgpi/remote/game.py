@@ -13,7 +13,8 @@ thread only, and never calling the runner, which asks:
   against the table as it stands then.  With nothing left to do, the next piece of news
   is told the peer: what paho's thread queued (the other board's messages, their seals
   opened there, the other board's presence, the broker coming and going), each message
-  new to this board journaled before the peer acts on it, then the time.  What was
+  new to this board journaled before the peer acts on it, then the time.  A journal
+  write the disk refuses waits for it (`patience`), as the table's journal does.  What was
   dropped (forged, replayed, too big: `bgpi.remote.drops`) is counted, never journaled;
 - `hear` (after each input the table took): the events committed go to the peer, so
   this board's decisions go across, a refused action of the other board is named as
@@ -52,10 +53,11 @@ from bgpi.remote.peer import (
 )
 from bgpi.remote.state import board_state
 from bgpi.rules.position import Side
+from bgpi.shell.diskfull import Patience, at_once
 from bgpi.shell.journal import read_journal
 from bgpi.table import events as ev
 from bgpi.table.controller import Table
-from bgpi.table.inputs import Input, LinkChanged, Remote, Rolled, RollWanted
+from bgpi.table.inputs import Input, LinkChanged, Press, Remote, Rolled, RollWanted
 from bgpi.table.phases import Link, Phase
 
 
@@ -111,30 +113,42 @@ class RemoteGame:
 
     `state_dir` holds both journals (the table's, already open and resumed by the caller,
     and the wire's).  `say` hears the lines a person should read; `clock` (seconds) times
-    the other board's reveal; `secret` draws each roll's secret (32 bytes; tests seed it)."""
+    the other board's reveal; `secret` draws each roll's secret (32 bytes; tests seed it);
+    `patience` makes each write to the wire's journal (`bgpi run`'s waits through a full
+    disk; once it says the board is stopping, nothing more is done)."""
 
     def __init__(self, table: Table, state_dir: Path, broker: Broker, pairing: Pairing, side: Side,
                  say: Callable[[str], None] = lambda line: None, clock: Callable[[], float] = time.monotonic,
-                 secret: Callable[[], bytes] = lambda: secrets.token_bytes(32)) -> None:
+                 secret: Callable[[], bytes] = lambda: secrets.token_bytes(32), patience: Patience = at_once) -> None:
         game = pairing.game
         self.game, self.side = game, side
         self.say, self.clock, self.secret = say, clock, secret
-        self.outbox, read = Outbox.open(state_dir)
+        self.stopping = False  # a journal write given up: the board is stopping
+        self.outbox, read = Outbox.open(state_dir, self._patiently(patience))
         for problem in read.problems:
             say(problem)
         journal = read_journal(state_dir).events
         self._history = journal  # the session so far, for the log topic once connected (`start`)
         self.peer, todo = Peer.rebuild(game, side, table.config, read.lines, journal,
-                                       standing(table.state_event()), clock())
+                                       standing(table.state_event()), clock(),
+                                       lambda at: standing(Table.resume(journal[:at], table.sensing).state_event()))
         self.transport = Transport(broker, pairing, side)
         self.drops = DropCount()  # what was heard and dropped before anything acted on it
         self.log = LogTopic(self.transport, len(journal))
-        self._dice: tuple[int, int] | None = None  # made by both boards, not yet taken by the table
         self.arrivals = 0  # the other board's decisions and the dice handed over so far (`awaited`)
         self._awaited = 0
         self._todo: deque[ToDo] = deque([Connecting(), *todo])  # done by `take`, in order
         self._asked: list[ToDo] = []  # asked while the table took an input: done before `_todo`
         self._news: deque[Heard | TimeNow] = deque()  # gathered, not yet told the peer
+
+    def _patiently(self, patience: Patience) -> Patience:
+        """`patience`, after which the first write given up stops this game for good."""
+        def write(line: Callable[[], None]) -> bool:
+            written = not self.stopping and patience(line)
+            self.stopping = not written
+            return written
+
+        return write
 
     def start(self) -> None:
         """Connect to the broker and publish the session so far; the table is handed what
@@ -163,18 +177,31 @@ class RemoteGame:
         self._todo.extendleft(reversed(self._asked))
         self._asked = []
         gathered = False
-        while True:
-            while self._todo:
+        while not self.stopping:
+            while self._todo and not self.stopping:
                 happened = self._do(self._todo.popleft(), table)
                 if happened is not None:
                     return happened
             if not self._news:
                 if gathered:
-                    return None
+                    if not (stalled := self._stalled(table)):
+                        return None
+                    self._todo.extend(stalled)
+                    continue
                 self._news.extend(self.transport.drain())
                 self._news.append(TimeNow())
                 gathered = True
             self._todo.extend(self._told(self._news.popleft()))
+        return None
+
+    def _stalled(self, table: Table) -> list[ToDo]:
+        """With nothing left to do: if this table waits for the other board's decision while
+        the other board's next action waits for this table to catch up, the two would wait
+        for each other for ever; the peer names it a disagreement instead."""
+        if not self.peer.ready:
+            return []
+        prompt = table.prompt()
+        return list(self.peer.stalled()) if prompt is not None and prompt.asks == "remote_turn" else []
 
     def hear(self, events: Sequence[ev.Event], table: Table) -> None:
         """The events `table` committed for one input: this board's decisions go across, a
@@ -188,11 +215,12 @@ class RemoteGame:
         self.publish_state(table, state)
 
     def roll(self) -> tuple[int, int] | None:
-        """The dice both boards made, or None: this board's commitment on its way, the rest under way."""
-        if self._dice is not None:
-            dice, self._dice = self._dice, None
-            return dice
+        """The dice both boards made for the table's next roll, or None: this board's
+        commitment on its way, the rest under way.  The peer's count of the table's rolls
+        says which dice are the next roll's, never the order in which things were done."""
         peer = self.peer
+        if (made := peer.unrolled) is not None:
+            return made
         if peer.roll.mine is None and peer.disagreement is None:  # one secret a roll, drawn once
             self._asked += peer.wants_roll(self.secret(), self.clock())
         return None
@@ -226,7 +254,8 @@ class RemoteGame:
                 why = self.peer.unwanted(message)
                 if why is not None:  # had already, or too far ahead: never journaled
                     return self._told(Dropped(why, f"message {message.seq} of the other board ({why.value})"))
-                self.outbox.received(message)  # on the disk before the peer acts on it
+                if not self.outbox.received(message):  # on the disk before the peer acts on it
+                    return []
                 return list(self.peer.received(message, self.clock()))
             case Presence(online=online):
                 return list(self.peer.presence(online))
@@ -242,15 +271,21 @@ class RemoteGame:
             case FeedRemote(event=event):
                 self.arrivals += 1
                 return Remote(event)
-            case FeedRollWanted() if table.phase == Phase.ROLL:
+            case FeedRollWanted(resumed=resumed) if table.phase == Phase.ROLL and (
+                    not resumed or (table.turn in table.remotes and table.wants_roll is None)):
                 return Remote(RollWanted())
+            case FeedRollWanted(resumed=True) if table.phase == Phase.ROLL and table.turn is self.side \
+                    and table.wants_roll is None:
+                # This board's player asked for the dice before the power cut (its commitment
+                # is out): the press is made again, not left for a cube they may then want.
+                return Press(f"{self.side.label}.turn")
             case FeedRollWanted():
-                pass  # the opening roll: this table asks for the dice itself once its start is pressed
+                pass  # the opening roll: this table asks once its start is pressed
             case FeedRolled(first=first, second=second):
                 self.arrivals += 1
-                if table.wants_roll is not None:
+                if table.wants_roll is not None and self.peer.unrolled == (first, second):
                     return Rolled(first, second)
-                self._dice = (first, second)  # taken when the table wants them (`roll`)
+                # else taken when the table wants them (`roll`), if it has not rolled them yet
             case SetLink(link=link, line=line):
                 if link is Link.DISAGREE and table.link is not Link.DISAGREE:
                     self.outbox.disagreed(line)
@@ -259,8 +294,8 @@ class RemoteGame:
                     self._todo.appendleft(PublishState())
                     return LinkChanged(link)
             case Send(message=message):
-                self.outbox.sent(do)  # on the disk before it is published
-                self.transport.publish(message)
+                if self.outbox.sent(do):  # on the disk before it is published
+                    self.transport.publish(message)
             case Note(line=line):
                 self.say(line)
             case Connecting() if table.remotes and table.link is not Link.CONNECTING:

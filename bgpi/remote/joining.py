@@ -19,6 +19,7 @@ from bgpi.rules.position import Side
 if TYPE_CHECKING:
     from bgpi.remote.game import RemoteGame
     from bgpi.remote.mqtt import Broker
+    from bgpi.shell.diskfull import Patience
     from bgpi.table.controller import Table
 
 
@@ -33,17 +34,18 @@ class RemoteSettings:
     broker: Broker
     code: str | None = field(default=None, repr=False)
 
-    def join(self, table: Table, state: Path, say: Callable[[str], None]) -> RemoteGame:
-        """The other board, joined, with `table` as it stands (its wire's journal and its
-        pairing in `state`; a code given is kept there first); JournalError or RemoteError
-        (the wire's journal, the pairing, a broker setting) if it cannot be.  The caller
-        registers it with its runner (`TableRunner.join`)."""
+    def join(self, table: Table, state: Path, say: Callable[[str], None], patience: Patience) -> RemoteGame:
+        """The other board, joined, with `table` as it stands (its wire's journal in
+        `state`, written with `patience`, and its pairing there; a code given is kept there
+        first); JournalError or RemoteError (the wire's journal, the pairing, a broker
+        setting) if it cannot be.  The caller registers it with its runner
+        (`TableRunner.join`)."""
         from bgpi.remote.game import RemoteGame
 
         pairing, paired = pair(state, self.game, self.code)
         if paired is not None:
             say(paired)
-        game = RemoteGame(table, state, self.broker, pairing, self.side, say=say)
+        game = RemoteGame(table, state, self.broker, pairing, self.side, say=say, patience=patience)
         say(f"game {self.game}: this board plays {self.side.label}, the other board "
             f"{self.side.opponent.label}, through the broker at {self.broker}")
         game.start()

@@ -3,7 +3,8 @@
 A `Client` is one connection to the broker: the login and TLS of the `Broker` value, the
 subscriptions its user names, a session the broker keeps across a dropped connection,
 reconnection with a growing delay and, where its user asks, a retained ``online``
-presence whose last will is a retained ``offline`` (the broker publishes it when the
+presence (said once the subscriptions stand: the other board answers it at once) whose
+last will is a retained ``offline`` (the broker publishes it when the
 client vanishes), both made anew for each connection.  It tells the broker the largest
 packet it takes (MQTT 5's Maximum Packet Size, `MAX_PACKET`): the broker drops a bigger
 message for it rather than send it, and a payload over `MAX_PAYLOAD` that comes anyway
@@ -243,14 +244,13 @@ class Client:
                 self._link(LinkDown(False, f"the broker at {self.broker} cannot take this client now ({name}): "
                                            "trying again"))
             return
-        if self.presence is not None:
-            paho.publish(self.presence, self._online, qos=1, retain=True)
         if not self.subscriptions:
-            self._link(LinkUp())
+            self._up(paho)
             return
         # Subscribing again on every connection: a broker that restarted has forgotten.
-        # `LinkUp` waits for the broker's answer (`_subscribed`): a message published
-        # before the subscriptions stand would reach nobody.
+        # `LinkUp` and ``online`` wait for the broker's answer (`_subscribed`): a message
+        # published before the subscriptions stand would reach nobody, and the other
+        # board answers ``online`` with a hello at once.
         _, self._subscribing = paho.subscribe([(topic, 1) for topic in self.subscriptions])
 
     def _subscribed(self, paho: PahoClient, userdata: Any, mid: int, reasons: list[ReasonCode],
@@ -262,6 +262,12 @@ class Client:
                 self._link(LinkDown(True, f"the broker at {self.broker} refused the subscription to {topic} "
                                           f"({reason.getName()}): its access rules must let this user read it"))
                 return
+        self._up(paho)
+
+    def _up(self, paho: PahoClient) -> None:
+        """Connected and subscribed: ``online`` (with a presence), and the link is up."""
+        if self.presence is not None:
+            paho.publish(self.presence, self._online, qos=1, retain=True)
         self._link(LinkUp())
 
     def _connect_failed(self, paho: PahoClient, userdata: Any) -> None:

@@ -24,6 +24,7 @@ from bgpi.exc import MessageError
 from bgpi.remote import messages
 from bgpi.remote.messages import Message
 from bgpi.remote.peer import Disagreed, Line, Received, Send, Sent
+from bgpi.shell.diskfull import Patience, at_once
 from bgpi.shell.journal import Journal, read_records
 
 OUTBOX_NAME = "remote.jsonl"
@@ -77,13 +78,19 @@ def _message(data: Any) -> Message:
 
 
 class Outbox:
-    """The open journal of the wire in one state directory; one writer at a time."""
+    """The open journal of the wire in one state directory; one writer at a time.
 
-    def __init__(self, journal: Journal) -> None:
+    Each line is written with `patience` (`bgpi.shell.diskfull`): through a full disk
+    `bgpi run` pauses and tries again, as for the table's journal.  Each write returns
+    True once the line is on the disk, False if the board stopped while it waited (the
+    line is then neither to be published nor acted on)."""
+
+    def __init__(self, journal: Journal, patience: Patience = at_once) -> None:
         self._journal = journal
+        self._patience = patience
 
     @classmethod
-    def open(cls, state_dir: Path) -> tuple[Outbox, OutboxRead]:
+    def open(cls, state_dir: Path, patience: Patience = at_once) -> tuple[Outbox, OutboxRead]:
         """Open (creating it if needed) the wire's journal in `state_dir`, and what it held.
         A damaged journal is set aside whole (``remote.damaged.N.jsonl``) and goes on with
         the lines before the damage.  Raises JournalError if the file cannot be opened."""
@@ -91,22 +98,25 @@ class Outbox:
         journal = Journal.open(state_dir, OUTBOX_NAME)
         if read.end is not None:
             journal.keep_prefix(read.end)
-        return cls(journal), read
+        return cls(journal, patience), read
 
-    def sent(self, send: Send) -> None:
+    def sent(self, send: Send) -> bool:
         """Journal a message about to be published (returns once it is on the disk)."""
         line: dict[str, Any] = {"sent": _json(send.message)}
         if send.secret is not None:
             line["secret"] = send.secret.hex()
-        self._journal.append_record(line)
+        return self._write(line)
 
-    def received(self, message: Message) -> None:
+    def received(self, message: Message) -> bool:
         """Journal a message received, before the peer acts on it."""
-        self._journal.append_record({"received": _json(message)})
+        return self._write({"received": _json(message)})
 
-    def disagreed(self, line: str) -> None:
+    def disagreed(self, line: str) -> bool:
         """Journal that the peer found the boards disagree (`SetLink` with ``disagree``)."""
-        self._journal.append_record({"disagreed": line})
+        return self._write({"disagreed": line})
+
+    def _write(self, line: dict[str, Any]) -> bool:
+        return self._patience(lambda: self._journal.append_record(line))
 
     def close(self) -> None:
         self._journal.close()

@@ -22,7 +22,7 @@ What it keeps:
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,7 +79,13 @@ class FeedRemote:
 
 @dataclass(frozen=True, slots=True)
 class FeedRollWanted:
-    """Feed the table that the other board's player asked for the dice (`RollWanted()`)."""
+    """Feed the table that the other board's player asked for the dice (`RollWanted()`).
+
+    `resumed`: asked again by a board restarted with a dice exchange under way (its table
+    does not journal that it wanted the dice): in the other player's turn it is their
+    ask; in this board's own turn, its own player's press for the dice, made again."""
+
+    resumed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,7 +366,24 @@ class Peer:
                                   f"here {mine}, there {there}")
         return [FeedRemote(event)]
 
+    def stalled(self) -> list[Do]:
+        """The local table waits for the other board's decision (the shell says so): if the
+        other board's next action waits in turn for this table to catch up, nothing will
+        ever move either board.  A disagreement, named, never a silent stall."""
+        head = self.ready[0] if self.ready else None
+        if not isinstance(head, Action) or head.at <= self.game_events:
+            return []
+        return self.disagree(f"the boards' games differ: the other board's {head.event.kind} came after {head.at} "
+                             f"game events; this board has {self.game_events} and waits for the other board")
+
     # -- the dice -------------------------------------------------------------------------------
+
+    @property
+    def unrolled(self) -> tuple[int, int] | None:
+        """The dice both boards made that the local table has not rolled yet, if any: those
+        of the exchange after the table's last roll (`rolls`), once it is done."""
+        made = self.last_dice is not None and self.roll.number - 1 == self.rolls + 1
+        return self.last_dice if made else None
 
     def _committed(self, commit: Commit, secret: bytes) -> list[Do]:
         self.roll.mine = secret
@@ -441,11 +464,15 @@ class Peer:
 
     @classmethod
     def rebuild(cls, game: str, side: Side, session: Mapping[str, Any], lines: Iterable[Line],
-                table_events: Sequence[ev.Event], standing: Standing, now: float) -> tuple[Peer, list[Do]]:
+                table_events: Sequence[ev.Event], standing: Standing, now: float,
+                standing_before: Callable[[int], Standing] | None = None) -> tuple[Peer, list[Do]]:
         """The peer of a board restarted: its journal of messages `lines` replayed in
         order, against the local table's journal `table_events` (read back) and its
-        `standing`.  Returns it and what to do now: the dice made but not yet rolled, the
-        other board's action the table had not committed, the roll the other player asked for."""
+        `standing`.  Returns it and what to do now: this board's own action its table
+        journaled but the wire's journal never sent (cut off between the two journals:
+        sent now, stamped with `standing_before(i)`, where the table stood before
+        ``table_events[i]``), the dice made but not yet rolled, the other board's action the
+        table had not committed, the roll the other player asked for."""
         peer = cls(game, side, session)
         peer.now = now
         peer._replayed = []
@@ -458,18 +485,28 @@ class Peer:
                 case Disagreed(line=text):
                     peer.disagree(text, tell=False)  # the message that told it follows, if it was sent
         replayed, peer._replayed = peer._replayed, None
-        for event in table_events:
+        sent_up_to = max((line.message.at for line in lines
+                          if isinstance(line, Sent) and isinstance(line.message, Action)), default=-1)
+        unsent: list[Do] = []
+        for index, event in enumerate(table_events):
+            if isinstance(event, ActionEvent) and event.player is side and peer.game_events > sent_up_to \
+                    and standing_before is not None and peer.disagreement is None:
+                before = standing_before(index)
+                unsent.append(peer._send(Action(game, side, peer.sent + 1, event, peer.game_events,
+                                                before.match_id, before.position_id)))
             peer._count(event)
         peer.standing = standing
         # The other's actions this table has not committed yet: fed again, in order.
         peer.ready.extendleft(reversed([action for action in replayed if action.at >= peer.game_events]))
         if peer.disagreement is not None:
             return peer, [SetLink(Link.DISAGREE, peer.disagreement)]
-        out: list[Do] = []
-        if peer.last_dice is not None and peer.roll.number - 1 == peer.rolls + 1:
-            out.append(FeedRolled(*peer.last_dice))  # made, journaled, but the table never rolled them
-        if peer.roll.their_hash is not None and peer.roll.mine is None:
-            out.append(FeedRollWanted())
+        out = unsent
+        under_way = peer.roll.their_hash is not None or peer.roll.mine is not None
+        if peer.unrolled is not None:
+            out.append(FeedRolled(*peer.unrolled))  # made, journaled, but the table never rolled them
+            under_way = True
+        if under_way:  # the table does not journal that it wanted the dice
+            out.append(FeedRollWanted(resumed=True))
         return peer, out + peer._drain()
 
     def _adopt(self, message: Message, secret: bytes | None) -> None:

@@ -52,7 +52,7 @@ from bgpi.shell import sdnotify
 from bgpi.shell.advisor import Advisor, open_advisor
 from bgpi.shell.boardfile import BOARD_FILE, BoardFile, put_position, restore_board, save_board
 from bgpi.shell.console import Console
-from bgpi.shell.diskfull import RETRY_S, show_disk_full
+from bgpi.shell.diskfull import RETRY_S, Patience, append_patiently, show_disk_full
 from bgpi.shell.journal import SPARE_NAME, Journal, journal_path, promote_spare, sync_dir
 from bgpi.shell.live import run_live
 from bgpi.shell.opponents import Computer, Opponent
@@ -109,9 +109,10 @@ class RemotePlay(Protocol):
     def side(self) -> Side:
         """The side played at this board."""
 
-    def join(self, table: Table, state: Path, say: Callable[[str], None]) -> Joined:
+    def join(self, table: Table, state: Path, say: Callable[[str], None], patience: Patience) -> Joined:
         """Join the other board, with `table` as it stands (resumed or new; read, never
-        fed); JournalError or RemoteError (the wire's journal, a broker setting) if it cannot be."""
+        fed), its journal written with `patience` (through a full disk, play pauses as for
+        the table's); JournalError or RemoteError (the wire's journal, a broker setting) if it cannot be."""
 
 
 @dataclass(frozen=True)
@@ -372,7 +373,7 @@ class BoardService:
             return
         runner = self._running
         try:
-            self._remote = joined = remote.join(runner.table, self.settings.state, self._say)
+            self._remote = joined = remote.join(runner.table, self.settings.state, self._say, self._patiently)
         except (JournalError, RemoteError) as error:  # the wire's journal, a broker setting
             raise ServiceError(f"cannot join the remote game {remote.game}: {error}") from None
         runner.sinks.append(joined.log)
@@ -488,6 +489,11 @@ class BoardService:
     def _page_starts_session(self, runner: object, config: dict[str, Any]) -> None:
         """The page's new session (the runner it hands over is this service's)."""
         self.start_session(config)
+
+    def _patiently(self, write: Callable[[], None]) -> bool:
+        """A journal write, paused through a full disk (the wire's journal's; the table's
+        goes through the gate, the same way)."""
+        return append_patiently(write, self.stop, self._pause, self._go_on)
 
     def _pause(self, error: JournalError) -> None:
         self._say(f"{error}: play paused, the write is tried again every {RETRY_S:g} s")

@@ -59,7 +59,7 @@ class JournalGate:
         self._stop, self._pause, self._go_on = stop, pause, go_on
 
     def keep(self, event: ev.Event) -> bool:
-        return append_patiently(self.journal, event, self._stop, self._pause, self._go_on)
+        return append_patiently(lambda: self.journal.append(event), self._stop, self._pause, self._go_on)
 
 
 @dataclass(frozen=True)

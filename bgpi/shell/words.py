@@ -110,6 +110,13 @@ def _ambiguous(event: ev.Ambiguous) -> str:
             "the cube button shows the next, the turn button commits")
 
 
+def _unseen_step(event: ev.UnseenStep) -> str:
+    player = event.player
+    by = f"{event.by.label}.turn" if event.by is not None else "a turn button"
+    return (f"No switch sees {player.label}'s {point_name(player, event.from_)}/{point_name(player, event.to)}: "
+            f"move the checker as lit, then press {by}")
+
+
 def _play(event: ev.Play) -> str:
     return f"{_name(event.player)} plays {event.move}" if event.move else f"{_name(event.player)} cannot move"
 
@@ -213,6 +220,7 @@ _SENTENCES: dict[type, Callable[[Any], str]] = {
     ev.Undo: _undo,
     ev.Rejected: _rejected,
     ev.Ambiguous: _ambiguous,
+    ev.UnseenStep: _unseen_step,
     ev.Play: _play,
     ev.Double: _double,
     ev.DropAsked: lambda event: (f"{_name(event.player)}: drop? Press {_name(event.player)} cube again within "
@@ -299,6 +307,7 @@ ASKS = {
     "move": "To move, then commit",
     "no_play": "No legal play: pass",
     "choose": "Which play was it?",
+    "confirm_step": "No switch sees the lit move: make it, then confirm",
     "doubled": "Doubled: take or drop",
     "confirm_drop": f"Drop? Press cube again within {DROP_CONFIRM:g} s",
     "mismatch": "Put the checkers right",

@@ -288,6 +288,9 @@ class Table:
             self._hint_pressed()
             return
         side = Side.parse(owner)
+        if kind == "turn" and not long and self.follower.confirms(side):
+            self.follower.confirm_unseen()  # the lit step of the other side's play, which no switch sees
+            return
         if self._played_elsewhere(side) or self._chouette_pressed(side, kind, long):
             return
         if self.board.link == Link.ABANDONED and self.resigning.claiming(side, kind, long):

@@ -69,7 +69,17 @@ class Doubling:
         except CubeError as refusal:
             self.emit(ev.Rejected(side, str(refusal)))
             return
+        if (late := self.too_late(side)) is not None:
+            self.emit(ev.Rejected(side, late))
+            return
         self.emit(ev.Double(side, offered))
+
+    def too_late(self, side: Side) -> str | None:
+        """Why `side` may not double now though the cube allows it: the dice are asked for
+        (in a remote game both boards make them, which takes a while; once asked, they come)."""
+        if self.state.wants_roll is None:
+            return None
+        return f"{side.label} has asked for the dice: too late to double"
 
     def take(self, side: Side) -> None:
         self.emit(ev.Take(side, self.state.current_game().cube.offered_value))

@@ -198,6 +198,20 @@ class Ambiguous(_Event):
 
 
 @dataclass(frozen=True, slots=True)
+class UnseenStep(_Event):
+    """The lit step of a play the board follows (the computer's, the other board's) that
+    no switch can see: from a point that stays full, onto one, or into a tray without
+    switches.  The hands make it, and the turn button of `by` (None: either player's)
+    says so; the play goes on from there."""
+
+    kind: ClassVar[str] = "unseen_step"
+    player: Side
+    from_: Location
+    to: Location
+    by: Side | None
+
+
+@dataclass(frozen=True, slots=True)
 class Play(_Event):
     """A play committed: the move, and the IDs after it (the next player on roll)."""
 
@@ -693,7 +707,7 @@ class Unknown:
         return dict(self.data)
 
 
-Event = (NewSession | Resumed | Start | Tie | Opening | Roll | Step | Undo | Rejected | Ambiguous | Play
+Event = (NewSession | Resumed | Start | Tie | Opening | Roll | Step | Undo | Rejected | Ambiguous | UnseenStep | Play
          | Mismatch | Restored | Double | DropAsked | DropCancelled | Beaver | Take | Drop | GameOver
          | ResignOffered | ResignAccepted | ResignDeclined | Claimed | MatchOver | Hint | CubeHint | HintOff | Coach
          | ComputerPlay | ComputerCube | ComputerStopped | RemotePlay | RemoteRefused | State | SensorFault

@@ -123,7 +123,7 @@ DIM_BLUE: Colour = (0, 12, 48)
 """With `BLUE` in turn: the other board's player breathes on their turn light."""
 
 PROMPTS: tuple[str, ...] = (
-    "setup", "opening", "roll", "roll_or_double", "move", "no_play", "choose", "doubled",
+    "setup", "opening", "roll", "roll_or_double", "move", "no_play", "choose", "confirm_step", "doubled",
     "confirm_drop", "mismatch", "game_over", "match_over", "new_session", "resigning", "resign_offered",
     "remote_turn", "remote_away", "remote_abandoned", "remote_claim", "remote_refused",
     "roll_off", "seats", "seat_doubled", "results", "computer_turn",
@@ -191,6 +191,7 @@ PROMPT_LOOKS: Mapping[str, PromptLook] = MappingProxyType({
     "move": PromptLook(Look(TURN_COLOUR, ""), "roll"),
     "no_play": PromptLook(Look(TURN_COLOUR, "", period=_SLOW), "roll"),
     "choose": PromptLook(Look(TURN_COLOUR, "", period=2 * _SLOW, other=CUBE_COLOUR), "roll"),
+    "confirm_step": PromptLook(Look(TURN_COLOUR, "", period=_FAST), "roll"),
     "doubled": PromptLook(Look(TURN_COLOUR, "", period=0.5, other=CUBE_COLOUR), "cube",
                           Look(CUBE_COLOUR, "")),
     "confirm_drop": PromptLook(Look(CUBE_COLOUR, "", period=_FAST), "cube",

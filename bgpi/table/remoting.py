@@ -10,7 +10,7 @@ as a ``remote_play``, lit and followed exactly as the computer's play is
 `RollWanted` makes the table want the dice when the remote player is on roll.
 
 Anything the game does not allow where it stands (out of turn, the wrong phase, an
-illegal play, other dice, an event of this board's own side) is a ``remote_refused``
+illegal play, other dice, another play while one is lit, an event of this board's own side) is a ``remote_refused``
 event that changes nothing else: the shell names the disagreement.
 """
 
@@ -146,6 +146,8 @@ class Remoting:
                     cube = game.cube.value
         except CubeError as refusal:
             return f"{what} is not allowed now: {refusal}"
+        if isinstance(event, ev.Double) and (late := self.doubling.too_late(event.player)) is not None:
+            return f"{what} is not allowed now: {late}"
         if cube != event.cube:
             return f"{what} says the cube is {event.cube}; here it is {cube}"
         return None
@@ -155,8 +157,10 @@ class Remoting:
         dice = (moving.dice.first, moving.dice.second)
         if tuple(event.dice) != dice:
             return f"{what} is of the dice {_dice(event.dice)}, not of this roll's {_dice(dice)}"
-        if isinstance(state.advice.hint, ev.RemotePlay):
-            return f"{what} is lit already: {state.advice.hint.move}"
+        lit = state.advice.hint
+        if isinstance(lit, ev.RemotePlay) and (lit.player, lit.dice, lit.position_id) != \
+                (event.player, tuple(event.dice), event.position_id):
+            return f"{what} is lit already: {lit.move}"
         if self._node(event) is None:
             return f"{what} ({event.move or 'no play'}) is not a legal play of {_dice(dice)} here"
         over = position_from_id(event.position_id, event.player.opponent).winner() is not None
@@ -203,7 +207,10 @@ class Remoting:
                 self._play(event)
 
     def _play(self, event: ev.Play) -> None:
-        """Show the other board's play as lights to follow; it commits once the board shows it."""
+        """Show the other board's play as lights to follow; it commits once the board shows
+        it.  The same play again (a board resumed with it lit, and resynchronised) stays lit."""
+        if isinstance(self.state.advice.hint, ev.RemotePlay):
+            return
         moving = self.state.current_roll()
         node = self._node(event)
         tree, side = moving.tree, event.player

@@ -153,12 +153,14 @@ class Moving:
     tracker: Tracker
     node: PartialPlay  # the partial play the board shows
     reading: Reading  # how the board's counts were explained
+    seen: Counts | None = None  # the counts last followed (None before any this roll, as after a power cut)
     in_hand_since: float | None = None  # every reading has had a checker in hand since
     candidates: list[PartialPlay] = field(default_factory=list)  # the plays to choose from (phase choose)
     choice: int = 0  # the candidate shown
     lenient_offer: bool = False  # the opponent may accept the play as made
     hinted: PartialPlay | None = None  # the hinted play in the play tree
     following: bool = False  # the hinted play is the computer's: the only play accepted
+    unseen: PartialPlay | None = None  # where the lit step of a play followed leads, when no switch sees it
 
     @classmethod
     def of(cls, position: Position, side: Side, dice: Dice, sensing: Sensing) -> Moving:

@@ -28,7 +28,7 @@ from bgpi.rules.ids import match_id, position_id
 from bgpi.rules.notation import describe_change, format_play
 from bgpi.rules.play import Step
 from bgpi.rules.playtree import PartialPlay, PlayTree
-from bgpi.rules.position import BAR, OFF, absolute_point
+from bgpi.rules.position import BAR, OFF, Side, absolute_point
 from bgpi.rules.result import GameResult
 from bgpi.table import events as ev
 from bgpi.table.events import Emit
@@ -60,6 +60,7 @@ class FollowingTurn:
         state, moving = self.state, self.state.current_roll()
         moving.lenient_offer = False
         tracker = moving.tracker
+        before, moving.seen = moving.seen, self.board.seen
         readings = [r for r in tracker.explain(self._seen()) if tracker.plausible(r)]
         good = [r for r in readings if moving.tree.is_acceptable(r.node)]
         strayed = False
@@ -72,7 +73,7 @@ class FollowingTurn:
         if good:
             state.rejected = None
             self.watch.settle(True)
-            self._follow(moving, good)
+            self._follow(moving, good, before)
             return
         move = self._one_checker_moved(moving)
         if move is None:
@@ -93,9 +94,12 @@ class FollowingTurn:
             state.rejected = ev.Rejected(state.current_turn(), reason, (destination,))
             self.emit(state.rejected)
 
-    def _follow(self, moving: Moving, good: list[Reading]) -> None:
-        """The board shows legal partial plays (`good`): go on from the likeliest one."""
-        chosen = _likeliest(moving, good)
+    def _follow(self, moving: Moving, good: list[Reading], before: Counts | None) -> None:
+        """The board shows legal partial plays (`good`): go on from the likeliest one
+        (`before`: what the switches read a moment ago, if known)."""
+        shown = self.board.expected(moving.node.position)
+        lifted = before == shown and any(r.node == moving.node and r.in_hand is not None for r in good)
+        chosen = _likeliest(moving, good, self.board.seen == shown, lifted)
         if chosen is None:
             # Several partial plays explain the board (checkers hidden on full points):
             # keep the last one we knew; the commit decides, asking if need be.
@@ -115,15 +119,60 @@ class FollowingTurn:
             self.state.advice.hint = moving.hinted = None  # the board left a human's hint
 
     def follow_plan(self) -> None:
-        """Commit the computer's play once the board can show it with nothing in hand (a
-        checker put in a tray without switches reads as lifted until then)."""
+        """Commit the play followed (the computer's, the other board's) once the board has
+        shown it step by step and shows it with nothing in hand (a checker put in a tray
+        without switches reads as lifted until then).  A lit step no switch can see made
+        is asked for instead (`unseen_step`), and made by a press (`confirm_unseen`)."""
         moving = self.state.moving
         if moving is None or not moving.following or moving.hinted is None or self.board.seen is None:
+            return
+        if moving.node != moving.hinted:
+            self._ask_unseen(moving, moving.hinted)
             return
         tracker = moving.tracker
         if any(reading.node == moving.hinted and reading.settled
                for reading in tracker.explain(self.board.seen) if tracker.plausible(reading)):
             self.commit(moving.hinted)
+
+    def _ask_unseen(self, moving: Moving, goal: PartialPlay) -> None:
+        """Light the next step of the play followed, and ask for a press if no switch can
+        see it made: it takes a checker from a point that stays full, onto one, or into a
+        tray without switches (2/off from seven checkers on the 2-point)."""
+        steps = steps_between(moving.tree, moving.node, goal)
+        chain = lit_chain(steps)
+        after = _through(moving.tree, moving.node, chain)
+        if not chain or self.board.expected(after.position) != self.board.expected(moving.node.position):
+            moving.unseen = None
+            return
+        if after != moving.unseen:
+            moving.unseen = after
+            side = self.state.current_turn()
+            self.emit(ev.UnseenStep(side, location_of(side, chain[0].source), location_of(side, chain[-1].destination),
+                                    confirmer(self.state)))
+
+    def confirms(self, side: Side) -> bool:
+        """Whether a press of `side`'s turn button now says the lit step no switch can see is made."""
+        moving = self.state.moving
+        if self.state.phase != Phase.MOVE or moving is None or moving.unseen is None:
+            return False
+        by = confirmer(self.state)
+        return by is None or side is by
+
+    def confirm_unseen(self) -> None:
+        """The lit step no switch can see is made, a press says: the play goes on from
+        there (its steps logged), and commits once it stands.  Refused while the board
+        does not show the play so far (a checker in hand, one misplaced)."""
+        moving = self.state.current_roll()
+        after = moving.unseen
+        if after is None:
+            return
+        if self.board.seen != self.board.expected(moving.node.position):
+            self.emit(ev.Rejected(confirmer(self.state), "the board does not show the play so far: move the "
+                                  "checkers as the blue lights show, then press turn"))
+            return
+        self._moved(moving, moving.node, after)
+        moving.node, moving.reading, moving.unseen = after, Reading(after), None
+        self.follow_plan()
 
     def _seen(self) -> tuple[int, ...]:
         return self.board.seen or ()
@@ -379,12 +428,18 @@ def _still_to_play(tree: PlayTree, node: PartialPlay) -> str:
     return " or ".join(str(die) for die in playable)
 
 
-def _likeliest(moving: Moving, good: list[Reading]) -> Reading | None:
+def _likeliest(moving: Moving, good: list[Reading], unmoved: bool, lifted: bool) -> Reading | None:
     """The reading of the board to go on from, among legal ones; None when the switches
-    cannot tell several partial plays apart."""
+    cannot tell several partial plays apart.  `unmoved`: the board reads as the partial
+    play it showed last; `lifted`: it did a moment ago, and reads as it with a checker in
+    hand now."""
     settled = [r for r in good if r.settled]
     ahead = [r for r in settled if r.node != moving.node and on_the_way(moving, r.node)]
-    if ahead:
+    if moving.following:
+        gone_on = None if unmoved else _followed_on(moving, good, ahead, lifted)
+        if gone_on is not None:
+            return gone_on
+    elif ahead:
         # Following a hinted play: a checker gone from its lit point into a tray
         # without switches is borne off as the hint says, not in hand.
         return min(ahead, key=lambda r: len(r.node.dice_left))
@@ -396,6 +451,28 @@ def _likeliest(moving: Moving, good: list[Reading]) -> Reading | None:
     if len({r.node for r in good}) == 1:
         return good[0]
     return None
+
+
+def _followed_on(moving: Moving, good: list[Reading], ahead: list[Reading], lifted: bool) -> Reading | None:
+    """How far a play followed has gone, if on: only as far as the switches show it made,
+    to the nearest node that explains them (`ahead`: the settled readings on its way): a
+    step they cannot see is made by a press, never taken for made because the board reads
+    the same after it.  Its hitter down on the blot, the blot still there, is as far as it
+    has gone (the hit is lit next).  A checker just `lifted` from the play so far is in
+    hand, though it reads as a hit made where the blot's bar half reads full already (the
+    blot's point holds one checker either way): no hit is made until its hitter is down."""
+    if lifted:
+        good = [r for r in good if not _hits_on_the_way(moving, r.node)]
+        ahead = [r for r in ahead if not _hits_on_the_way(moving, r.node)]
+    hitting = [r for r in good if r.node != moving.node and r.in_hand is None and not r.early]
+    if ahead or hitting:
+        return max(ahead or hitting, key=lambda r: len(r.node.dice_left))
+    return None
+
+
+def _hits_on_the_way(moving: Moving, node: PartialPlay) -> bool:
+    """Whether the steps from the partial play shown to `node` hit a blot."""
+    return any(step.hit for step in steps_between(moving.tree, moving.node, node) or [])
 
 
 def on_the_way(moving: Moving, node: PartialPlay) -> bool:
@@ -431,9 +508,35 @@ def steps_between(tree: PlayTree, start: PartialPlay, goal: PartialPlay) -> list
     return None
 
 
+def _through(tree: PlayTree, node: PartialPlay, steps: list[Step]) -> PartialPlay:
+    """The node `steps` lead to from `node`, one step of the tree after another."""
+    for step in steps:
+        node = next(child for made, child in tree.steps(node) if made == step)
+    return node
+
+
+def confirmer(state: TableState) -> Side | None:
+    """Whose turn button says a lit step no switch can see is made: the player at this
+    board who moves the checkers of the side played elsewhere; None (either player's)
+    when neither side is played here (the computer against itself)."""
+    mover = state.current_turn()
+    return None if mover.opponent in state.elsewhere else mover.opponent
+
+
 def steps_to(tree: PlayTree, node: PartialPlay) -> list[Step]:
     """The steps from the roll's start to `node`."""
     return steps_between(tree, tree.root, node) or []
+
+
+def lit_chain(steps: list[Step] | None) -> list[Step]:
+    """The steps of a hinted play lit now (`steps`, those still to make, if any): its next
+    checker's, up to the blot it hits on the way, if any (the hit blot must go to the bar
+    before that checker goes on: lit from its point to the end, it could never be hit)."""
+    if not steps:
+        return []
+    chain = chains(steps)[0]
+    hits = [at for at, step in enumerate(chain) if step.hit]
+    return chain[:hits[0] + 1] if hits else chain
 
 
 def chains(steps: list[Step]) -> list[list[Step]]:

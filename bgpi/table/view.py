@@ -30,7 +30,7 @@ from bgpi.table.lights import Lighting, Prompt, both_buttons, own_buttons
 from bgpi.table.phases import CubeWord, Link, Phase
 from bgpi.table.resigning import CLAIMABLE
 from bgpi.table.state import Board, Moving, TableState
-from bgpi.table.turn import chains, on_the_way, steps_between
+from bgpi.table.turn import confirmer, lit_chain, on_the_way, steps_between
 
 Roles = dict[Location, str]
 
@@ -152,10 +152,11 @@ class TableView:
         if not steps:
             return {}, set()
         # The play a checker at a time: the next checker's point blinks and where the play
-        # takes it stays steady (24 and 16 for 24/16, not the 22 on the way), so which goes
+        # takes it stays steady (24 and 16 for 24/16, not the 22 on the way; but 11 and 5
+        # for 11/5*/off: the blot hit on the way goes to the bar first), so which goes
         # where is never in doubt; once it stands there, the next checker's move is lit.
         side = self.state.current_turn()
-        chain = chains(steps)[0]
+        chain = lit_chain(steps)
         source, destination = location_of(side, chain[0].source), location_of(side, chain[-1].destination)
         return {source: "hint", destination: "hint"}, {source}
 
@@ -279,6 +280,10 @@ class TableView:
     def _move_prompt(self, turn: Side, moving: Moving) -> Prompt:
         most, steps = moving.tree.most_dice, len(moving.dice.steps)
         dead = 0 if most == steps else 2 if most == 0 else 1
+        if moving.unseen is not None:  # the lit step of a play followed: a press says it is made
+            by = confirmer(self.state)
+            return Prompt("confirm_step", by, {f"{side.label}.turn": "confirm the lit move"
+                                               for side in ((by,) if by is not None else Side)}, dead_dice=dead)
         answers = own_buttons(turn, turn="pass" if dead == 2 else "commit")
         if moving.lenient_offer:
             answers[f"{turn.opponent.label}.turn"] = "accept the play as made"

@@ -44,7 +44,8 @@ def new_table(config: dict, advisor, seed: int) -> tuple[Table, TableRunner, lis
 
 def follow_lights(table: Table, sim: TableRunner) -> bool:
     """One move of the hands as the lights say: put a hit checker on the bar, or move the
-    hinted checker.  False when the lights show neither."""
+    hinted checker (and, where no switch sees that move, press the button the board asks
+    for).  False when the lights show neither."""
     hands = TableHands(sim)
     lighting = table.lighting()
     hits = [location for location, role in lighting.roles.items() if role == "hit"]
@@ -61,6 +62,9 @@ def follow_lights(table: Table, sim: TableRunner) -> bool:
     hands.lift(source)
     sim.advance(0.05)
     hands.place(destination)
+    if lighting.prompt is not None and lighting.prompt.asks == "confirm_step":
+        sim.advance(0.1)
+        sim.press(next(iter(lighting.prompt.answers)))
     return True
 
 
@@ -340,7 +344,8 @@ def test_the_computer_plays_white_when_told_to(advisor):
 
 def test_computer_against_computer_is_a_game_the_hands_only_move_along(advisor):
     # Issue 19, item 5: opponent_side both: the computer rolls, decides the cube and plays
-    # for both; the hands move the checkers as lit, and no button is pressed but the opening.
+    # for both; the hands move the checkers as lit, and no button is pressed but the opening
+    # (and a turn button where no switch sees a lit move made: issue 29, item 4).
     table, sim, events = new_table({"opponent": "gnubg:expert", "opponent_side": "both"}, advisor, 4)
     play_along(table, sim, events, None)
     plays = [event for event in events if event.kind == "play"]

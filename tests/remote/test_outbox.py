@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import threading
+
 import pytest
 
 from bgpi.exc import JournalError
 from bgpi.remote.messages import Bye, Commit, Reveal
 from bgpi.remote.outbox import OUTBOX_NAME, Outbox, read_outbox
-from bgpi.remote.peer import Disagreed, Peer, Received, Send, Sent, Standing
+from bgpi.remote.peer import Disagreed, FeedRollWanted, Peer, Received, Send, Sent, Standing
 from bgpi.rules.position import Side
+from bgpi.shell.diskfull import RETRY_S, append_patiently
 from bgpi.table import events as ev
 
 SECRET = bytes(range(32))
@@ -75,6 +80,41 @@ def test_a_peer_journaled_and_rebuilt_after_a_restart(tmp_path):
             outbox.sent(do)
     lines = read_outbox(tmp_path).lines
     rebuilt, dos = Peer.rebuild("g1", Side.WHITE, {"match": 3}, lines, [ev.Start(start.position_id)], start, 6.0)
-    assert dos == []
+    assert dos == [FeedRollWanted(resumed=True)]  # the exchange under way: fed if the other player is on roll
     assert (rebuilt.sent, rebuilt.seen, rebuilt.outbox, rebuilt.roll) == (peer.sent, peer.seen, peer.outbox,
                                                                           peer.roll)
+
+
+def test_through_a_full_disk_a_line_is_written_once_space_returns(tmp_path, monkeypatch):
+    """Issue 29, item 3: the wire's journal waits for the disk as the table's does."""
+    said, slept, refusals = [], [], [2]
+    real_write = os.write
+
+    def full_disk(fd: int, data) -> int:
+        if refusals[0]:
+            refusals[0] -= 1
+            real_write(fd, bytes(data[:5]))  # a part gets written before the disk is full
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_write(fd, data)
+
+    def patience(write) -> bool:
+        return append_patiently(write, threading.Event(), lambda error: said.append(str(error)),
+                                lambda: said.append("go on"), slept.append)
+
+    outbox, _ = Outbox.open(tmp_path, patience)
+    with outbox:
+        monkeypatch.setattr(os, "write", full_disk)
+        assert outbox.sent(Send(COMMIT, SECRET))
+    assert slept == [RETRY_S] * 2
+    assert said == [f"cannot write the journal {tmp_path / OUTBOX_NAME}: No space left on device", "go on"]
+    assert read_outbox(tmp_path).lines == (Sent(COMMIT, SECRET),)  # once, whole
+
+
+def test_a_line_the_disk_refuses_until_the_board_stops_is_not_written(tmp_path, monkeypatch):
+    stop = threading.Event()
+    outbox, _ = Outbox.open(tmp_path, lambda write: append_patiently(write, stop, lambda error: stop.set(),
+                                                                     lambda: None, lambda seconds: None))
+    with outbox:
+        monkeypatch.setattr(os, "write", lambda fd, data: (_ for _ in ()).throw(OSError(errno.ENOSPC, "full")))
+        assert not outbox.received(REVEAL)
+    assert (tmp_path / OUTBOX_NAME).read_bytes() == b""

@@ -97,12 +97,16 @@ def state(peer: Peer) -> tuple:
             peer.rolls, peer.roll, peer.last_dice, peer.disagreement, peer.standing)
 
 
-@pytest.fixture
-def boards() -> tuple[Board, Board]:
+def boards_met() -> tuple[Board, Board]:
     white, black = Board(WHITE), Board(BLACK)
     deliver(white.hello(), black)
     deliver(black.hello(), white)
     return white, black
+
+
+@pytest.fixture
+def boards() -> tuple[Board, Board]:
+    return boards_met()
 
 
 # -- meeting ---------------------------------------------------------------------------------
@@ -421,7 +425,8 @@ def test_a_rebuilt_board_rolls_the_dice_its_table_never_rolled(boards):
         board.commit([ev.Start(START.position_id)], START)
     exchange(white, black)  # the dice are made; black is killed before its table rolls them
     peer, dos = black.rebuilt(standing=START)
-    assert dos == [FeedRolled(*dice.dice_of("g1", 1, SECRET_W, SECRET_B))]
+    # ... and, as its table never journals that it wanted them, the other player's ask again
+    assert dos == [FeedRolled(*dice.dice_of("g1", 1, SECRET_W, SECRET_B)), FeedRollWanted(resumed=True)]
 
 
 def test_a_rebuilt_board_keeps_its_secret_of_a_roll_in_flight(boards):
@@ -441,7 +446,40 @@ def test_a_rebuilt_board_asks_its_table_for_the_roll_the_other_wanted(boards):
     white, black = boards
     deliver(white.roll(SECRET_W), black)  # black heard the commitment; killed before its table asked
     peer, dos = black.rebuilt()
-    assert dos == [FeedRollWanted()]
+    assert dos == [FeedRollWanted(resumed=True)]
+
+
+def test_a_board_killed_after_its_own_commitment_and_reveal_asks_its_table_again():
+    """Issue 29, item 2: black answered white's roll (commitment and reveal journaled) and
+    was killed before white's reveal came: its table, which never journals that it wanted
+    the dice, is asked again; white's reveal, sent again, makes the dice."""
+    white, black = boards_met()
+    deliver(white.roll(SECRET_W), black)
+    answer = black.roll(SECRET_B)
+    assert [type(message) for message in sent(answer)] == [Commit, Reveal]
+    peer, dos = black.rebuilt()
+    assert dos == [FeedRollWanted(resumed=True)]
+    at_white = deliver(answer, white)
+    [reveal] = [message for message in sent(at_white) if isinstance(message, Reveal)]
+    assert peer.received(reveal, 0.0) == [FeedRolled(*dice.dice_of("g1", 1, SECRET_W, SECRET_B))]
+
+
+def test_an_action_journaled_by_the_table_but_never_sent_is_sent_when_the_board_resumes():
+    """Killed between the table's journal and the wire's: the play is in the one, not the
+    other.  Rebuilt, the board sends it, stamped with where its table stood before it."""
+    white, black = boards_met()
+    for board in (white, black):
+        board.commit([ev.Start(START.position_id)], START)
+    play = ev.Play(WHITE, (4, 2), "8/4 6/4", AFTER.position_id, AFTER.match_id)
+    white.table.append(play)  # on the table's journal only
+    peer, dos = Peer.rebuild("g1", WHITE, white.config, white.lines, white.table, AFTER, 0.0,
+                             lambda index: START if index == 1 else AFTER)
+    [action] = sent(dos)
+    assert action == Action("g1", WHITE, white.peer.sent + 1, play, 1, START.match_id, START.position_id)
+    assert fed(deliver(dos, black)) == [FeedRemote(play)]
+    again, dos = Peer.rebuild("g1", WHITE, white.config, [*white.lines, Sent(action)], white.table, AFTER, 0.0,
+                              lambda index: START)
+    assert sent(dos) == []  # sent once
 
 
 def test_a_reply_never_journaled_is_made_again_with_the_same_number(boards):
@@ -477,3 +515,38 @@ def test_the_other_board_coming_online_is_greeted(boards):
     white, black = boards
     [hello] = sent(black.did(black.peer.presence(True)))
     assert isinstance(hello, Hello) and hello.seen == black.peer.seen
+
+
+def test_a_table_waiting_for_an_action_that_waits_for_it_is_a_disagreement(boards):
+    """Issue 29, item 2: never both waiting for ever.  Black's table lacks a roll white's
+    has: white's play comes after one game event more than black has, and waits for
+    black's table, which waits for white: said as a disagreement when the shell finds the
+    table waiting for the other board."""
+    white, black = boards
+    white.commit([ev.Start(START.position_id), ev.Opening(4, 2, WHITE, 1)], START)
+    black.commit([ev.Start(START.position_id)], START)  # the opening roll never reached black's table
+    dos = deliver(white.commit([ev.Play(WHITE, (4, 2), "8/4 6/4", AFTER.position_id, AFTER.match_id)]), black)
+    assert dos == [] and black.peer.stalled() == [SetLink(
+        "disagree", "the boards' games differ: the other board's play came after 2 game events; this board has 1 "
+                    "and waits for the other board")]
+    assert black.peer.stalled() == []  # said once
+
+
+def test_nothing_waiting_is_no_stall(boards):
+    white, black = boards
+    assert black.peer.stalled() == []
+
+
+def test_the_dice_made_are_the_tables_next_roll_until_it_rolls_them(boards):
+    """Which dice the table takes is told by its count of rolls, never by the order in
+    which the dice and its ask came (a board restarted with them made asks at once)."""
+    white, black = boards
+    for board in (white, black):
+        board.commit([ev.Start(START.position_id)], START)
+    assert white.peer.unrolled is None
+    exchange(white, black)
+    made = dice.dice_of("g1", 1, SECRET_W, SECRET_B)
+    assert white.peer.unrolled == black.peer.unrolled == made
+    white.commit([ev.Opening(*made, WHITE if made[0] > made[1] else BLACK, 1)])
+    assert white.peer.unrolled is None  # rolled: the next ask is a new exchange
+    assert [type(message) for message in sent(white.roll(SECRET_W))] == [Commit]

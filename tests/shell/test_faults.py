@@ -276,8 +276,8 @@ def test_a_refused_write_is_tried_again_until_it_goes_through_whole(tmp_path, mo
 
         monkeypatch.setattr(os, "write", full_disk)
         said, slept = [], []
-        done = append_patiently(journal, events[1], threading.Event(), lambda error: said.append(str(error)),
-                                lambda: said.append("go on"), slept.append)
+        done = append_patiently(lambda: journal.append(events[1]), threading.Event(),
+                                lambda error: said.append(str(error)), lambda: said.append("go on"), slept.append)
     assert done and slept == [RETRY_S] * 3
     assert said == [f"cannot write the journal {journal_path(tmp_path)}: No space left on device", "go on"]
     assert read_journal(tmp_path).events == tuple(events[:2])  # once, whole
@@ -287,7 +287,7 @@ def test_a_stop_while_the_disk_is_full_shows_nothing(tmp_path, monkeypatch):
     stop = threading.Event()
     with Journal.open(tmp_path) as journal:
         monkeypatch.setattr(os, "write", lambda fd, data: (_ for _ in ()).throw(OSError(errno.ENOSPC, "full")))
-        assert not append_patiently(journal, ev.Roll(Side.WHITE, (3, 1)), stop, lambda error: stop.set(),
+        assert not append_patiently(lambda: journal.append(ev.Roll(Side.WHITE, (3, 1))), stop, lambda error: stop.set(),
                                     lambda: None, lambda seconds: None)
     assert journal_path(tmp_path).read_bytes() == b""
 

@@ -33,6 +33,7 @@ from bgpi.table.inputs import Advised, Input, Join, Leave, Press, Rolled, Sensed
 from bgpi.table.phases import Phase
 from bgpi.table.requests import AdviceRequest, Question
 from bgpi.table.tracker import Sensing
+from bgpi.table.turn import confirmer, steps_between
 
 SENSING = Sensing(Geometry())
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida")
@@ -180,12 +181,22 @@ class Hands:
         else:
             self.press(side, "cube")
 
+    def follow(self) -> None:
+        """One lit step of the computer's play made, or, where no switch sees it made (a
+        checker onto a full point), the press that says so."""
+        moving = self.table.state.current_roll()
+        if moving.unseen is not None:
+            self.press(confirmer(self.table.state) or self.table.state.current_turn(), "turn")
+            return
+        assert moving.hinted is not None
+        step = (steps_between(moving.tree, moving.node, moving.hinted) or [])[0]
+        after = next(child for made, child in moving.tree.steps(moving.node) if made == step)
+        self.feed(Sensed(SENSING.of(after.position)))
+
     def play(self) -> None:
         table = self.table
-        if table.following:  # the computer's play, lit: the hands move it, it commits itself
-            hint = table.hint
-            assert hint is not None
-            self.feed(Sensed(SENSING.of(position_from_id(hint.position_id, hint.player.opponent))))
+        if table.following:  # the computer's play, lit: the hands move it a step at a time, it commits itself
+            self.follow()
             return
         plays = legal_plays(table.position, table.turn, table.dice)
         chosen = self.random.choice(plays) if plays else None

@@ -114,11 +114,25 @@ def test_a_play_with_another_match_id_is_refused():
     assert "leaves the Match ID cAkAAAAAAAAA" in refused(table.handle(Remote(other)), "play")
 
 
-def test_a_second_play_while_the_first_is_lit_is_refused():
+def test_another_play_while_the_first_is_lit_is_refused():
     table = black_plays_first()
     remote = black_play(table, "8/5 6/5")
     table.handle(Remote(remote))
-    assert refused(table.handle(Remote(remote)), "play") == "the other board's play is lit already: 8/5 6/5"
+    other = black_play(table, "24/21 6/5")
+    assert refused(table.handle(Remote(other)), "play") == "the other board's play is lit already: 8/5 6/5"
+
+
+def test_the_same_play_again_while_it_is_lit_stays_lit_and_commits():
+    """Issue 29, item 1: a board resumed with the other board's play lit is sent the same
+    play again by the resync: not a disagreement; the play stays lit and goes on."""
+    table = black_plays_first()
+    remote = black_play(table, "8/5 6/5")
+    (lit,) = table.handle(Remote(remote))
+    table.handle(Sensed(SENSING.of(result(table.position, B, [(8, 5)]))))  # one step carried
+    assert table.handle(Remote(remote)) == [] and table.remote_refusal is None
+    assert table.hint == lit and table.following
+    *steps, play = table.handle(Sensed(SENSING.of(result(table.position, B, [(8, 5), (6, 5)]))))
+    assert [step.kind for step in steps] == ["step"] and play == remote
 
 
 def test_a_play_out_of_turn_or_in_the_wrong_phase_is_refused():
@@ -216,6 +230,31 @@ def test_a_double_out_of_turn_or_after_the_roll_is_refused():
     table = black_plays_first()
     assert refused(table.handle(Remote(ev.Double(B, 2))), "double") == \
         "the other board's double is not allowed now: black has rolled"
+
+
+def test_once_the_dice_are_asked_for_it_is_too_late_to_double():
+    """In a remote game the dice take a while (both boards make them): a double between
+    the ask and the dice would meet dice that must come.  Refused, either side."""
+    table = white_on_roll()
+    table.handle(Press("white.turn"))
+    assert table.wants_roll == "turn"
+    (rejected,) = table.handle(Press("white.cube"))
+    assert rejected == ev.Rejected(W, "white has asked for the dice: too late to double")
+    table.handle(Rolled(6, 5))
+    assert table.phase == "move"
+
+    table = black_plays_first()
+    table.handle(Remote(black_play(table, "8/5 6/5")))
+    table.handle(Sensed(SENSING.of(result(table.position, B, [(8, 5), (6, 5)]))))
+    table.handle(Press("white.turn"))
+    table.handle(Rolled(2, 1))
+    table.handle(Sensed(SENSING.of(result(table.position, W, [(13, 11), (6, 5)]))))
+    table.handle(Press("white.turn"))
+    table.handle(Remote(RollWanted()))
+    assert refused(table.handle(Remote(ev.Double(B, 2))), "double") == \
+        "the other board's double is not allowed now: black has asked for the dice: too late to double"
+    table.handle(Rolled(4, 4))
+    assert table.phase == "move" and table.turn is B
 
 
 def test_the_other_board_takes_drops_and_beavers():
@@ -456,7 +495,7 @@ def test_a_journal_with_remote_events_resumes_connecting_with_the_play_still_lit
     events = [*opened(1, 3)[1]]
     remote = black_play(table, "8/5 6/5")
     events += table.handle(Remote(remote))
-    events += table.handle(Remote(remote))  # refused: in the journal, it changes nothing
+    events += table.handle(Remote(remote))  # the same play again: nothing changes
     again = Table.resume(events, SENSING)
     assert again.remotes == frozenset({B}) and again.link is Link.CONNECTING
     assert again.following and again.hint == ev.RemotePlay(B, (1, 3), "8/5 6/5", remote.position_id)
