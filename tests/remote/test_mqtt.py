@@ -235,13 +235,14 @@ def test_online_is_said_once_the_subscriptions_stand(mosquitto):
     """The other board answers ``online`` with a hello at once: said before the broker
     has the subscriptions, the hello would reach nobody and the board would wait for one
     for ever (issue 29, a restarted board).  The broker's log has the order."""
-    board = Transport(Broker(mosquitto.host, mosquitto.port), "g1", Side.WHITE)
+    board = Transport(Broker(mosquitto.host, mosquitto.port), PAIRING, Side.WHITE)
     board.start()
     try:
         heard(board, LinkUp)
     finally:
         board.stop()
-    log = [line for line in mosquitto.log.read_text().splitlines() if "from bgpi-g1-white" in line]
+    log = [line for line in mosquitto.log.read_text().splitlines()
+           if f"from {PAIRING.client_id(Side.WHITE)}" in line]
     subscribed = next(at for at, line in enumerate(log) if "SUBSCRIBE" in line)
     online = next(at for at, line in enumerate(log) if "PUBLISH" in line and "/presence'" in line)
     assert subscribed < online, log

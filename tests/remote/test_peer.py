@@ -526,9 +526,11 @@ def test_a_table_waiting_for_an_action_that_waits_for_it_is_a_disagreement(board
     white.commit([ev.Start(START.position_id), ev.Opening(4, 2, WHITE, 1)], START)
     black.commit([ev.Start(START.position_id)], START)  # the opening roll never reached black's table
     dos = deliver(white.commit([ev.Play(WHITE, (4, 2), "8/4 6/4", AFTER.position_id, AFTER.match_id)]), black)
-    assert dos == [] and black.peer.stalled() == [SetLink(
-        "disagree", "the boards' games differ: the other board's play came after 2 game events; this board has 1 "
-                    "and waits for the other board")]
+    line = ("the boards' games differ: the other board's play came after 2 game events; this board has 1 "
+            "and waits for the other board")
+    stalled = black.peer.stalled()
+    assert dos == [] and [do for do in stalled if isinstance(do, SetLink)] == [SetLink("disagree", line)]
+    assert sent(stalled) == [Disagree("g1", BLACK, 2, line)]  # told the other board too
     assert black.peer.stalled() == []  # said once
 
 
