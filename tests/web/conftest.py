@@ -136,3 +136,23 @@ def browser():
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def viewport() -> dict[str, int]:
+    """The window `page` opens (a module that needs another overrides this)."""
+    return {"width": 1280, "height": 860}
+
+
+@pytest.fixture
+def page(browser, live, viewport):
+    """The live board's page in a browser window of `viewport`; no script error on it."""
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(live.url)
+    page.wait_for_selector("#button-white-turn")
+    yield page
+    context.close()
+    assert errors == []

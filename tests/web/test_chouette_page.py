@@ -20,17 +20,9 @@ pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
 
 
 @pytest.fixture
-def page(browser, live):
-    """test_page's page, taller: the chouette's panel beside the board."""
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(live.url)
-    page.wait_for_selector("#button-white-turn")
-    yield page
-    context.close()
-    assert errors == []
+def viewport() -> dict[str, int]:
+    """Taller than the page's tests: the chouette's panel beside the board."""
+    return {"width": 1280, "height": 1000}
 
 
 def settled(page) -> None:

@@ -23,19 +23,6 @@ pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
                                 reason="Debian's chromium is not installed (apt-get install chromium)")
 
 
-@pytest.fixture
-def page(browser, live):
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(live.url)
-    page.wait_for_selector("#button-white-turn")
-    yield page
-    context.close()
-    assert errors == []
-
-
 def centre(page, selector: str) -> tuple[float, float]:
     """The middle of the element on screen (the board is redrawn whole at each change: retry)."""
     for _ in range(100):
