@@ -15,6 +15,7 @@ from bgpi.remote.peer import Disagreed, FeedRollWanted, Peer, Received, Send, Se
 from bgpi.rules.position import Side
 from bgpi.shell.diskfull import RETRY_S, append_patiently
 from bgpi.table import events as ev
+from tests.diskfull import refusing_writes
 
 SECRET = bytes(range(32))
 COMMIT = Commit("g1", Side.WHITE, 1, 1, "ab" * 32)
@@ -87,15 +88,7 @@ def test_a_peer_journaled_and_rebuilt_after_a_restart(tmp_path):
 
 def test_through_a_full_disk_a_line_is_written_once_space_returns(tmp_path, monkeypatch):
     """Issue 29, item 3: the wire's journal waits for the disk as the table's does."""
-    said, slept, refusals = [], [], [2]
-    real_write = os.write
-
-    def full_disk(fd: int, data) -> int:
-        if refusals[0]:
-            refusals[0] -= 1
-            real_write(fd, bytes(data[:5]))  # a part gets written before the disk is full
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        return real_write(fd, data)
+    said, slept = [], []
 
     def patience(write) -> bool:
         return append_patiently(write, threading.Event(), lambda error: said.append(str(error)),
@@ -103,7 +96,7 @@ def test_through_a_full_disk_a_line_is_written_once_space_returns(tmp_path, monk
 
     outbox, _ = Outbox.open(tmp_path, patience)
     with outbox:
-        monkeypatch.setattr(os, "write", full_disk)
+        monkeypatch.setattr(os, "write", refusing_writes(2, partial=5))
         assert outbox.sent(Send(COMMIT, SECRET))
     assert slept == [RETRY_S] * 2
     assert said == [f"cannot write the journal {tmp_path / OUTBOX_NAME}: No space left on device", "go on"]

@@ -44,6 +44,7 @@ from bgpi.table import events as ev
 from bgpi.table.controller import Table
 from bgpi.table.inputs import Press, Rolled, Sensed, Tick
 from bgpi.table.tracker import Sensing
+from tests.diskfull import refusing_writes
 
 PROFILE = load_profile()
 SENSING = Sensing(PROFILE.geometry)
@@ -265,16 +266,7 @@ def test_a_refused_write_is_tried_again_until_it_goes_through_whole(tmp_path, mo
     events = half_game(1, 4)
     with Journal.open(tmp_path) as journal:
         journal.append(events[0])
-        real_write, refusals = os.write, [3]
-
-        def full_disk(fd: int, data) -> int:
-            if refusals[0]:
-                refusals[0] -= 1
-                real_write(fd, bytes(data[:7]))  # a part gets written before the disk is full
-                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-            return real_write(fd, data)
-
-        monkeypatch.setattr(os, "write", full_disk)
+        monkeypatch.setattr(os, "write", refusing_writes(3, partial=7))
         said, slept = [], []
         done = append_patiently(lambda: journal.append(events[1]), threading.Event(),
                                 lambda error: said.append(str(error)), lambda: said.append("go on"), slept.append)
