@@ -1,4 +1,5 @@
-"""Issue 33's hostile load on a board's page, from another process (shared by the benchmarks).
+"""Issue 33's hostile load on a board's page, from another process, and the board it
+loads (`board_with_page`); shared by the benchmarks.
 
 `hostile_load` starts a process of `clients` threads that, until `seconds` have passed,
 each pick at random, again and again: a POST whose body is cut off (headers and 4 bytes
@@ -13,9 +14,30 @@ cut off by the client, "refused" for a connection the page closed or refused).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from bgpi.hardware.board import SIM
+from bgpi.hardware.profile import Profile
+from bgpi.shell.service import BoardService, ServiceSettings, SessionSetup
+from bgpi.web.page import BoardPage, PageSettings
+
+
+@contextmanager
+def board_with_page(profile: Profile, state: Path, seed: int) -> Iterator[tuple[BoardService, BoardPage]]:
+    """A `bgpi run --board sim` board in this process, with its page on a free port and
+    its words thrown away: the service (not yet running) and its page."""
+    settings = ServiceSettings(SIM, profile, state, SessionSetup({}), seed=seed)
+    page = BoardPage(PageSettings(port=0), profile.geometry, state)
+    with open(os.devnull, "w") as out, BoardService(settings, threading.Event(), page, out=out) as service:
+        yield service, page
+
 
 HOSTILE = textwrap.dedent("""
     import collections, json, random, socket, sys, threading, time, urllib.error, urllib.request

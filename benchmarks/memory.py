@@ -46,10 +46,9 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from hostile import HostileLoad
+from hostile import HostileLoad, board_with_page
 
 from bgpi.board.locations import bar, location_of
-from bgpi.hardware.board import SIM
 from bgpi.hardware.profile import load_profile
 from bgpi.rules.play import Dice, Play
 from bgpi.rules.position import Position, Side
@@ -57,9 +56,8 @@ from bgpi.rules.reference import legal_plays
 from bgpi.shell.boardfile import position_checkers
 from bgpi.shell.hands import TableHands
 from bgpi.shell.script import LINE_SECONDS
-from bgpi.shell.service import BoardService, ServiceSettings, SessionSetup
+from bgpi.shell.service import BoardService
 from bgpi.table.phases import Phase
-from bgpi.web.page import BoardPage, PageSettings
 
 WATCHERS = textwrap.dedent("""
     # Another process: S pages reading the board's event stream until stdin closes.
@@ -231,10 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     shm = Path("/dev/shm")
     with tempfile.TemporaryDirectory(dir=shm if shm.is_dir() else None) as temp:
         state = Path(temp)
-        settings = ServiceSettings(SIM, profile, state, SessionSetup({}), seed=args.seed)
-        page = BoardPage(PageSettings(port=0), profile.geometry, state)
-        stop = threading.Event()
-        with open(os.devnull, "w") as log, BoardService(settings, stop, page, out=log) as service:
+        with board_with_page(profile, state, args.seed) as (service, page):
             runner = service.runner
             assert runner is not None
             scan = runner.scan

@@ -39,13 +39,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hostile import HostileLoad
+from hostile import HostileLoad, board_with_page
 
-from bgpi.hardware.board import SIM
 from bgpi.hardware.profile import load_profile
 from bgpi.shell.live import run_live
-from bgpi.shell.service import BoardService, ServiceSettings, SessionSetup
-from bgpi.web.page import BoardPage, PageSettings
 
 PI_ZERO_FACTOR = 15
 """How much slower a Pi Zero 2 W runs this Python than this machine (benchmarks/scan.py)."""
@@ -123,10 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     period = 1 / profile.sensors.scan_hz
     with tempfile.TemporaryDirectory(dir=args.state) as temp:
         state = Path(temp)
-        settings = ServiceSettings(SIM, profile, state, SessionSetup({}), seed=args.seed)
-        page = BoardPage(PageSettings(port=0), profile.geometry, state)
-        stop = threading.Event()
-        with open(os.devnull, "w") as out, BoardService(settings, stop, page, out=out) as service:
+        with board_with_page(profile, state, args.seed) as (service, page):
+            stop = service.stop
             runner = service.runner
             assert runner is not None and page.url is not None
             load = HostileLoad(page.url, args.seconds, args.clients)  # started ahead
