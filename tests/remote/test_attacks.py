@@ -339,17 +339,22 @@ def attack(third: Third, stop: threading.Event, rng: random.Random) -> None:
 def test_a_whole_game_with_a_third_client_attacking_throughout_ends_normally(tmp_path, request, broker):
     """On the open broker the third client's publications reach the boards and are
     dropped; on the docs' broker, as the watcher ``club``, it cannot publish there at all,
-    cannot take the boards' client IDs, and reads only what watchers read."""
+    cannot take the boards' client IDs, and reads only what watchers read.
+
+    Only the docs' broker meets clients that have the boards' own client IDs: an open
+    broker hands an ID to whoever connects with it last (MQTT's takeover), so there a
+    client knowing the ID could keep a board off the broker; it cannot know it without the
+    code, and a client with an ID the boards used before takes nothing over
+    (`test_a_client_with_a_board_s_old_client_id_takes_nothing_over`)."""
     docs = broker == "docs"
     server: Mosquitto = request.getfixturevalue("mosquitto_docs" if docs else "mosquitto")
     white, black = boards(tmp_path, server, {"match": 1}, seed=23,
                           users=("white-board", "black-board") if docs else None)
     third = Third(login(server, "club" if docs else None, tmp_path / "third"))
-    # Two more clients with the boards' own client IDs (which they could not know without
-    # the code): on the docs' broker each logs in as a user of its own, its ID its user name.
-    takers = [Third(login(server, user if docs else None, tmp_path / "third"),
-                    client_id(board), ())
-              for user, board in (("mallory", white), ("trudy", black))]
+    # On the docs' broker, two more clients, each logged in as a user of its own, try the
+    # boards' own client IDs: the broker lets each use only its user name.
+    takers = [Third(login(server, user, tmp_path / "third"), client_id(board), ())
+              for user, board in (("mallory", white), ("trudy", black)) if docs]
     stop = threading.Event()
     attacker = threading.Thread(target=attack, args=(third, stop, random.Random(5)))
     try:
