@@ -12,7 +12,7 @@ run: $(STAMP)
 	$(BIN)/bgpi run
 
 test: lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 # ruff over the whole tree, mypy --strict over the pure core (both configured in pyproject.toml).
 lint: $(STAMP)
