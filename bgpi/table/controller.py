@@ -137,7 +137,7 @@ class Table:
         table = cls(sensing)
         for event in events:
             table.apply(event)
-        table.reconnecting()
+        table.read_back(events)
         return table
 
     @classmethod
@@ -154,7 +154,7 @@ class Table:
             for event in events:
                 table.apply(event)
                 applied += 1
-            table.reconnecting()
+            table.read_back(events)
         except _CUT_SHORT:
             # An event may fail halfway through changing the table: build it again
             # from the events before it, which applied cleanly.
@@ -163,11 +163,13 @@ class Table:
             return cls.resume(events[:applied], sensing), applied
         return table, applied
 
-    def reconnecting(self) -> None:
-        """A table read back from a journal: a remote game's link is not journaled, so
-        the board is connecting until the shell says otherwise."""
+    def read_back(self, events: Sequence[ev.Event]) -> None:
+        """A table read back from the journal `events`: a remote game's link is not
+        journaled, so the board is connecting until the shell says otherwise; a play it
+        follows goes on from the steps journaled."""
         if self.state.setup.remotes:
             self.board.link = Link.CONNECTING
+        self.follower.resume(events)
 
     def apply(self, event: ev.Event) -> None:
         """Change the table as a committed `event` says: a `session` event begins a new

@@ -11,7 +11,7 @@ says what is missing otherwise.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
 from bgpi.board.locations import (
@@ -174,6 +174,24 @@ class FollowingTurn:
         moving.node, moving.reading, moving.unseen = after, Reading(after), None
         self.follow_plan()
 
+    def resume(self, events: Sequence[ev.Event]) -> None:
+        """A table read back from its journal (`events`) with a play to follow lit: it goes
+        on from the steps of this roll the journal holds, the lit step the one last shown.
+        The switches alone cannot tell a step no switch sees, confirmed before the power
+        cut: it would be asked for again, and the hands following the lights would make it
+        twice.  Steps the play tree cannot retrace leave the play to the switches."""
+        moving = self.state.moving
+        if moving is None or not moving.following:
+            return
+        node = moving.tree.root
+        for event in _this_roll(events):
+            if isinstance(event, ev.Step | ev.Undo):
+                retraced = _retrace(moving, node, event)
+                if retraced is None:
+                    return
+                node = retraced
+        moving.node, moving.reading = node, Reading(node)
+
     def _seen(self) -> tuple[int, ...]:
         return self.board.seen or ()
 
@@ -201,8 +219,7 @@ class FollowingTurn:
             return f"a checker may not be put on {name}"
         if isinstance(source, str) and source != bar(side):
             return f"a checker may not be taken from {describe(source, side)}"  # the opponent's tray
-        start = BAR if source == bar(side) else absolute_point(side, int(source))
-        end = OFF if destination == tray(side) else absolute_point(side, int(destination))
+        start, end = _own(side, source), _own(side, destination)
         if end >= start:
             return f"checkers move forward only: {describe(source, side)} to {name} goes backwards"
         if end != OFF and node.position.checkers(side.opponent)[24 - end] >= 2:
@@ -455,18 +472,21 @@ def _likeliest(moving: Moving, good: list[Reading], unmoved: bool, lifted: bool)
 
 def _followed_on(moving: Moving, good: list[Reading], ahead: list[Reading], lifted: bool) -> Reading | None:
     """How far a play followed has gone, if on: only as far as the switches show it made,
-    to the nearest node that explains them (`ahead`: the settled readings on its way): a
-    step they cannot see is made by a press, never taken for made because the board reads
-    the same after it.  Its hitter down on the blot, the blot still there, is as far as it
-    has gone (the hit is lit next).  A checker just `lifted` from the play so far is in
-    hand, though it reads as a hit made where the blot's bar half reads full already (the
-    blot's point holds one checker either way): no hit is made until its hitter is down."""
+    to the nearest node that explains them (`ahead`: the settled readings on its way),
+    keeping the steps made so far where one does: a step they cannot see is made by a
+    press, never taken for made because the board reads the same after it, nor taken back
+    for that reason once pressed for.  Its hitter down on the blot, the blot still there,
+    is as far as it has gone (the hit is lit next).  A checker just `lifted` from the play
+    so far is in hand, though it reads as a hit made where the blot's bar half reads full
+    already (the blot's point holds one checker either way): no hit is made until its
+    hitter is down."""
     if lifted:
         good = [r for r in good if not _hits_on_the_way(moving, r.node)]
         ahead = [r for r in ahead if not _hits_on_the_way(moving, r.node)]
     hitting = [r for r in good if r.node != moving.node and r.in_hand is None and not r.early]
     if ahead or hitting:
-        return max(ahead or hitting, key=lambda r: len(r.node.dice_left))
+        return max(ahead or hitting, key=lambda r: (steps_between(moving.tree, moving.node, r.node) is not None,
+                                                     len(r.node.dice_left)))
     return None
 
 
@@ -548,6 +568,38 @@ def chains(steps: list[Step]) -> list[list[Step]]:
         else:
             chains.append([step])
     return chains
+
+
+def _this_roll(events: Sequence[ev.Event]) -> Sequence[ev.Event]:
+    """The events since the last roll (or opening roll) among `events`."""
+    starts = [at for at, event in enumerate(events) if isinstance(event, ev.Roll | ev.Opening)]
+    return events[starts[-1] + 1:] if starts else ()
+
+
+def _own(side: Side, location: Location) -> int:
+    """`side`'s own number of a location it moves from or to: its bar half, its tray, a point."""
+    if location == bar(side):
+        return BAR
+    return OFF if location == tray(side) else absolute_point(side, int(location))
+
+
+def _retrace(moving: Moving, node: PartialPlay, event: ev.Step | ev.Undo) -> PartialPlay | None:
+    """The partial play a journaled step (or undo) of the play followed leads to from
+    `node`, on the way to the play where it can be; None where the play tree has none."""
+    tree, side = moving.tree, event.player
+    if {event.from_, event.to} - {bar(side), tray(side), *range(1, 25)}:
+        return None  # not one of the mover's own moves: no journal of this table's
+    start, end = _own(side, event.from_), _own(side, event.to)
+    if isinstance(event, ev.Undo):
+        return next((before for before in tree.nodes() if node in _chain_ends(tree, before, end, start)), None)
+    made = [child for child in _chain_ends(tree, node, start, end)
+            if any(step.hit for step in steps_between(tree, node, child) or []) == event.hit]
+    return next((child for child in made if on_the_way(moving, child)), made[0] if made else None)
+
+
+def _chain_ends(tree: PlayTree, node: PartialPlay, start: int, end: int) -> list[PartialPlay]:
+    """The partial plays one checker taken from `start` to `end` (own count) makes of `node`."""
+    return [child for _, child in _paths(tree, node, start, end)]
 
 
 def _paths(tree: PlayTree, node: PartialPlay, start: int, end: int) -> Iterator[tuple[Step, PartialPlay]]:

@@ -184,13 +184,18 @@ class TableView:
         return self._remote_prompt(prompt)
 
     def _remote_prompt(self, prompt: Prompt | None) -> Prompt | None:
-        """A remote game's prompt: the link when it is not there, else the other board's
-        player when they are asked (their play being carried out shows as the computer's)."""
+        """A remote game's prompt: the link when it is not there (but for a lit step to
+        confirm), else the other board's player when they are asked (their play being
+        carried out shows as the computer's)."""
         if prompt is not None:
             prompt = replace(prompt, answers=self._remote_answers(prompt.answers))
         link = self.board.link
         if link in (Link.REFUSED, Link.DISAGREE):
             return Prompt("remote_refused")
+        if prompt is not None and prompt.asks == "confirm_step":
+            # The other board's play, lit here, goes on without it: shown as away, a step no
+            # switch sees made would stay lit with nothing asking for the press it waits for.
+            return prompt
         if link == Link.ABANDONED and self.state.phase in CLAIMABLE:
             return self._claim_prompt(prompt)
         if link.waiting:  # play may go on meanwhile: the answers and the roll still show
