@@ -149,9 +149,10 @@ with a message for the page."""
 class Page(Protocol):
     """The board's page as the service sees it (`bgpi.web.page.BoardPage`)."""
 
-    def open(self, history: tuple[ev.Event, ...], start_session: StartSession) -> str:
+    def open(self, history: tuple[ev.Event, ...], start_session: StartSession, say: Callable[[str], None]) -> str:
         """Serve the page, which begins its story with `history` (the events resumed);
-        returns its address.  Raises OSError if it cannot be served."""
+        returns its address.  `say` hears, from any thread, what becomes of the page
+        later.  Raises OSError if it cannot be served."""
 
     def hear(self, event: ev.Event) -> None:
         """A table-log event, once it is journaled (the page is a sink of the runner's)."""
@@ -396,7 +397,7 @@ class BoardService:
             self._say(f"{board} is running")
             return
         try:
-            url = self._page.open(history, self._page_starts_session)
+            url = self._page.open(history, self._page_starts_session, self._say)
         except OSError as error:  # the board comes first: it runs without its page
             self._page = None
             self._say(f"{board} is running without its page: {error.strerror or error} (--port N for another port)")

@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import os
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -131,9 +132,10 @@ class BoardPage:
         self.url: str | None = None
         """The page's own address (with its token), once `open` has served it."""
 
-    def open(self, history: tuple[ev.Event, ...], start_session: StartSession) -> str:
-        """Serve the page, its story begun with `history`; its address.  OSError if the
-        port cannot be bound."""
+    def open(self, history: tuple[ev.Event, ...], start_session: StartSession, say: Callable[[str], None]) -> str:
+        """Serve the page, its story begun with `history`; its address.  `say` hears what
+        becomes of the page later (its process ended, and is started again).  OSError if
+        the port cannot be bound."""
         from bgpi.web.bridge import Bridge
         from bgpi.web.process import PageProcess
         from bgpi.web.words import Story
@@ -144,7 +146,7 @@ class BoardPage:
         wanted = self.settings.port
         # A busy port (another board or program serves there): the next one, in the page's process.
         ports = [wanted, *range(wanted + 1, wanted + NEXT_PORTS + 1)] if wanted else [0]
-        server = PageProcess(self._bridge, self.geometry, listen or DEFAULT_HOST, ports, token, self.state_dir)
+        server = PageProcess(self._bridge, self.geometry, listen or DEFAULT_HOST, ports, token, self.state_dir, say)
         server.start()
         self._server = server
         self.url = server.url

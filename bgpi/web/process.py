@@ -25,6 +25,11 @@ In the page's process a `ForwardingBridge` stands in for the bridge: its view an
 listener are fed from the pipe, and a request submitted to it is forwarded.  The page's
 process ends when the pipe closes (the board stopped, or died), and ignores Ctrl-C,
 which is the board's to hear.
+
+If the page's process ends while the board runs (killed, out of memory, a fault of its
+own), the board says so and starts another on the same port after a pause (`PAUSES`:
+twice as long each time one ends within a minute, so that a process that keeps ending
+costs the board, in the end, a line a minute); the new one is handed the latest view.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -55,6 +61,10 @@ comes first."""
 
 STOP_SECONDS = 5.0
 """How long the page's process may take to end its connections once the board stops."""
+
+PAUSES = (1.0, 60.0)
+"""How long the board waits before starting the page's process again: the first, after one
+that served longer than the last (a minute); twice the last pause otherwise, up to it."""
 
 Lines = tuple[Action | NewSession, ...]
 
@@ -145,25 +155,30 @@ def bind(host: str, ports: list[int]) -> socket.socket:
 
 class PageProcess:
     """The board's side of the page's process: start it (`start`), carry the bridge's
-    traffic, stop it (`stop`)."""
+    traffic, start it again if it ends (saying so with `say`), stop it (`stop`)."""
 
     def __init__(self, bridge: Bridge, geometry: Geometry, host: str, ports: list[int], token: str | None,
-                 state_dir: Path) -> None:
+                 state_dir: Path, say: Callable[[str], None]) -> None:
         self.bridge = bridge
         self.port = ports[0]
         self.url = ""
         self._host, self._ports, self._token = host, ports, token
         self._geometry, self._state_dir = geometry, state_dir
+        self._say = say
         self._context = multiprocessing.get_context("spawn")  # never fork a process with threads
-        self._connection, self._theirs = self._context.Pipe()
+        self._connection: Connection | None = None
         self._process: multiprocessing.process.BaseProcess | None = None
+        self._started = 0.0
+        self._pause = PAUSES[0]
+        self._stop = threading.Event()
+        self._spawning = threading.Lock()
+        """Held while a process is started, and while `stop` is set: none starts after it."""
         self._lock = threading.Lock()
         self._ready = threading.Event()
         """Set when there is something to send (`_outbox`)."""
         self._heard: list[ev.Event] = []
         self._view: dict[str, Any] | None = None
         self._answers: list[tuple[Any, ...]] = []
-        self._stopping = False
         self._requests: dict[int, Request] = {}
         self._threads: list[threading.Thread] = []
 
@@ -174,21 +189,54 @@ class PageProcess:
         sock = bind(self._host, self._ports)
         self.port = sock.getsockname()[1]
         self.url = page_url(self._host, self.port, self._token)
-        process = self._context.Process(
-            target=serve_page, name="bgpi-page", daemon=True,
-            args=(self._theirs, self.bridge.start_session is not None, self._geometry, sock, self._host, self._token,
-                  self._state_dir))
-        try:
-            process.start()
-        finally:
-            sock.close()  # the process has its own
-            self._theirs.close()
-        self._process = process
+        self._spawn(sock)
         self.bridge.listener = self._hear
         for target, name in ((self._send, "bgpi-page-out"), (self._receive, "bgpi-page-in")):
             thread = threading.Thread(target=target, name=name, daemon=True)
             thread.start()
             self._threads.append(thread)
+
+    def _spawn(self, sock: socket.socket) -> None:
+        """Start a page's process serving on `sock`, and its pipe."""
+        ours, theirs = self._context.Pipe()
+        process = self._context.Process(
+            target=serve_page, name="bgpi-page", daemon=True,
+            args=(theirs, self.bridge.start_session is not None, self._geometry, sock, self._host, self._token,
+                  self._state_dir))
+        try:
+            process.start()
+        finally:
+            sock.close()  # the process has its own
+            theirs.close()
+        self._connection, self._process, self._started = ours, process, time.monotonic()
+
+    def _serve_again(self) -> bool:
+        """The page's process has ended while the board runs: say so, and after a pause
+        start another on the same port, handed the latest view.  False (and the board plays
+        on without its page) when the board is stopping or the port cannot be bound."""
+        process, connection = self._process, self._connection
+        assert process is not None and connection is not None
+        process.join()
+        connection.close()
+        if self._stop.is_set():
+            return False
+        pause = PAUSES[0] if time.monotonic() - self._started > PAUSES[1] else self._pause
+        self._pause = min(2 * pause, PAUSES[1])
+        self._say(f"the page's process ended (exit code {process.exitcode}): serving the page again in {pause:.0f} s")
+        if self._stop.wait(pause):
+            return False
+        with self._spawning:
+            if self._stop.is_set():
+                return False
+            try:
+                self._spawn(bind(self._host, [self.port]))
+            except OSError as error:
+                self.bridge.listener = None  # nothing more kept for a page gone
+                self._say(f"the page cannot be served again: {error.strerror or error}")
+                return False
+        if self.bridge.view is not None:
+            self._hear([], self.bridge.view)
+        return True
 
     def _hear(self, heard: list[ev.Event], view: dict[str, Any]) -> None:
         """The bridge's listener (on the scan loop's thread): kept for the sender, the view
@@ -211,31 +259,37 @@ class PageProcess:
             messages = [] if self._view is None else [("heard", self._heard, self._view)]
             messages += self._answers  # after the view: an answer's events are on the page by then
             self._heard, self._view, self._answers = [], None, []
-            return messages, self._stopping
+            return messages, self._stop.is_set()
 
     def _send(self) -> None:
         stopping = False
         while not stopping:
             messages, stopping = self._outbox()
+            connection = self._connection
+            assert connection is not None
             try:
                 for message in messages:
-                    self._connection.send(message)
+                    connection.send(message)
                 if stopping:
-                    self._connection.send(("stop",))
-            except OSError:  # the page's process is gone: the board plays on without it
-                self.bridge.listener = None  # and keeps nothing more for it
-                return
+                    connection.send(("stop",))
+            except OSError:  # the page's process is gone: what was for it goes with it
+                pass
 
     def _receive(self) -> None:
-        try:
-            while True:
-                message = self._connection.recv()
-                if message[0] == "request":
-                    self._forward(message[1], message[2])
-                elif message[0] == "cancel" and (request := self._requests.get(message[1])) is not None:
-                    request.cancel(str(message[2]))
-        except (EOFError, OSError):
-            pass  # the page's process is gone, or `stop` closed the pipe
+        while True:
+            connection = self._connection
+            assert connection is not None
+            try:
+                while True:
+                    message = connection.recv()
+                    if message[0] == "request":
+                        self._forward(message[1], message[2])
+                    elif message[0] == "cancel" and (request := self._requests.get(message[1])) is not None:
+                        request.cancel(str(message[2]))
+            except (EOFError, OSError):
+                pass  # the page's process is gone, or `stop` closed the pipe
+            if not self._serve_again():
+                return
 
     def _forward(self, number: int, lines: Lines) -> None:
         def done(caused: list[ev.Event], problem: str | None) -> None:  # on the scan loop's thread
@@ -250,8 +304,8 @@ class PageProcess:
     def stop(self) -> None:
         """End the page's process (its streams, its connections) and the threads that talk to it."""
         self.bridge.listener = None
-        with self._lock:
-            self._stopping = True
+        with self._spawning:
+            self._stop.set()
         self._ready.set()
         process = self._process
         if process is not None:
@@ -261,4 +315,5 @@ class PageProcess:
                 process.join()
         for thread in self._threads:  # the pipe's other end is closed now: they end
             thread.join(timeout=STOP_SECONDS)
-        self._connection.close()
+        if self._connection is not None:
+            self._connection.close()

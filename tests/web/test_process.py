@@ -7,6 +7,7 @@ import json
 import multiprocessing
 import os
 import threading
+import time
 import urllib.error
 import urllib.request
 from contextlib import contextmanager
@@ -24,13 +25,15 @@ from bgpi.web.process import ForwardingBridge, PageProcess
 
 
 @contextmanager
-def served(tmp_path: Path):
-    """A simulated board scanned live, its page served (port 0) by the page's process."""
+def served(tmp_path: Path, said: list[str] | None = None):
+    """A simulated board scanned live, its page served (port 0) by the page's process; what
+    the board says goes to `said`."""
     profile = load_profile()
     page = BoardPage(PageSettings(port=0), profile.geometry, tmp_path)
     stop = threading.Event()
+    say = (said if said is not None else []).append
     with open(os.devnull, "w") as out, BoardService(ServiceSettings(SIM, profile, tmp_path, seed=3), stop,
-                                                      page, out=out) as service:
+                                                      page, say=say, out=out) as service:
         live = threading.Thread(target=service.run)
         live.start()
         try:
@@ -68,12 +71,31 @@ def test_the_page_is_served_by_another_process_which_ends_with_the_board(tmp_pat
     assert (tmp_path / "journal.1.jsonl").exists()  # the page's new session set the journal aside
 
 
-def test_the_board_plays_on_when_the_pages_process_dies(tmp_path):
-    with served(tmp_path) as (service, page):
-        call(page, "api/state")
+def killed(child: multiprocessing.process.BaseProcess) -> None:
+    child.kill()
+    child.join()
+
+
+def served_again(page: BoardPage, child: multiprocessing.process.BaseProcess) -> dict:
+    """The page's state once another process than `child` serves it again."""
+    give_up = time.monotonic() + 30
+    while time.monotonic() < give_up:
+        children = multiprocessing.active_children()
+        if children and children != [child]:
+            try:
+                return call(page, "api/state")[1]
+            except (urllib.error.URLError, ConnectionError):
+                pass  # not yet listening: the board binds the port again only after its pause
+        threading.Event().wait(0.1)
+    raise AssertionError("the page is not served again")
+
+
+def test_the_board_plays_on_when_the_pages_process_dies_and_serves_its_page_again(tmp_path):
+    said: list[str] = []
+    with served(tmp_path, said) as (service, page):
+        before = call(page, "api/state")[1]["checkers"]
         [child] = multiprocessing.active_children()
-        child.kill()
-        child.join()
+        killed(child)
         runner = service.runner
         assert runner is not None
         frames = runner.frames
@@ -82,15 +104,25 @@ def test_the_board_plays_on_when_the_pages_process_dies(tmp_path):
         while runner.frames < frames + 100:
             threading.Event().wait(0.05)
         assert runner.board.hands.checkers(6) == 4
-        assert page._bridge is not None and page._bridge.listener is None  # nothing kept for a page gone
+        # The page comes back at the same address, showing the board as it is now.
+        state = served_again(page, child)
+        assert page._bridge is not None and page._bridge.view is not None
+        assert state["checkers"] == page._bridge.view["checkers"] != before
+        assert "the page's process ended (exit code -9): serving the page again in 1 s" in said
+        # Ended again soon after it started: the next pause is twice as long.
+        [child] = multiprocessing.active_children()
+        killed(child)
+        served_again(page, child)
+        assert said[-1] == "the page's process ended (exit code -9): serving the page again in 2 s"
     assert service.stop.is_set()
+    assert multiprocessing.active_children() == []
 
 
 def test_an_address_the_pages_process_cannot_bind_is_an_oserror_as_the_page_opens(tmp_path):
     profile = load_profile()
     page = BoardPage(PageSettings(port=0, listen="192.0.2.1"), profile.geometry, tmp_path)  # not this machine's
     with pytest.raises(OSError, match="ssign"):  # cannot assign requested address
-        page.open((), lambda runner, config: None)
+        page.open((), lambda runner, config: None, print)
     assert multiprocessing.active_children() == []
 
 
@@ -135,7 +167,7 @@ def test_the_pages_view_and_streams_are_fed_from_the_board():
 def test_a_page_slow_to_read_costs_the_board_one_view_and_the_events(tmp_path):
     """What the scan loop hands over while the page's process reads nothing is kept as one
     message: every event, and the latest view only."""
-    page = PageProcess(Bridge(), load_profile().geometry, "127.0.0.1", [0], None, tmp_path)  # never started
+    page = PageProcess(Bridge(), load_profile().geometry, "127.0.0.1", [0], None, tmp_path, print)  # never started
     heard = [ev.Start(f"{number}") for number in range(1000)]
     for number, event in enumerate(heard):
         page._hear([event], {"view": number})
