@@ -222,7 +222,8 @@ class PageProcess:
             return False
         pause = PAUSES[0] if time.monotonic() - self._started > PAUSES[1] else self._pause
         self._pause = min(2 * pause, PAUSES[1])
-        self._say(f"the page's process ended (exit code {process.exitcode}): serving the page again in {pause:.0f} s")
+        code = "" if process.exitcode is None else f" (exit code {process.exitcode})"  # None: another waited for it
+        self._say(f"the page's process ended{code}: serving the page again in {pause:.0f} s")
         if self._stop.wait(pause):
             return False
         with self._spawning:

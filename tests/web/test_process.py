@@ -71,17 +71,18 @@ def test_the_page_is_served_by_another_process_which_ends_with_the_board(tmp_pat
     assert (tmp_path / "journal.1.jsonl").exists()  # the page's new session set the journal aside
 
 
-def killed(child: multiprocessing.process.BaseProcess) -> None:
-    child.kill()
-    child.join()
+def serving(page: BoardPage) -> multiprocessing.process.BaseProcess:
+    """The page's process now: read from the board's side, not waited for from here (the
+    board waits for it to end, and two waits for one process race for its exit code)."""
+    assert page._server is not None and page._server._process is not None
+    return page._server._process
 
 
 def served_again(page: BoardPage, child: multiprocessing.process.BaseProcess) -> dict:
     """The page's state once another process than `child` serves it again."""
     give_up = time.monotonic() + 30
     while time.monotonic() < give_up:
-        children = multiprocessing.active_children()
-        if children and children != [child]:
+        if serving(page) is not child:
             try:
                 return call(page, "api/state")[1]
             except (urllib.error.URLError, ConnectionError):
@@ -94,8 +95,8 @@ def test_the_board_plays_on_when_the_pages_process_dies_and_serves_its_page_agai
     said: list[str] = []
     with served(tmp_path, said) as (service, page):
         before = call(page, "api/state")[1]["checkers"]
-        [child] = multiprocessing.active_children()
-        killed(child)
+        child = serving(page)
+        child.kill()
         runner = service.runner
         assert runner is not None
         frames = runner.frames
@@ -110,8 +111,8 @@ def test_the_board_plays_on_when_the_pages_process_dies_and_serves_its_page_agai
         assert state["checkers"] == page._bridge.view["checkers"] != before
         assert "the page's process ended (exit code -9): serving the page again in 1 s" in said
         # Ended again soon after it started: the next pause is twice as long.
-        [child] = multiprocessing.active_children()
-        killed(child)
+        child = serving(page)
+        child.kill()
         served_again(page, child)
         assert said[-1] == "the page's process ended (exit code -9): serving the page again in 2 s"
     assert service.stop.is_set()
