@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bgpi.exc import LocationError
-from bgpi.rules.position import BAR, OFF, Position, Side, absolute_point
+from bgpi.rules.position import BAR, OFF, Position, Side, absolute_point, own_point
 
 Location = int | str
 """A point 1..24 (int) or one of `BARS` / `TRAYS` (str)."""
@@ -74,6 +74,18 @@ def location_of(side: Side, point: int) -> Location:
     if point == OFF:
         return tray(side)
     return absolute_point(side, point)
+
+
+def own_count(side: Side, location: Location) -> int:
+    """`side`'s own number 0..25 of a location it moves from or to (the inverse of
+    `location_of`): its tray 0, its bar half 25, a point in its own count.
+
+    >>> own_count(Side.BLACK, 19), own_count(Side.BLACK, "bar:black"), own_count(Side.WHITE, "off:white")
+    (6, 25, 0)
+    """
+    if location == bar(side):
+        return BAR
+    return OFF if location == tray(side) else own_point(side, int(location))
 
 
 def checkers_on(position: Position, location: Location) -> int:

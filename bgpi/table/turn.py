@@ -21,6 +21,7 @@ from bgpi.board.locations import (
     describe,
     in_order,
     location_of,
+    own_count,
     tray,
 )
 from bgpi.exc import UnreadableBoardError
@@ -28,7 +29,7 @@ from bgpi.rules.ids import match_id, position_id
 from bgpi.rules.notation import describe_change, format_play
 from bgpi.rules.play import Step
 from bgpi.rules.playtree import PartialPlay, PlayTree
-from bgpi.rules.position import BAR, OFF, Side, absolute_point
+from bgpi.rules.position import OFF, Side
 from bgpi.rules.result import GameResult
 from bgpi.table import events as ev
 from bgpi.table.events import Emit
@@ -219,7 +220,7 @@ class FollowingTurn:
             return f"a checker may not be put on {name}"
         if isinstance(source, str) and source != bar(side):
             return f"a checker may not be taken from {describe(source, side)}"  # the opponent's tray
-        start, end = _own(side, source), _own(side, destination)
+        start, end = own_count(side, source), own_count(side, destination)
         if end >= start:
             return f"checkers move forward only: {describe(source, side)} to {name} goes backwards"
         if end != OFF and node.position.checkers(side.opponent)[24 - end] >= 2:
@@ -576,20 +577,13 @@ def _this_roll(events: Sequence[ev.Event]) -> Sequence[ev.Event]:
     return events[starts[-1] + 1:] if starts else ()
 
 
-def _own(side: Side, location: Location) -> int:
-    """`side`'s own number of a location it moves from or to: its bar half, its tray, a point."""
-    if location == bar(side):
-        return BAR
-    return OFF if location == tray(side) else absolute_point(side, int(location))
-
-
 def _retrace(moving: Moving, node: PartialPlay, event: ev.Step | ev.Undo) -> PartialPlay | None:
     """The partial play a journaled step (or undo) of the play followed leads to from
     `node`, on the way to the play where it can be; None where the play tree has none."""
     tree, side = moving.tree, event.player
     if {event.from_, event.to} - {bar(side), tray(side), *range(1, 25)}:
         return None  # not one of the mover's own moves: no journal of this table's
-    start, end = _own(side, event.from_), _own(side, event.to)
+    start, end = own_count(side, event.from_), own_count(side, event.to)
     if isinstance(event, ev.Undo):
         return next((before for before in tree.nodes() if node in _chain_ends(tree, before, end, start)), None)
     made = [child for child in _chain_ends(tree, node, start, end)
